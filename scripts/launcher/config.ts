@@ -1,0 +1,47 @@
+/**
+ * The launcher's configuration: one zod schema over the environment. Every port has an env var, so a
+ * port already in use can be moved, and the error message names that variable.
+ */
+import { z } from "zod";
+
+const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+
+export const LauncherConfigSchema = z.object({
+  HOST: z.string().default("127.0.0.1"),
+  MCP_SERVER_PORT: port(8080),
+  AGENT_HOST_PORT: port(8081),
+  SIM_PORT: port(11435),
+  UI_PORT: port(7070),
+  MODEL_TAP_PORT: port(7071),
+  MCP_TAP_PORT: port(7072),
+  AGENT_TAP_PORT: port(7073),
+  OLLAMA_URL: z.url().default("http://127.0.0.1:11434"),
+  OLLAMA_MODEL: z.string().min(1).default("qwen2.5:7b"),
+  /** auto: a real Ollama when one answers at OLLAMA_URL with the model pulled, else the stand-in. */
+  HOPSCOPE_MODEL: z.enum(["auto", "ollama", "sim"]).default("auto"),
+  AGENT_LESSON: z.string().optional(),
+  AGENT_STREAM: z.enum(["true", "false"]).default("false"),
+  NOTES_FILE: z.string().optional(),
+  DB_FILE: z.string().optional(),
+});
+export type LauncherConfig = z.infer<typeof LauncherConfigSchema>;
+
+/** The env var that moves each port, for error messages. */
+export const PORT_VARS = {
+  MCP_SERVER_PORT: "the MCP server",
+  AGENT_HOST_PORT: "the agent host",
+  SIM_PORT: "the stand-in model",
+  UI_PORT: "the recorder's UI and API",
+  MODEL_TAP_PORT: "the recorder's model tap",
+  MCP_TAP_PORT: "the recorder's MCP tap",
+  AGENT_TAP_PORT: "the recorder's agent tap",
+} as const;
+
+export function loadLauncherConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
+  const parsed = LauncherConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}=${JSON.stringify(env[String(i.path[0])])}: ${i.message}`);
+    throw new Error(`invalid environment:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}

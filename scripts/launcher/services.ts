@@ -1,0 +1,88 @@
+/**
+ * Runs each app as its own process (as in the article: separate processes talking HTTP), waits until it
+ * answers, and stops them all on Ctrl-C. A child's output is kept in a short buffer and shown only when it
+ * fails, so the terminal stays readable.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+
+export interface ServiceSpec {
+  name: string;
+  /** Workspace folder under apps/. */
+  app: string;
+  env: Record<string, string>;
+  /** URL that answers (any HTTP status in `okStatuses`) once the service is ready. */
+  readyUrl: string;
+  okStatuses?: number[];
+  /** What to print once ready. */
+  shows: string;
+}
+
+export interface RunningService {
+  spec: ServiceSpec;
+  child: ChildProcess;
+  output: string[];
+}
+
+const OUTPUT_LINES = 40;
+
+export function startService(root: string, spec: ServiceSpec, watch: boolean): RunningService {
+  const tsx = join(root, "node_modules", ".bin", "tsx");
+  const args = [...(watch ? ["watch", "--clear-screen=false"] : []), join(root, "apps", spec.app, "src", "main.ts")];
+  const child = spawn(tsx, args, {
+    cwd: root,
+    env: { ...process.env, ...spec.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const running: RunningService = { spec, child, output: [] };
+  const keep = (data: Buffer) => {
+    for (const line of data.toString("utf8").split("\n")) {
+      if (!line) continue;
+      running.output.push(line);
+      if (running.output.length > OUTPUT_LINES) running.output.shift();
+    }
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  return running;
+}
+
+/** Polls the service until it answers, or fails with its last output when it exits or takes too long. */
+export async function waitReady(service: RunningService, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const ok = service.spec.okStatuses ?? [200];
+  while (Date.now() < deadline) {
+    if (service.child.exitCode !== null || service.child.signalCode !== null) {
+      throw new Error(`${service.spec.name} exited (${service.child.exitCode ?? service.child.signalCode}):\n${service.output.join("\n")}`);
+    }
+    try {
+      const res = await fetch(service.spec.readyUrl, { signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      if (ok.includes(res.status)) return;
+    } catch {
+      // Not listening yet: expected while it starts; the loop's deadline bounds the wait.
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${service.spec.name} did not answer at ${service.spec.readyUrl} within ${timeoutMs / 1000}s:\n${service.output.join("\n")}`);
+}
+
+/** SIGTERM every child, then SIGKILL whatever is left after a grace period. */
+export async function stopAll(services: RunningService[], graceMs = 3000): Promise<void> {
+  const alive = services.filter((s) => s.child.exitCode === null && s.child.signalCode === null);
+  await Promise.all(
+    alive.map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            s.child.kill("SIGKILL");
+          }, graceMs);
+          s.child.once("exit", () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          s.child.kill("SIGTERM");
+        }),
+    ),
+  );
+}

@@ -1,0 +1,162 @@
+/**
+ * `npm start`: the whole of hopscope with one command. Starts the MCP server, the agent host, the recorder
+ * (UI, API and its three taps) and a model server — a real Ollama when one answers with the model pulled,
+ * otherwise the stand-in — wired so that every hop goes through a tap and is recorded. Prints one line per
+ * service and the URL to open, then one line per hop as it is recorded (`--quiet` turns that off).
+ * `--dev` (npm run dev) reloads the apps on change and serves the UI through Vite's dev server.
+ */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { loadLauncherConfig, type LauncherConfig } from "./launcher/config";
+import { busyPorts } from "./launcher/ports";
+import { chooseModel, type ModelChoice } from "./launcher/ollama-detect";
+import { startService, stopAll, waitReady, type RunningService, type ServiceSpec } from "./launcher/services";
+import { ensureUiBuilt } from "./launcher/build-ui";
+import { followHops } from "./launcher/hop-log";
+
+const root = join(import.meta.dirname, "..");
+const args = new Set(process.argv.slice(2));
+const quiet = args.has("--quiet") || args.has("-q");
+const dev = args.has("--dev");
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+function specs(c: LauncherConfig, model: ModelChoice): ServiceSpec[] {
+  const h = c.HOST;
+  const modelUpstream = model.kind === "ollama" ? model.url : `http://${h}:${c.SIM_PORT}`;
+  const list: ServiceSpec[] = [
+    {
+      name: "MCP server",
+      app: "mcp-server",
+      env: { PORT: String(c.MCP_SERVER_PORT), HOST: h, ...(c.NOTES_FILE ? { NOTES_FILE: c.NOTES_FILE } : {}) },
+      readyUrl: `http://${h}:${c.MCP_SERVER_PORT}/mcp`,
+      okStatuses: [405],
+      shows: `MCP server     http://${h}:${c.MCP_SERVER_PORT}/mcp   (notes file: ${c.NOTES_FILE ?? "data/db"})`,
+    },
+  ];
+  if (model.kind === "sim") {
+    list.push({
+      name: "stand-in model",
+      app: "model-sim",
+      env: { PORT: String(c.SIM_PORT), HOST: h },
+      readyUrl: `http://${h}:${c.SIM_PORT}/api/version`,
+      shows: `model          http://${h}:${c.SIM_PORT}   stand-in (simulated qwen2.5:7b; no GPU needed) — ${model.reason}`,
+    });
+  }
+  list.push(
+    {
+      name: "recorder",
+      app: "proxy",
+      env: {
+        HOST: h,
+        UI_PORT: String(c.UI_PORT),
+        MODEL_TAP_PORT: String(c.MODEL_TAP_PORT),
+        MCP_TAP_PORT: String(c.MCP_TAP_PORT),
+        AGENT_TAP_PORT: String(c.AGENT_TAP_PORT),
+        MODEL_UPSTREAM: modelUpstream,
+        MCP_UPSTREAM: `http://${h}:${c.MCP_SERVER_PORT}`,
+        AGENT_UPSTREAM: `http://${h}:${c.AGENT_HOST_PORT}`,
+        ...(c.DB_FILE ? { DB_FILE: c.DB_FILE } : {}),
+      },
+      readyUrl: `http://${h}:${c.UI_PORT}/api/health`,
+      shows: `recorder       taps: model :${c.MODEL_TAP_PORT} → ${modelUpstream}, mcp :${c.MCP_TAP_PORT}, agent :${c.AGENT_TAP_PORT}`,
+    },
+    {
+      name: "agent host",
+      app: "host",
+      env: {
+        PORT: String(c.AGENT_HOST_PORT),
+        HOST: h,
+        // The host reaches the model and the MCP server through the recorder's taps, so every hop is recorded.
+        OLLAMA_URL: `http://${h}:${c.MODEL_TAP_PORT}`,
+        OLLAMA_MODEL: c.OLLAMA_MODEL,
+        MCP_URL: `http://${h}:${c.MCP_TAP_PORT}/mcp`,
+        AGENT_STREAM: c.AGENT_STREAM,
+        ...(c.AGENT_LESSON ? { AGENT_LESSON: c.AGENT_LESSON } : {}),
+      },
+      readyUrl: `http://${h}:${c.AGENT_HOST_PORT}/health`,
+      shows: `agent host     http://${h}:${c.AGENT_HOST_PORT}/agent   (ask through the agent tap: http://${h}:${c.AGENT_TAP_PORT}/agent)`,
+    },
+  );
+  if (model.kind === "ollama") {
+    list.splice(1, 0, {
+      name: "model",
+      app: "",
+      env: {},
+      readyUrl: "",
+      shows: `model          ${model.url}   ${model.reason}`,
+    });
+  }
+  return list;
+}
+
+async function main(): Promise<number> {
+  const config = loadLauncherConfig();
+  const model = await chooseModel(config);
+  const ports = ["MCP_SERVER_PORT", "AGENT_HOST_PORT", "UI_PORT", "MODEL_TAP_PORT", "MCP_TAP_PORT", "AGENT_TAP_PORT"] as const;
+  const problems = await busyPorts(config, model.kind === "sim" ? [...ports, "SIM_PORT"] : [...ports]);
+  if (problems.length > 0) {
+    for (const p of problems) process.stderr.write(`hopscope: ${p}\n`);
+    return 1;
+  }
+  if (!dev) ensureUiBuilt(root, say);
+
+  say("hopscope is starting:");
+  const running: RunningService[] = [];
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say("\nhopscope: stopping …");
+    hops?.close();
+    vite?.kill("SIGTERM");
+    await stopAll(running);
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void stop(0));
+  process.on("SIGTERM", () => void stop(0));
+
+  let hops: { close(): void } | undefined;
+  let vite: ReturnType<typeof spawn> | undefined;
+  try {
+    for (const spec of specs(config, model)) {
+      if (!spec.app) {
+        say(`  ✓ ${spec.shows}`);
+        continue;
+      }
+      const service = startService(root, spec, dev);
+      running.push(service);
+      await waitReady(service);
+      say(`  ✓ ${spec.shows}`);
+      service.child.on("exit", (code, signal) => {
+        if (stopping) return;
+        process.stderr.write(`hopscope: ${spec.name} stopped (${code ?? signal}):\n${service.output.join("\n")}\n`);
+        if (!dev) void stop(1);
+      });
+    }
+  } catch (err) {
+    process.stderr.write(`hopscope: ${err instanceof Error ? err.message : String(err)}\n`);
+    await stop(1);
+    return 1;
+  }
+
+  let uiUrl = `http://${config.HOST}:${config.UI_PORT}/`;
+  if (dev) {
+    vite = spawn(join(root, "node_modules", ".bin", "vite"), ["--host", config.HOST, "--strictPort", "--port", "5173"], {
+      cwd: join(root, "apps", "web"),
+      env: { ...process.env, UI_PORT: String(config.UI_PORT) },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    uiUrl = `http://${config.HOST}:5173/`;
+  }
+  say(`\n  Open ${uiUrl} and ask the agent something (or: npm run -s hopscope -- ask "Add buy milk to my notes").`);
+  say("  Ctrl-C stops everything.\n");
+  if (!quiet) hops = followHops(`ws://${config.HOST}:${config.UI_PORT}/ws`, say);
+  return new Promise<number>(() => {
+    // Runs until Ctrl-C; stop() exits the process.
+  });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`hopscope: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,53 @@
+/**
+ * docker-compose.yml and the Dockerfile cannot be run on CI (no Docker engine), so they are checked here:
+ * Debian's docker-compose validates the file against the Compose schema (`config` needs no engine), and the
+ * structure the README promises is asserted on the resolved configuration.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "..");
+
+function composeConfig(...args: string[]): string {
+  return execFileSync("docker-compose", ["-f", join(root, "docker-compose.yml"), ...args, "config"], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, MODEL_UPSTREAM: "" },
+  });
+}
+
+describe("docker-compose.yml", () => {
+  it("is valid Compose, with the stand-in model only under the sim profile", () => {
+    const resolved = composeConfig("--profile", "sim");
+    const services = resolved.match(/^  (\S+):$/gm)?.map((l) => l.trim().slice(0, -1)).sort();
+    expect(services).toEqual(["host", "mcp-server", "model-sim", "proxy"]);
+    const sim = resolved.split(/\n  (?=\S)/).find((b) => b.startsWith("model-sim:"));
+    expect(sim).toMatch(/profiles:\s*\n\s*- sim/);
+    for (const other of ["mcp-server:", "proxy:", "host:"]) {
+      expect(resolved.split(/\n  (?=\S)/).find((b) => b.startsWith(other))).not.toContain("profiles:");
+    }
+  });
+
+  it("publishes the UI on 7070, keeps data on volumes under ./data, and health-checks every service", () => {
+    const resolved = composeConfig("--profile", "sim");
+    expect(resolved).toMatch(/published: 7070|7070:7070/);
+    for (const service of ["mcp-server", "proxy", "host", "model-sim"]) {
+      const block = resolved.split(/\n  (?=\S)/).find((b) => b.startsWith(`${service}:`));
+      expect(block, `service ${service}`).toBeDefined();
+      expect(block, `${service} healthcheck`).toContain("healthcheck:");
+    }
+    expect(resolved).toMatch(/\/data:\/app\/data/);
+    expect(resolved).toContain("host.docker.internal:host-gateway");
+  });
+
+  it("builds from the repository alone: npm ci from the lock file, every workspace manifest copied", () => {
+    const dockerfile = readFileSync(join(root, "Dockerfile"), "utf8");
+    expect(dockerfile).toMatch(/RUN npm ci\b/);
+    expect(dockerfile).not.toMatch(/npm install\b/);
+    const apps = readdirSync(join(root, "apps")).filter((a) => existsSync(join(root, "apps", a, "package.json")));
+    for (const app of apps) expect(dockerfile).toContain(`COPY apps/${app}/package.json`);
+    expect(existsSync(join(root, "package-lock.json"))).toBe(true);
+  });
+});
