@@ -1,0 +1,56 @@
+/**
+ * CPU time and peak memory of a process tree, read from /proc (Linux). A proxy may be several processes
+ * (nginx master + worker), so the whole tree under the pid we started is counted.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
+
+const CLK_TCK = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+
+function stat(pid: number): { ppid: number; cpuTicks: number } | null {
+  try {
+    const raw = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may contain spaces) start after the last ')'.
+    const fields = raw.slice(raw.lastIndexOf(")") + 2).split(" ");
+    return { ppid: Number(fields[1]), cpuTicks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return null; // the process ended between listing and reading: it no longer counts
+  }
+}
+
+export function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync("/proc")) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid)) continue;
+    const s = stat(pid);
+    if (!s) continue;
+    children.set(s.ppid, [...(children.get(s.ppid) ?? []), pid]);
+  }
+  const out: number[] = [];
+  const walk = (pid: number) => {
+    out.push(pid);
+    for (const c of children.get(pid) ?? []) walk(c);
+  };
+  walk(root);
+  return out;
+}
+
+/** Seconds of CPU (user + system) used so far by the tree. */
+export function treeCpuSeconds(root: number): number {
+  return processTree(root).reduce((sum, pid) => sum + (stat(pid)?.cpuTicks ?? 0), 0) / CLK_TCK;
+}
+
+/** Peak resident memory (VmHWM) of the tree, in MiB. */
+export function treePeakRssMiB(root: number): number {
+  let kib = 0;
+  for (const pid of processTree(root)) {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+      kib += Number(m?.[1] ?? 0);
+    } catch {
+      // ended meanwhile: nothing to add
+    }
+  }
+  return kib / 1024;
+}
