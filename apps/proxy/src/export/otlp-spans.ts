@@ -1,0 +1,187 @@
+/**
+ * A trace bundle as OpenTelemetry spans, created with the OpenTelemetry JS SDK (a BasicTracerProvider
+ * whose processor collects the ended spans) so the OTLP file and the live export serialise real
+ * `ReadableSpan`s rather than hand-built JSON.
+ *
+ * Shape of the span tree (all spans share one trace id):
+ * - root: the `/agent` exchange (`invoke_agent`, SERVER), or a synthetic INTERNAL root named after the
+ *   trace when there is none (traffic from a bare client).
+ * - under the root, one CLIENT span per exchange: `chat qwen2.5:7b`, `tools/list`, …; a `tools/call` is
+ *   wrapped in an INTERNAL `execute_tool {tool}` span (the host running the tool) with the MCP
+ *   `tools/call {tool}` CLIENT span inside it.
+ * - span links follow the trace's links: `tools/call` → the model response that asked for it, and the
+ *   next `chat` → the `tools/call` whose result it carried.
+ *
+ * Ids: the trace id is the recorded `traceparent`'s (so spans join the host's own telemetry), else the
+ * trace id when it is 32 hex digits, else derived from it. The root's span id is the parent id the host
+ * put in the traceparent of its outgoing calls, so those calls' recorded parent is the root. Other span
+ * ids are derived from the trace id and exchange id, so exporting the same trace twice gives the same file.
+ */
+import { createHash } from "node:crypto";
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type HrTime, type Link as SpanLink, type Span } from "@opentelemetry/api";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { AlwaysOnSampler, BasicTracerProvider, type IdGenerator, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
+import type { TraceBundle } from "@hopscope/shared/trace/bundle";
+import type { Exchange } from "@hopscope/shared/trace/schemas";
+import { parseTraceparent } from "@hopscope/shared/trace/traceparent";
+import { GENERATOR } from "./generator";
+import { GEN_AI, HOPSCOPE, describeExchange, type SpanDescription } from "./otlp-attributes";
+
+/** Hands the SDK the ids planned for the next span (the SDK asks for them while starting it). */
+class PlannedIds implements IdGenerator {
+  traceId = "";
+  spanId = "";
+  generateTraceId(): string {
+    return this.traceId;
+  }
+  generateSpanId(): string {
+    return this.spanId;
+  }
+}
+
+/** Keeps every ended span; `onEnd` runs synchronously inside `span.end()`. */
+class Collector implements SpanProcessor {
+  readonly spans: ReadableSpan[] = [];
+  onStart(): void {}
+  onEnd(span: ReadableSpan): void {
+    this.spans.push(span);
+  }
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** Longest string attribute value sent (characters); longer values are cut by the SDK. */
+export const MAX_ATTRIBUTE_LENGTH = 8192;
+
+const hex = (seed: string, length: number) => createHash("sha256").update(seed).digest("hex").slice(0, length);
+
+/**
+ * Epoch milliseconds as HrTime. Passing a plain number would let the SDK read times before this process
+ * started as `performance.now()` offsets, which would misplace every imported trace.
+ */
+function hrTime(ms: number): HrTime {
+  const seconds = Math.floor(ms / 1000);
+  const nanos = Math.min(999_999_999, Math.round((ms - seconds * 1000) * 1e6));
+  return [seconds, nanos];
+}
+
+function traceparentOf(ex: Exchange) {
+  return parseTraceparent(ex.requestHeaders.find(([k]) => k.toLowerCase() === "traceparent")?.[1]);
+}
+
+/** The trace id every span of the bundle gets (see the module comment). */
+export function otlpTraceId(bundle: TraceBundle): string {
+  const recorded = bundle.exchanges.map(traceparentOf).find((tp) => tp !== null);
+  if (recorded) return recorded.traceId;
+  return /^[0-9a-f]{32}$/.test(bundle.trace.id) && !/^0+$/.test(bundle.trace.id) ? bundle.trace.id : hex(`trace:${bundle.trace.id}`, 32);
+}
+
+/** The parent id the host used most on its outgoing calls (model and MCP taps), if any. */
+function hostSpanId(bundle: TraceBundle, traceId: string): string | undefined {
+  const counts = new Map<string, number>();
+  for (const ex of bundle.exchanges) {
+    const tp = ex.tap === "agent" ? null : traceparentOf(ex);
+    if (tp && tp.traceId === traceId) counts.set(tp.parentId, (counts.get(tp.parentId) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+const endOf = (ex: Exchange) => ex.timings.end ?? ex.timings.firstByte ?? ex.timings.requestEnd ?? ex.timings.start;
+
+/** Every span of the bundle, ended, in the order they ended (the root last). */
+export function bundleToSpans(bundle: TraceBundle): ReadableSpan[] {
+  const ids = new PlannedIds();
+  const collector = new Collector();
+  const provider = new BasicTracerProvider({
+    idGenerator: ids,
+    sampler: new AlwaysOnSampler(),
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: "hopscope" }),
+    // Tool arguments and results can be whole files; the bytes stay in hopscope, a backend gets a preview.
+    spanLimits: { attributeValueLengthLimit: MAX_ATTRIBUTE_LENGTH },
+    spanProcessors: [collector],
+  });
+  const tracer = provider.getTracer(GENERATOR.name, GENERATOR.version);
+  const traceId = otlpTraceId(bundle);
+  ids.traceId = traceId;
+  const spanId = (ex: Exchange, role: string) => hex(`${traceId}:${ex.id}:${role}`, 16);
+  const byExchange = new Map<number, Span>();
+
+  interface Planned {
+    id: string;
+    kind: SpanKind;
+    at: number;
+    parent?: Span;
+    d: SpanDescription;
+    links?: SpanLink[];
+  }
+  const start = ({ id, kind, at, parent, d, links = [] }: Planned): Span => {
+    ids.spanId = id;
+    const ctx = parent ? trace.setSpan(ROOT_CONTEXT, parent) : ROOT_CONTEXT;
+    const span = tracer.startSpan(d.name, { kind, startTime: hrTime(at), attributes: d.attributes, links }, ctx);
+    if (d.error) span.setStatus({ code: SpanStatusCode.ERROR, message: d.error.message });
+    return span;
+  };
+  const finish = (span: Span, ex: Exchange) => {
+    if (ex.timings.firstByte !== null) span.addEvent("hopscope.first_byte", hrTime(ex.timings.firstByte));
+    span.end(hrTime(endOf(ex)));
+  };
+
+  const agent = bundle.exchanges.find((ex) => ex.classification.kind === "agent");
+  const rootId = hostSpanId(bundle, traceId) ?? hex(`${traceId}:root`, 16);
+  const times = [bundle.trace.createdAt, ...bundle.exchanges.flatMap((ex) => [ex.timings.start, endOf(ex)])];
+  const root = agent
+    ? start({ id: rootId, kind: SpanKind.SERVER, at: agent.timings.start, d: describeExchange(agent) })
+    : start({
+        id: rootId,
+        kind: SpanKind.INTERNAL,
+        at: Math.min(...times),
+        d: { name: "hopscope trace", attributes: { [HOPSCOPE.traceName]: bundle.trace.name } },
+      });
+  if (agent) byExchange.set(agent.id, root);
+
+  for (const ex of bundle.exchanges) {
+    if (ex === agent) continue;
+    const d = describeExchange(ex);
+    const links: SpanLink[] = bundle.trace.links
+      .filter((l) => l.to === ex.id && byExchange.has(l.from))
+      .map((l) => ({ context: byExchange.get(l.from)!.spanContext(), attributes: { "hopscope.link.kind": l.kind, [GEN_AI.toolName]: l.toolName } }));
+    const c = ex.classification;
+    if (c.kind === "mcp" && c.method === "tools/call" && c.toolName) {
+      // The host executing the tool (GenAI `execute_tool`), with the MCP request it made to do so inside.
+      const call = bundle.trace.links.find((l) => l.kind === "tool-call" && l.to === ex.id);
+      const source = call && bundle.exchanges.find((e) => e.id === call.from)?.classification;
+      const callIndex = call?.toolCallIndex;
+      const callId = source?.kind === "model.chat" && callIndex !== undefined ? source.toolCalls[callIndex]?.id : undefined;
+      const toolAttributes = {
+        [GEN_AI.operationName]: "execute_tool",
+        [GEN_AI.toolName]: c.toolName,
+        ...(callId ? { [GEN_AI.toolCallId]: callId } : {}),
+        [HOPSCOPE.exchangeId]: ex.id,
+      };
+      const tool = start({
+        id: spanId(ex, "tool"),
+        kind: SpanKind.INTERNAL,
+        at: ex.timings.start,
+        parent: root,
+        d: { name: `execute_tool ${c.toolName}`, attributes: toolAttributes, ...(d.error ? { error: d.error } : {}) },
+        links,
+      });
+      const mcp = start({ id: spanId(ex, "mcp"), kind: SpanKind.CLIENT, at: ex.timings.start, parent: tool, d });
+      finish(mcp, ex);
+      tool.end(hrTime(endOf(ex)));
+      byExchange.set(ex.id, mcp);
+      continue;
+    }
+    const span = start({ id: spanId(ex, "http"), kind: SpanKind.CLIENT, at: ex.timings.start, parent: root, d, links });
+    finish(span, ex);
+    byExchange.set(ex.id, span);
+  }
+  if (agent) finish(root, agent);
+  else root.end(hrTime(Math.max(...times)));
+  return collector.spans;
+}
