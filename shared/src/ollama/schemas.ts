@@ -13,7 +13,8 @@ export const JsonSchemaSchema: z.ZodType<Record<string, unknown>> = z.record(z.s
 
 /** `tools[].function.parameters`: a JSON Schema object. */
 export const ToolParametersSchema = z.looseObject({
-  type: z.string().default("object"),
+  // No default: Ollama renders a missing type as "" and the prompt engine must see what was sent.
+  type: z.string().optional(),
   $defs: z.unknown().optional(),
   items: z.unknown().optional(),
   required: z.array(z.string()).nullish(),
@@ -23,7 +24,7 @@ export type ToolParameters = z.infer<typeof ToolParametersSchema>;
 
 /** One tool offered to the model: `{type:"function", function:{name, description, parameters}}`. */
 export const OllamaToolSchema = z.looseObject({
-  type: z.string().default("function"),
+  type: z.string().optional(),
   items: z.unknown().optional(),
   function: z.looseObject({
     name: z.string(),

@@ -53,11 +53,11 @@ describe("renderChat notes", () => {
     expect(r.text).toContain('"description":"x \\u003c y \\u0026 z"');
     expect(r.notes.join("\n")).toContain("escaped < > & (and U+2028/U+2029) as \\u003c \\u003e \\u0026 in tool 0");
   });
-  it("renders the raw body as Go decodes it, while zod's defaults fill in a missing parameters.type", async () => {
+  it("renders a missing parameters.type as Go decodes it, whether the body was parsed by the shared schema or not", async () => {
     const { ChatRequestSchema } = await import("@hopscope/shared/ollama/schemas");
     const body = { model: "m", messages: [user], tools: [{ type: "function", function: { name: "read", parameters: { properties: {} } } }] };
     expect(renderChat(body).text).toContain('{"name":"read","parameters":{"type":"","properties":{}}}');
-    expect(renderChat(ChatRequestSchema.parse(body)).text).toContain('{"name":"read","parameters":{"type":"object","properties":{}}}');
+    expect(renderChat(ChatRequestSchema.parse(body)).text).toContain('{"name":"read","parameters":{"type":"","properties":{}}}');
   });
   it("renders nothing for an empty message list, and says why", () => {
     const r = renderChat({ model: "m", messages: [] });
