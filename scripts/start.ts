@@ -156,7 +156,13 @@ async function main(): Promise<number> {
   });
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`hopscope: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+main().then(
+  // main() only settles when it did not start (busy ports: 1); once running, stop() exits the process.
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`hopscope: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);
