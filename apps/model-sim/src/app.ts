@@ -1,0 +1,45 @@
+/**
+ * model-sim's HTTP app: Ollama's native API, one Hono per resource, one error handler that answers
+ * the way gin does in Ollama (`{"error": "..."}` with Ollama's status codes). Every response carries
+ * `x-hopscope-simulated: 1` so recorders and the UI can badge the stand-in.
+ */
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { SIMULATED_HEADER } from "@hopscope/shared/ollama/schemas";
+import { OllamaError } from "./ollama-error";
+import { goJsonResponse } from "./respond";
+import { chatRoutes } from "./routes/chat";
+import { generateRoutes } from "./routes/generate";
+import { psRoutes } from "./routes/ps";
+import { rootRoutes } from "./routes/root";
+import { showRoutes } from "./routes/show";
+import { tagsRoutes } from "./routes/tags";
+import { versionRoutes } from "./routes/version";
+import type { SimDeps } from "./sim-deps";
+
+export function createApp(deps: SimDeps): Hono {
+  const app = new Hono();
+  app.use("*", async (c, next) => {
+    await next();
+    c.res.headers.set(SIMULATED_HEADER, "1");
+  });
+  app.route("/", rootRoutes());
+  app.route("/api/chat", chatRoutes(deps));
+  app.route("/api/generate", generateRoutes(deps));
+  app.route("/api/tags", tagsRoutes());
+  app.route("/api/show", showRoutes(deps));
+  app.route("/api/version", versionRoutes(deps.config.ollamaVersion));
+  app.route("/api/ps", psRoutes(deps.state));
+
+  // gin's default for an unknown route or method.
+  app.notFound((c) => c.text("404 page not found", 404));
+  app.onError((err, c) => {
+    if (err instanceof OllamaError) return goJsonResponse({ error: err.message }, err.status);
+    if (err instanceof HTTPException) return err.getResponse();
+    // A client that hung up mid-request is not a server fault; Ollama answers 499 "request canceled".
+    if (c.req.raw.signal.aborted) return goJsonResponse({ error: "request canceled" }, 499);
+    deps.logger.error({ err, path: c.req.path }, "request failed");
+    return goJsonResponse({ error: err instanceof Error ? err.message : String(err) }, 500);
+  });
+  return app;
+}

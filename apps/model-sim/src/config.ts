@@ -1,0 +1,71 @@
+/**
+ * model-sim's configuration: one zod schema over the environment, with the defaults of
+ * docs/architecture.md. Nothing else in apps/model-sim reads `process.env`.
+ */
+import { z } from "zod";
+
+const port = (name: string, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a port number (0-65535)` })
+    .int(`${name} must be a whole number`)
+    .min(0, `${name} must be between 0 and 65535`)
+    .max(65535, `${name} must be between 0 and 65535`)
+    .default(fallback);
+
+const nonNegative = (name: string, fallback: number, unit: string) =>
+  z.coerce
+    .number({ error: `${name} must be a number of ${unit}` })
+    .min(0, `${name} must be 0 or more ${unit}`)
+    .default(fallback);
+
+const EnvSchema = z.object({
+  // 11435, next to Ollama's 11434, so both can run at once.
+  PORT: port("PORT", 11435),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  /** Pace of generated tokens. ~30 tokens/s is qwen2.5:7b Q4_K_M on a laptop GPU; 0 = no delay (tests). */
+  SIM_TOKENS_PER_SECOND: nonNegative("SIM_TOKENS_PER_SECOND", 30, "tokens per second"),
+  /** The Ollama version it reports, and renders prompts as (≤0.13.5 JSON tools, ≥0.14 struct dump). */
+  SIM_OLLAMA_VERSION: z
+    .string()
+    .regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, "SIM_OLLAMA_VERSION must be a version such as 0.13.5")
+    .default("0.13.5"),
+  /** Time a cold load takes (first request, or after keep_alive expired). Real: seconds; 0 in tests. */
+  SIM_LOAD_MS: nonNegative("SIM_LOAD_MS", 1500, "milliseconds"),
+  /** The `slow` lesson: a long cold load on every request... */
+  SIM_SLOW_LOAD_MS: nonNegative("SIM_SLOW_LOAD_MS", 6000, "milliseconds"),
+  /** ...and slow tokens, like a 7B model on a CPU. */
+  SIM_SLOW_TOKENS_PER_SECOND: nonNegative("SIM_SLOW_TOKENS_PER_SECOND", 3, "tokens per second"),
+});
+
+/** The environment, parsed and renamed into what model-sim's modules take. */
+export const ConfigSchema = EnvSchema.transform((e) => ({
+  port: e.PORT,
+  host: e.HOST,
+  tokensPerSecond: e.SIM_TOKENS_PER_SECOND,
+  ollamaVersion: e.SIM_OLLAMA_VERSION,
+  loadMs: e.SIM_LOAD_MS,
+  slowLoadMs: e.SIM_SLOW_LOAD_MS,
+  slowTokensPerSecond: e.SIM_SLOW_TOKENS_PER_SECOND,
+}));
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** Defaults, for tests and the launcher: `{ ...defaultConfig(), port: 0, tokensPerSecond: 0 }`. */
+export function defaultConfig(): Config {
+  return ConfigSchema.parse({});
+}
+
+/** Parse the environment into a Config, or throw one message naming each bad variable and its value. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked = Object.fromEntries(
+    Object.keys(EnvSchema.shape).map((k) => [k, env[k] === "" ? undefined : env[k]]),
+  );
+  const parsed = ConfigSchema.safeParse(picked);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => {
+      const name = String(i.path[0]);
+      return `  ${name}=${JSON.stringify(env[name] ?? "")}: ${i.message}`;
+    });
+    throw new Error(`invalid model-sim configuration:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}

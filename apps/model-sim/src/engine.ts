@@ -1,0 +1,65 @@
+/**
+ * The prompt engine as model-sim uses it: render a chat request to the exact qwen2.5 prompt, count and
+ * split text into Qwen tokens, write a message as the raw text the model would have generated, and
+ * parse raw text back into tool calls the way Ollama does. All of it is the shared prompt engine
+ * (@hopscope/shared/prompt, toolcall, tokens): the stand-in generates text, Ollama's own logic does
+ * the rest. One seam, so every other module depends on this interface.
+ */
+import type { OllamaTool } from "@hopscope/shared/ollama/schemas";
+import { QWEN25_SYSTEM, QWEN25_TEMPLATE } from "@hopscope/shared/prompt/qwen25";
+import { ToolCallParser } from "@hopscope/shared/toolcall/parser";
+import { rawOutputFromMessage, type RawOutputMessage } from "@hopscope/shared/toolcall/raw-output";
+import { loadQwenTokenizer, type QwenTokenizer } from "@hopscope/shared/tokens/qwen";
+import { renderChat, renderGenerate, type ChatRequestLike, type GenerateRequestLike } from "@hopscope/shared/prompt/render";
+import { RenderInputError } from "@hopscope/shared/prompt/tool-decode";
+import { OllamaError } from "./ollama-error";
+
+export interface PromptEngine {
+  /**
+   * The prompt Ollama of `ollamaVersion` would send to the runner for this /api/chat body (pass the raw
+   * body when there is one: zod's defaults are not what Go decodes). Bad tool shapes → OllamaError 400.
+   */
+  render(req: ChatRequestLike, ollamaVersion: string): string;
+  /** The same for an /api/generate body (template, system, suffix and raw as Ollama applies them). */
+  renderGenerate(req: GenerateRequestLike, ollamaVersion: string): string;
+  /** Ollama's tools.Parser for qwen2.5's `<tool_call>` tag, one per response. */
+  toolParser(tools: OllamaTool[], ollamaVersion: string): ToolCallParser;
+  /** What the model generated to produce this message (`<tool_call>…</tool_call>` blocks), EOG excluded. */
+  rawOutput(msg: RawOutputMessage): string;
+  tokenizer: QwenTokenizer;
+  /** The qwen2.5 template (1482 bytes) and SYSTEM text (68 bytes) of the library model. */
+  template: string;
+  system: string;
+}
+
+let loading: Promise<PromptEngine> | null = null;
+
+/** Load once per process: the tokenizer vocabulary is megabytes. */
+export function loadPromptEngine(): Promise<PromptEngine> {
+  loading ??= loadQwenTokenizer().then(
+    (tokenizer): PromptEngine => ({
+      render: (req, ollamaVersion) => asBadRequest(() => renderChat(req, { ollamaVersion }).text),
+      renderGenerate: (req, ollamaVersion) => asBadRequest(() => renderGenerate(req, { ollamaVersion }).text),
+      toolParser: (tools, ollamaVersion) => new ToolCallParser(tools, undefined, { ollamaVersion }),
+      rawOutput: rawOutputFromMessage,
+      tokenizer,
+      template: QWEN25_TEMPLATE,
+      system: QWEN25_SYSTEM,
+    }),
+    (err: unknown) => {
+      loading = null;
+      throw err;
+    },
+  );
+  return loading;
+}
+
+/** A request Ollama's JSON decoding would refuse is the client's error, answered 400 as Ollama does. */
+function asBadRequest<T>(render: () => T): T {
+  try {
+    return render();
+  } catch (err) {
+    if (err instanceof RenderInputError) throw new OllamaError(400, err.message);
+    throw err;
+  }
+}

@@ -1,0 +1,36 @@
+/** `GET /api/ps`: qwen2.5:7b while it is "loaded" (until its keep_alive runs out), else nothing. */
+import { Hono } from "hono";
+import {
+  OLLAMA_DEFAULT_NUM_CTX,
+  QWEN25_DETAILS,
+  QWEN25_DIGEST,
+  QWEN25_LOADED_SIZE,
+  QWEN25_MODEL,
+} from "@hopscope/shared/ollama/qwen25-facts";
+import { goTimeIn } from "../go-time";
+import type { ModelState } from "../model-state";
+import { goJsonResponse } from "../respond";
+
+export function psRoutes(state: ModelState): Hono {
+  return new Hono().get("/", () => {
+    const remaining = state.remainingMs();
+    const models =
+      remaining === null
+        ? []
+        : [
+            // api.ProcessModelResponse field order. A stand-in uses no VRAM, but reports what the real
+            // model would so tools reading it behave the same.
+            {
+              name: QWEN25_MODEL,
+              model: QWEN25_MODEL,
+              size: QWEN25_LOADED_SIZE,
+              digest: QWEN25_DIGEST,
+              details: QWEN25_DETAILS,
+              expires_at: goTimeIn(remaining),
+              size_vram: QWEN25_LOADED_SIZE,
+              context_length: OLLAMA_DEFAULT_NUM_CTX,
+            },
+          ];
+    return goJsonResponse({ models });
+  });
+}

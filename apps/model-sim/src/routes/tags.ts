@@ -1,0 +1,15 @@
+/** `GET /api/tags`: the one model the stand-in has "pulled". */
+import { Hono } from "hono";
+import { QWEN25_DETAILS, QWEN25_DIGEST, QWEN25_MODEL, QWEN25_MODIFIED_AT, QWEN25_SIZE } from "@hopscope/shared/ollama/qwen25-facts";
+import { goJsonResponse } from "../respond";
+
+export function tagsRoutes(): Hono {
+  return new Hono().get("/", () =>
+    goJsonResponse({
+      models: [
+        // api.ListModelResponse field order.
+        { name: QWEN25_MODEL, model: QWEN25_MODEL, modified_at: QWEN25_MODIFIED_AT, size: QWEN25_SIZE, digest: QWEN25_DIGEST, details: QWEN25_DETAILS },
+      ],
+    }),
+  );
+}

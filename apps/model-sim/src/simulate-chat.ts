@@ -1,0 +1,94 @@
+/**
+ * One `/api/chat` request, as Ollama's ChatHandler runs it (server/routes.go, v0.13.5): checks, load,
+ * render, then the runner's tokens through the tool-call parser with the same glue — chunks the parser
+ * is buffering are not sent, a completed call goes out alone with `content: ""`, the final chunk carries
+ * the metrics. The only simulated part is *what* is generated: decide() instead of a neural network.
+ */
+import type { ChatRequest } from "@hopscope/shared/ollama/schemas";
+import { atLeast } from "@hopscope/shared/prompt/version";
+import { glueChunk } from "@hopscope/shared/toolcall/chat-glue";
+import { OllamaError } from "./ollama-error";
+import { checkThink } from "./check-think";
+import { keepAliveMs } from "./keep-alive";
+import { goNow, nowNs } from "./go-time";
+import type { ResolvedModel } from "./model-name";
+import { decide } from "./policy/decide";
+import { outputText } from "./policy/format-output";
+import { runTokens } from "./runner";
+import { fitPrompt } from "./truncate-prompt";
+import type { SimDeps } from "./sim-deps";
+import { chatChunk, toolCallObject } from "./wire-shapes";
+
+export type ChatOutcome =
+  | { kind: "immediate"; body: Record<string, unknown> }
+  | { kind: "run"; chunks: AsyncGenerator<Record<string, unknown>> };
+
+/** Everything that can still fail with a status code happens here, before the first byte is sent. */
+export async function prepareChat(req: ChatRequest, raw: Record<string, unknown>, model: ResolvedModel, deps: SimDeps, signal?: AbortSignal): Promise<ChatOutcome> {
+  const start = nowNs();
+  const { config, state, engine } = deps;
+  if (req.top_logprobs !== undefined && (req.top_logprobs < 0 || req.top_logprobs > 20)) {
+    throw new OllamaError(400, "top_logprobs must be between 0 and 20");
+  }
+  const keepMs = keepAliveMs(req.keep_alive);
+  if (req.messages.length === 0 && keepMs === 0) {
+    state.unload();
+    return { kind: "immediate", body: chatChunk({ model: model.requested, content: "", done: true, doneReason: "unload" }) };
+  }
+  checkThink(req.think, model.requested);
+
+  const slow = model.lesson === "slow";
+  await state.ensureLoaded(keepMs, slow ? config.slowLoadMs : config.loadMs, { always: slow, signal });
+  const loaded = nowNs();
+  if (req.messages.length === 0) {
+    return { kind: "immediate", body: chatChunk({ model: model.requested, content: "", done: true, doneReason: "load" }) };
+  }
+
+  // Render and truncate to num_ctx, counting tokens as the runner would (the raw body passed the schema
+  // above, and it is what Go decodes: zod's defaults would add fields).
+  const evalStart = nowNs();
+  const fitted = fitPrompt(raw, req.messages, engine, config.ollamaVersion);
+  const promptEvalDurationNs = nowNs() - evalStart;
+  if (req._debug_render_only) {
+    return {
+      kind: "immediate",
+      // api.ChatResponse with a zero Message and DebugInfo (image_count is omitempty).
+      body: { model: model.requested, created_at: goNow(), message: { role: "", content: "" }, done: false, _debug_info: { rendered_template: fitted.text } },
+    };
+  }
+  const promptEvalCount = fitted.tokenCount;
+  const tools = req.tools ?? [];
+  // The model decides from what it sees: the conversation after truncation.
+  const decision = decide({ messages: fitted.messages, tools, lesson: model.lesson });
+  deps.logger.info({ model: model.requested, lesson: model.lesson, dropped: fitted.dropped, why: decision.why }, "decided");
+  const output = outputText(decision, req.format, engine);
+  const numPredict = typeof req.options?.num_predict === "number" ? req.options.num_predict : undefined;
+
+  async function* chunks(): AsyncGenerator<Record<string, unknown>> {
+    const parser = tools.length > 0 ? engine.toolParser(tools, config.ollamaVersion) : null;
+    // Tool-call ids (and an always-present index) came with Ollama 0.13.0.
+    const withIds = atLeast(config.ollamaVersion, "0.13.0");
+    const tokens = runTokens(engine.tokenizer, output, {
+      tokensPerSecond: slow ? config.slowTokensPerSecond : config.tokensPerSecond,
+      numPredict,
+      signal,
+      onEvent: deps.onRunnerEvent,
+    });
+    for await (const r of tokens) {
+      const metrics = r.done
+        ? { totalDurationNs: nowNs() - start, loadDurationNs: loaded - start, promptEvalCount, promptEvalDurationNs, evalCount: r.evalCount, evalDurationNs: r.evalDurationNs }
+        : undefined;
+      const base = { model: model.requested, done: r.done, doneReason: r.done ? r.doneReason : undefined, metrics };
+      if (!parser) {
+        yield chatChunk({ ...base, content: r.content });
+        continue;
+      }
+      const glued = glueChunk(parser, r.content, r.done);
+      if (!glued.send) continue;
+      const toolCalls = glued.tool_calls?.map((c) => toolCallObject(c, withIds));
+      yield chatChunk({ ...base, content: glued.content, toolCalls });
+    }
+    state.touch(keepMs);
+  }
+  return { kind: "run", chunks: chunks() };
+}

@@ -1,0 +1,38 @@
+/** The helpers model-sim added under shared/src/ollama/, one behaviour per test. */
+import { describe, expect, it } from "vitest";
+import { goJson } from "@hopscope/shared/ollama/go-json";
+import { LESSONS, LESSON_NOTES, LessonSchema, splitLessonSuffix } from "@hopscope/shared/ollama/lessons";
+import { ndjsonLine, parseNdjson } from "@hopscope/shared/ollama/ndjson";
+import { QWEN25_DETAILS } from "@hopscope/shared/ollama/qwen25-facts";
+import { ModelDetailsSchema } from "@hopscope/shared/ollama/schemas";
+import { SimulatedVersionResponseSchema } from "@hopscope/shared/ollama/simulated";
+
+describe("shared/ollama helpers", () => {
+  it("goJson escapes < > & U+2028 U+2029 as Go does, and nothing else", () => {
+    expect(goJson({ a: "<tool_call> & \u2028\u2029", b: "é\n" })).toBe('{"a":"\\u003ctool_call\\u003e \\u0026 \\u2028\\u2029","b":"é\\n"}');
+  });
+
+  it("ndjsonLine ends with a newline; parseNdjson skips blank lines and names a bad line", () => {
+    expect(ndjsonLine({ done: true })).toBe('{"done":true}\n');
+    expect(parseNdjson('{"a":1}\n\n{"b":2}\n')).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(() => parseNdjson('{"a":1}\n{oops\n')).toThrow(/line 2/);
+  });
+
+  it("splitLessonSuffix separates the model name from the lesson", () => {
+    expect(splitLessonSuffix("qwen2.5:7b+lesson=loop")).toEqual({ model: "qwen2.5:7b", lesson: "loop" });
+    expect(splitLessonSuffix("qwen2.5:7b")).toEqual({ model: "qwen2.5:7b", lesson: null });
+  });
+
+  it("every lesson has a note, and an unknown one is refused with the list", () => {
+    expect(Object.keys(LESSON_NOTES).sort()).toEqual([...LESSONS].sort());
+    const bad = LessonSchema.safeParse("nap");
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.message).toContain("use one of write-instead-of-append");
+  });
+
+  it("the qwen2.5 details are a valid ModelDetails in Go field order; the simulated version body validates", () => {
+    expect(Object.keys(ModelDetailsSchema.parse(QWEN25_DETAILS))).toEqual(Object.keys(QWEN25_DETAILS));
+    expect(SimulatedVersionResponseSchema.safeParse({ version: "0.13.5", hopscope: { simulated: true, simulator: "x", note: "y" } }).success).toBe(true);
+    expect(SimulatedVersionResponseSchema.safeParse({ version: "0.13.5" }).success).toBe(false);
+  });
+});
