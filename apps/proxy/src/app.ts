@@ -1,0 +1,53 @@
+/** The recorder's HTTP app on UI_PORT: one Hono per resource, composed here, with one error handler. */
+import { Hono } from "hono";
+import type { Tap } from "@hopscope/shared/trace/schemas";
+import type { TraceStore } from "./store/trace-store";
+import type { Recorder } from "./recorder";
+import type { Announce } from "./live/frames";
+import type { LiveFeed } from "./live/feed";
+import type { ModelUpstreamProbe } from "./views/upstream-info";
+import type { ExchangeViewBuilder } from "./views/exchange-views";
+import type { Logger } from "./logger";
+import { tracesRoutes } from "./routes/traces";
+import { exchangesRoutes } from "./routes/exchanges";
+import { savedRoutes } from "./routes/saved";
+import { importRoutes } from "./routes/import";
+import { askRoutes } from "./routes/ask";
+import { configRoutes, healthRoutes, type TapInfo } from "./routes/status";
+import { errorHandler } from "./routes/errors";
+import { staticRoutes } from "./static";
+import { localGuard } from "./routes/local-guard";
+
+export interface AppDeps {
+  store: TraceStore;
+  recorder: Recorder;
+  announce: Announce;
+  feed: LiveFeed;
+  probe: ModelUpstreamProbe;
+  views: ExchangeViewBuilder;
+  taps: Record<Tap, TapInfo>;
+  tracesDir: string;
+  webDist: string;
+  /** The address the server binds (Host header check). */
+  bindHost: string;
+  logger: Logger;
+}
+
+export function createApp(deps: AppDeps) {
+  const importDeps = { store: deps.store, recorder: deps.recorder, announce: deps.announce };
+  const app = new Hono()
+    .use("/api/*", localGuard(deps.bindHost))
+    .route("/api/health", healthRoutes(deps))
+    .route("/api/config", configRoutes(deps))
+    .route("/api/traces", tracesRoutes(deps))
+    .route("/api/exchanges", exchangesRoutes(deps))
+    .route("/api/saved", savedRoutes({ ...importDeps, tracesDir: deps.tracesDir, logger: deps.logger }))
+    .route("/api/import", importRoutes(importDeps))
+    .route("/api/ask", askRoutes({ agentTapUrl: deps.taps.agent.url }))
+    .all("/api/*", (c) => c.json({ error: `no API route ${c.req.method} ${c.req.path}; see docs/architecture.md "Recorder HTTP API"` }, 404))
+    .route("/", staticRoutes(deps.webDist));
+  app.onError(errorHandler(deps.logger));
+  return app;
+}
+
+export type AppType = ReturnType<typeof createApp>;

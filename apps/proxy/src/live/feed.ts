@@ -1,0 +1,148 @@
+/**
+ * The live feed: a WebSocket endpoint (`/ws` on UI_PORT) that sends a `snapshot`, then every recorder
+ * event as a numbered frame (ServerFrameSchema). A client may send `resume {since}` after reconnecting
+ * to get what it missed from the ring (or a fresh snapshot when that is too old).
+ *
+ * Slow or dead clients never hold anything up: sends are fire-and-forget, a client whose unsent bytes
+ * exceed `maxBufferedBytes` is terminated (it reconnects and resumes), and a heartbeat ping terminates
+ * clients that stop answering.
+ */
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer, type WebSocket } from "ws";
+import { ClientFrameSchema, ServerFrameSchema, type ServerFrame } from "@hopscope/shared/trace/schemas";
+import type { FeedEvent } from "./frames";
+import { FrameRing } from "./ring";
+import { isAllowedOrigin } from "./origin";
+import type { Logger } from "../logger";
+
+export interface FeedOptions {
+  maxBufferedBytes: number;
+  heartbeatMs?: number;
+  /** Builds the snapshot frame's content (traces and in-flight exchanges). */
+  snapshot: () => Omit<Extract<ServerFrame, { type: "snapshot" }>, "type" | "seq">;
+  logger: Logger;
+}
+
+export class LiveFeed {
+  private seq = 0;
+  private readonly ring = new FrameRing();
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  private readonly alive = new WeakSet<WebSocket>();
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(private readonly opts: FeedOptions) {
+    this.wss.on("connection", (ws) => this.onConnection(ws));
+    this.heartbeat = setInterval(() => this.ping(), opts.heartbeatMs ?? 15_000);
+    this.heartbeat.unref();
+  }
+
+  get clientCount(): number {
+    return this.wss.clients.size;
+  }
+
+  get currentSeq(): number {
+    return this.seq;
+  }
+
+  /** Handles upgrades on `path` only; other paths, and foreign origins, are refused. */
+  attach(server: Server, path = "/ws"): void {
+    server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const url = new URL(req.url ?? "/", "http://localhost");
+      if (url.pathname !== path) return reject(socket, 404, `no WebSocket endpoint at ${url.pathname}; use ${path}`);
+      if (!isAllowedOrigin(req.headers.origin, req.headers.host)) {
+        return reject(socket, 403, `origin ${req.headers.origin} may not open the live feed; open the UI from the recorder's own address`);
+      }
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.wss.emit("connection", ws, req));
+    });
+  }
+
+  publish(event: FeedEvent): void {
+    const frame = { ...event, seq: ++this.seq } as ServerFrame;
+    const data = JSON.stringify(ServerFrameSchema.parse(frame));
+    this.ring.push({ seq: frame.seq, data });
+    for (const ws of this.wss.clients) this.send(ws, data);
+  }
+
+  close(): void {
+    clearInterval(this.heartbeat);
+    for (const ws of this.wss.clients) ws.terminate();
+    this.wss.close();
+  }
+
+  private onConnection(ws: WebSocket): void {
+    this.alive.add(ws);
+    ws.on("pong", () => this.alive.add(ws));
+    ws.on("error", (err) => this.opts.logger.warn({ err: err.message }, "live feed client error"));
+    ws.on("message", (raw) => this.onMessage(ws, raw.toString()));
+    this.sendSnapshot(ws);
+  }
+
+  private onMessage(ws: WebSocket, text: string): void {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (err) {
+      return this.sendError(ws, `frame is not JSON (${(err as Error).message}); send {"type":"resume","since":<seq>} or {"type":"ping"}`);
+    }
+    const parsed = ClientFrameSchema.safeParse(json);
+    if (!parsed.success) {
+      return this.sendError(ws, `unknown frame: ${parsed.error.issues.map((i) => `${i.path.join(".") || "frame"}: ${i.message}`).join("; ")}`);
+    }
+    const frame = parsed.data;
+    switch (frame.type) {
+      case "ping":
+        return;
+      case "resume": {
+        const missed = this.ring.since(frame.since, this.seq);
+        if (missed === null) return this.sendSnapshot(ws);
+        for (const e of missed) this.send(ws, e.data);
+        return;
+      }
+      default:
+        return assertNever(frame);
+    }
+  }
+
+  private sendSnapshot(ws: WebSocket): void {
+    const frame: ServerFrame = { type: "snapshot", seq: this.seq, ...this.opts.snapshot() };
+    this.send(ws, JSON.stringify(ServerFrameSchema.parse(frame)));
+  }
+
+  private sendError(ws: WebSocket, message: string): void {
+    this.send(ws, JSON.stringify({ type: "error", seq: this.seq, message } satisfies ServerFrame));
+  }
+
+  private send(ws: WebSocket, data: string): void {
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > this.opts.maxBufferedBytes) {
+      // Too far behind: holding more for it would grow memory without bound. It can reconnect and resume.
+      this.opts.logger.warn({ bufferedAmount: ws.bufferedAmount }, "live feed client too slow; disconnecting it");console.log("TERMINATE", ws.bufferedAmount, (ws as any)._socket?.remotePort, this.seq);
+      ws.terminate();
+      return;
+    }
+    ws.send(data);
+  }
+
+  private ping(): void {
+    for (const ws of this.wss.clients) {
+      if (!this.alive.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      this.alive.delete(ws);
+      ws.ping();
+    }
+  }
+}
+
+function reject(socket: Duplex, status: number, message: string): void {
+  const body = JSON.stringify({ error: message });
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 403 ? "Forbidden" : "Not Found"}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unhandled client frame ${JSON.stringify(x)}`);
+}

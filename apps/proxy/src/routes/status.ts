@@ -1,0 +1,41 @@
+/** `/api/health` and `/api/config`: where the taps are, and what the model upstream is. */
+import { Hono } from "hono";
+import type { AppConfig, Health } from "@hopscope/shared/trace/api";
+import type { Tap } from "@hopscope/shared/trace/schemas";
+import type { ModelUpstreamProbe } from "../views/upstream-info";
+import type { Recorder } from "../recorder";
+import type { LiveFeed } from "../live/feed";
+
+export interface TapInfo {
+  port: number;
+  upstream: string;
+  url: string;
+}
+
+export interface StatusDeps {
+  taps: Record<Tap, TapInfo>;
+  probe: ModelUpstreamProbe;
+  recorder: Recorder;
+  feed: LiveFeed;
+}
+
+export function healthRoutes(deps: StatusDeps) {
+  return new Hono().get("/", (c) =>
+    c.json({ ok: true, taps: deps.taps, live: { clients: deps.feed.clientCount, seq: deps.feed.currentSeq } } satisfies Health),
+  );
+}
+
+export function configRoutes(deps: StatusDeps) {
+  return new Hono().get("/", async (c) => {
+    const info = await deps.probe.get();
+    const body: AppConfig = {
+      agentTapUrl: deps.taps.agent.url,
+      modelTapUrl: deps.taps.model.url,
+      mcpTapUrl: deps.taps.mcp.url,
+      simulated: info.simulated,
+      lesson: deps.recorder.lastLesson,
+      ollamaVersion: info.version,
+    };
+    return c.json(body);
+  });
+}

@@ -1,0 +1,134 @@
+/**
+ * start(config): the recorder: SQLite store, recorder, live feed, the three taps and the UI/API server.
+ * Returns handles for tests and the launcher; close() stops accepting, flushes and closes the database.
+ */
+import { createAdaptorServer } from "@hono/node-server";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Tap } from "@hopscope/shared/trace/schemas";
+import { randomHex } from "@hopscope/shared/trace/traceparent";
+import type { Config } from "./config";
+import { openDb } from "./store/db";
+import { TraceStore } from "./store/trace-store";
+import { Recorder } from "./recorder";
+import { LiveFeed } from "./live/feed";
+import type { FeedEvent } from "./live/frames";
+import { startTap, type TapHandle } from "./tap/tap-server";
+import { ModelUpstreamProbe } from "./views/upstream-info";
+import { ExchangeViewBuilder } from "./views/exchange-views";
+import { createApp } from "./app";
+import { silentLogger, type Logger } from "./logger";
+import type { TapInfo } from "./routes/status";
+import { OtlpForwarder } from "./otlp-forwarder";
+import { createOtlpLiveExporter, parseOtlpHeaders } from "./export/otlp-live";
+
+export interface StartDeps {
+  logger?: Logger;
+  /** Heartbeat interval of the live feed (tests shorten it). */
+  heartbeatMs?: number;
+}
+
+export interface RecorderHandle {
+  url: string;
+  port: number;
+  wsUrl: string;
+  taps: Record<Tap, TapInfo>;
+  /** Live feed clients connected now (tests watch slow clients being dropped). */
+  liveClients(): number;
+  close(): Promise<void>;
+}
+
+const TAPS: Tap[] = ["model", "mcp", "agent"];
+
+export async function start(config: Config, deps: StartDeps = {}): Promise<RecorderHandle> {
+  const logger = deps.logger ?? silentLogger;
+  const db = openDb(config.dbFile);
+  let feed: LiveFeed | null = null;
+  const announce = (event: FeedEvent) => feed?.publish(event);
+  let otlp: OtlpForwarder | null = null;
+  const store = new TraceStore(db, config.flushIntervalMs, (traceIds) => {
+    for (const id of traceIds) {
+      const trace = store.getTraceSummary(id);
+      if (trace) announce({ type: "trace.updated", trace, links: store.links(id) });
+      otlp?.traceUpdated(id);
+    }
+  }, (record) => logger.warn({ exchange: record.summary.id, state: record.summary.state }, "exchange ended during shutdown; not recorded"));
+  const newTraceId = () => randomHex(16, (a) => crypto.getRandomValues(a));
+  const recorder = new Recorder({ store, announce, maxBodyBytes: config.maxBodyBytes, newTraceId });
+  if (config.otlp) {
+    try {
+      const exporter = createOtlpLiveExporter({
+        endpoint: config.otlp.endpoint,
+        ...(config.otlp.headers ? { headers: parseOtlpHeaders(config.otlp.headers) } : {}),
+      });
+      otlp = new OtlpForwarder({ exporter, store, recorder, logger, quietMs: config.otlp.quietMs });
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+  const otlpForwarder = otlp;
+  feed = new LiveFeed({
+    maxBufferedBytes: config.wsMaxBufferedBytes,
+    ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }),
+    snapshot: () => ({ traces: store.listTraces(50).traces, inFlight: recorder.inFlight() }),
+    logger,
+  });
+  const liveFeed = feed;
+
+  const tapHandles: TapHandle[] = [];
+  try {
+    for (const tap of TAPS) {
+      const t = config.taps[tap];
+      tapHandles.push(await startTap({ tap, upstream: t.upstream, host: config.host, port: t.port, recorder, timeoutMs: config.upstreamTimeoutMs, logger }));
+    }
+  } catch (err) {
+    await Promise.all(tapHandles.map((h) => h.close()));
+    liveFeed.close();
+    await otlpForwarder?.close();
+    store.close();
+    db.close();
+    throw new Error(`could not start the taps: ${(err as Error).message}`, { cause: err });
+  }
+  const taps = Object.fromEntries(tapHandles.map((h) => [h.tap, { port: h.port, upstream: h.upstream, url: h.url }])) as Record<Tap, TapInfo>;
+  const probe = new ModelUpstreamProbe(config.taps.model.upstream, logger);
+  const views = new ExchangeViewBuilder({ store, probe, modelUpstream: config.taps.model.upstream, logger });
+  const app = createApp({ store, recorder, announce, feed: liveFeed, probe, views, taps, tracesDir: config.tracesDir, webDist: config.webDist, bindHost: config.host, logger });
+
+  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
+  liveFeed.attach(server);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.uiPort, config.host, () => resolve());
+  }).catch(async (err: unknown) => {
+    await Promise.all(tapHandles.map((h) => h.close()));
+    liveFeed.close();
+    await otlpForwarder?.close();
+    store.close();
+    db.close();
+    throw new Error(`could not listen on ${config.host}:${config.uiPort}: ${(err as Error).message}`, { cause: err });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  let closed = false;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    wsUrl: `ws://${host}:${port}/ws`,
+    taps,
+    liveClients: () => liveFeed.clientCount,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await Promise.all(tapHandles.map((h) => h.close()));
+      liveFeed.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+      // Let the close events of cut-off exchanges run, so they are written before the database closes.
+      await new Promise((resolve) => setImmediate(resolve));
+      store.close();
+      await otlpForwarder?.close();
+      db.close();
+    },
+  };
+}

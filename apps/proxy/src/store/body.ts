@@ -1,0 +1,78 @@
+/**
+ * Bodies as the recorder keeps them: the first `cap` bytes (forwarding is never affected), stored as
+ * UTF-8 text when they decode as such, otherwise as raw bytes (served as base64 per BodySchema).
+ */
+import type { Body } from "@hopscope/shared/trace/schemas";
+
+export interface StoredBody {
+  /** Text for UTF-8 bodies, raw bytes for anything else. */
+  data: string | Buffer;
+  encoding: "utf8" | "base64";
+  size: number;
+  storedSize: number;
+  truncated: boolean;
+  contentType: string | null;
+}
+
+/** Collects a body's bytes as they stream past, up to a cap, counting the whole size. */
+export class BodyCollector {
+  private parts: Buffer[] = [];
+  private kept = 0;
+  size = 0;
+
+  constructor(private readonly cap: number) {}
+
+  add(chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.kept >= this.cap) return;
+    const room = this.cap - this.kept;
+    const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
+    this.parts.push(part);
+    this.kept += part.length;
+  }
+
+  finish(contentType: string | null): StoredBody {
+    return toStoredBody(Buffer.concat(this.parts, this.kept), this.size, contentType);
+  }
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Decodes strictly; a truncated body may end mid-character, so up to 3 trailing bytes may be dropped. */
+export function toStoredBody(bytes: Buffer, size: number, contentType: string | null): StoredBody {
+  const truncated = bytes.length < size;
+  for (let drop = 0; drop <= (truncated ? 3 : 0) && drop <= bytes.length; drop++) {
+    const view = bytes.subarray(0, bytes.length - drop);
+    const text = decodeOrNull(view);
+    if (text !== null) return { data: text, encoding: "utf8", size, storedSize: view.length, truncated, contentType };
+  }
+  return { data: bytes, encoding: "base64", size, storedSize: bytes.length, truncated, contentType };
+}
+
+function decodeOrNull(bytes: Uint8Array): string | null {
+  try {
+    return utf8.decode(bytes);
+  } catch (err) {
+    // Not UTF-8: the caller keeps the raw bytes instead.
+    if (err instanceof TypeError) return null;
+    throw err;
+  }
+}
+
+/** A stored body as the API serves it. */
+export function toBody(b: StoredBody): Body {
+  const data = typeof b.data === "string" ? b.data : b.data.toString("base64");
+  return {
+    encoding: b.encoding,
+    data,
+    size: b.size,
+    storedSize: b.storedSize,
+    truncated: b.truncated,
+    ...(b.contentType ? { contentType: b.contentType } : {}),
+  };
+}
+
+/** Text of a stored body for classification (null when it is not text). */
+export function textOf(b: StoredBody | null): string | null {
+  return b && typeof b.data === "string" ? b.data : null;
+}

@@ -1,0 +1,63 @@
+/**
+ * The SQLite database (better-sqlite3). WAL with synchronous=NORMAL: a committed batch survives a
+ * crash of the proxy (only an OS crash could lose the last batches), and writers never block readers.
+ */
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+
+export type Db = Database.Database;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS traces (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  name_custom INTEGER NOT NULL DEFAULT 0,
+  name_rank INTEGER NOT NULL DEFAULT 0,
+  source TEXT NOT NULL,
+  created_at REAL NOT NULL,
+  updated_at REAL NOT NULL,
+  grouped_by TEXT NOT NULL,
+  saved_as TEXT
+);
+CREATE INDEX IF NOT EXISTS traces_created ON traces (created_at DESC, id DESC);
+CREATE TABLE IF NOT EXISTS exchanges (
+  id INTEGER PRIMARY KEY,
+  trace_id TEXT NOT NULL REFERENCES traces (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  tap TEXT NOT NULL,
+  method TEXT NOT NULL,
+  url TEXT NOT NULL,
+  upstream TEXT NOT NULL,
+  status INTEGER,
+  state TEXT NOT NULL,
+  error TEXT,
+  t_start REAL NOT NULL,
+  t_request_end REAL,
+  t_first_byte REAL,
+  t_end REAL,
+  request_headers TEXT NOT NULL,
+  response_headers TEXT NOT NULL,
+  request_body,
+  request_meta TEXT,
+  response_body,
+  response_meta TEXT,
+  chunks TEXT NOT NULL,
+  classification TEXT NOT NULL,
+  tool_messages TEXT,
+  simulated INTEGER,
+  title TEXT
+);
+CREATE INDEX IF NOT EXISTS exchanges_trace ON exchanges (trace_id, seq, id);
+`;
+
+export function openDb(file: string): Db {
+  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  db.pragma("foreign_keys = ON");
+  db.pragma("busy_timeout = 5000");
+  db.exec(SCHEMA);
+  return db;
+}

@@ -1,0 +1,159 @@
+/**
+ * One tap: a transparent reverse proxy on node:http (the hot path; no framework). Method, path, query,
+ * end-to-end headers and bodies pass unchanged; the response is written to the client chunk by chunk as
+ * it arrives from the upstream (never buffered), and each chunk is handed to the recorder with its
+ * arrival time. See docs/architecture.md, "Taps".
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Tap } from "@hopscope/shared/trace/schemas";
+import { formatTraceparent, parseTraceparent, randomHex } from "@hopscope/shared/trace/traceparent";
+import type { Recorder } from "../recorder";
+import { endToEnd, flatten, getHeader, pairsOf, setHeader } from "./hop-headers";
+import { UpstreamTimeoutError, upstreamFailure } from "./upstream-error";
+import type { Logger } from "../logger";
+
+export interface TapOptions {
+  tap: Tap;
+  upstream: string;
+  host: string;
+  port: number;
+  recorder: Recorder;
+  timeoutMs: number;
+  logger: Logger;
+}
+
+export interface TapHandle {
+  tap: Tap;
+  upstream: string;
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const fill = (a: Uint8Array) => crypto.getRandomValues(a);
+
+export async function startTap(opts: TapOptions): Promise<TapHandle> {
+  const target = new URL(opts.upstream);
+  const basePath = target.pathname.replace(/\/+$/, "");
+  // Keep-alive to the upstream: a chat turn makes several calls; reconnecting each time adds latency.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256, noDelay: true } as http.AgentOptions);
+  const server = http.createServer({ noDelay: true, requestTimeout: 0 }, (req, res) => forward(req, res));
+
+  function forward(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const received = pairsOf(req.rawHeaders);
+    let recorded = received;
+    let outgoing = setHeader(endToEnd(received), "Host", target.host);
+    if (opts.tap === "agent" && !parseTraceparent(getHeader(received, "traceparent"))) {
+      // The agent tap starts the trace so every hop of this question shares one trace-id.
+      const tp = formatTraceparent({ traceId: randomHex(16, fill), parentId: randomHex(8, fill) });
+      outgoing = setHeader(outgoing, "traceparent", tp);
+      recorded = setHeader(received, "traceparent", tp);
+    }
+    const ex = opts.recorder.begin({ tap: opts.tap, method: req.method ?? "GET", url: req.url ?? "/", upstream: opts.upstream, requestHeaders: recorded });
+
+    const upReq = http.request({
+      protocol: target.protocol,
+      hostname: target.hostname,
+      port: target.port,
+      method: req.method,
+      path: basePath + (req.url ?? "/"),
+      headers: flatten(outgoing) as unknown as http.OutgoingHttpHeaders,
+      agent,
+      timeout: opts.timeoutMs,
+    });
+    upReq.on("timeout", () => upReq.destroy(new UpstreamTimeoutError(opts.upstream, opts.timeoutMs)));
+    upReq.on("error", (err) => fail(err));
+    upReq.on("response", (upRes) => relay(upRes));
+
+    req.on("data", (chunk: Buffer) => {
+      ex.requestBody.add(chunk);
+      if (!upReq.write(chunk)) req.pause();
+    });
+    upReq.on("drain", () => req.resume());
+    req.on("end", () => {
+      upReq.end();
+      ex.requestEnded();
+    });
+    let clientGone = false;
+    req.on("error", (err) => {
+      // The client's connection failed mid-request; res "close" records the exchange as aborted.
+      opts.logger.debug?.({ err, exchange: ex.id }, "client request stream failed");
+      upReq.destroy();
+    });
+    res.on("close", () => {
+      if (res.writableFinished) return;
+      // The client hung up before the response was complete: stop the upstream's work too.
+      clientGone = true;
+      ex.finish("aborted", "the client closed the connection before the response was complete");
+      upReq.destroy();
+    });
+
+    function relay(upRes: http.IncomingMessage): void {
+      const headers = pairsOf(upRes.rawHeaders);
+      ex.responseStarted(upRes.statusCode ?? 502, headers);
+      res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, flatten(endToEnd(headers)));
+      // Send the headers now: a streamed response may not have a first byte for a while.
+      res.flushHeaders();
+      upRes.on("data", (chunk: Buffer) => {
+        // Arrival time first, then the bytes go to the client, and only then does recording work on them.
+        const arrived = performance.now();
+        if (!res.write(chunk)) upRes.pause();
+        ex.responseChunk(chunk, arrived);
+      });
+      res.on("drain", () => upRes.resume());
+      upRes.on("end", () => {
+        res.end();
+        if (!res.destroyed) ex.finish("complete");
+      });
+      upRes.on("error", (err) => fail(err));
+      upRes.on("aborted", () => fail(new Error(`the upstream ${opts.upstream} closed the connection mid-response`)));
+    }
+
+    function fail(err: Error): void {
+      // Our own abort of the upstream request after the client left: already recorded, nobody to answer.
+      if (clientGone) return;
+      if (res.headersSent) {
+        // Mid-response: the status is already on the wire, so the only honest signal is to cut the connection.
+        ex.finish("error", err.message);
+        res.destroy();
+        return;
+      }
+      const { status, message } = upstreamFailure(opts.tap, opts.upstream, err);
+      opts.logger.warn({ tap: opts.tap, upstream: opts.upstream, err: err.message }, "upstream failed");
+      const body = Buffer.from(JSON.stringify({ error: message }));
+      const headers: [string, string][] = [
+        ["Content-Type", "application/json; charset=utf-8"],
+        ["Content-Length", String(body.length)],
+      ];
+      ex.responseStarted(status, headers);
+      ex.responseChunk(body);
+      res.writeHead(status, flatten(headers));
+      res.end(body);
+      ex.finish("error", message);
+    }
+  }
+
+  server.on("clientError", (err, socket) => {
+    opts.logger.debug?.({ err }, "malformed client request");
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    tap: opts.tap,
+    upstream: opts.upstream,
+    port,
+    url: `http://${opts.host.includes(":") ? `[${opts.host}]` : opts.host}:${port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+      agent.destroy();
+    },
+  };
+}
+

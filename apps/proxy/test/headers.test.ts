@@ -1,0 +1,59 @@
+/** Pure header and URL handling of the taps: hop-by-hop removal and redaction. */
+import { describe, expect, it } from "vitest";
+import { endToEnd, setHeader } from "../src/tap/hop-headers";
+import { REDACTED, redactHeaders, redactUrl } from "../src/tap/redact";
+
+describe("hop-by-hop headers", () => {
+  it("drops the RFC 9110 hop-by-hop fields and any named in Connection, keeping order and case", () => {
+    const h: [string, string][] = [
+      ["Host", "a"],
+      ["Connection", "keep-alive, X-Hop"],
+      ["Keep-Alive", "timeout=5"],
+      ["X-Hop", "1"],
+      ["Transfer-Encoding", "chunked"],
+      ["TE", "trailers"],
+      ["Upgrade", "h2c"],
+      ["Proxy-Authorization", "Basic x"],
+      ["Trailer", "X"],
+      ["Content-Type", "application/json"],
+      ["X-Keep", "2"],
+    ];
+    expect(endToEnd(h)).toEqual([
+      ["Host", "a"],
+      ["Content-Type", "application/json"],
+      ["X-Keep", "2"],
+    ]);
+    expect(setHeader([["host", "a"]], "Host", "b")).toEqual([["host", "b"]]);
+  });
+});
+
+describe("redaction", () => {
+  it("hides credential headers and keeps the rest", () => {
+    expect(
+      redactHeaders([
+        ["Authorization", "Bearer x"],
+        ["Cookie", "a=b"],
+        ["X-Api-Key", "k"],
+        ["OpenAI-Api-Key", "k"],
+        ["X-Auth-Token", "t"],
+        ["Mcp-Session-Id", "s"],
+        ["Content-Type", "application/json"],
+      ]),
+    ).toEqual([
+      ["Authorization", REDACTED],
+      ["Cookie", REDACTED],
+      ["X-Api-Key", REDACTED],
+      ["OpenAI-Api-Key", REDACTED],
+      ["X-Auth-Token", REDACTED],
+      ["Mcp-Session-Id", "s"],
+      ["Content-Type", "application/json"],
+    ]);
+  });
+
+  it("hides secret query parameters byte for byte otherwise", () => {
+    expect(redactUrl("/api/chat?key=abc&model=qwen&access_token=t&x")).toBe(`/api/chat?key=${REDACTED}&model=qwen&access_token=${REDACTED}&x`);
+    expect(redactUrl("/p?API_KEY=1#frag")).toBe(`/p?API_KEY=${REDACTED}#frag`);
+    expect(redactUrl("/p?%ZZ=1&q=%20")).toBe("/p?%ZZ=1&q=%20");
+    expect(redactUrl("/plain")).toBe("/plain");
+  });
+});

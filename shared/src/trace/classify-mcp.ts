@@ -1,0 +1,69 @@
+/**
+ * Classification of one MCP Streamable HTTP exchange: a JSON-RPC message POSTed to the MCP endpoint,
+ * answered with `application/json` or with an SSE stream whose last JSON-RPC response answers it.
+ */
+import type { Classification } from "./schemas";
+import { clipText, isRecord, tryParseJson } from "./json-text";
+import { parseSse } from "./sse";
+
+type Mcp = Extract<Classification, { kind: "mcp" }>;
+
+export interface McpClassifyInput {
+  status: number | null;
+  requestText: string | null;
+  responseText: string | null;
+  responseContentType?: string | undefined;
+}
+
+export function classifyMcp(input: McpClassifyInput): Classification {
+  const req = tryParseJson(input.requestText);
+  const out: Mcp = { kind: "mcp", outcome: "pending" };
+  if (isRecord(req)) {
+    if (typeof req.method === "string") out.method = req.method;
+    if (typeof req.id === "string" || typeof req.id === "number") out.jsonrpcId = req.id;
+    const params = isRecord(req.params) ? req.params : undefined;
+    if (params && typeof params.name === "string") out.toolName = params.name;
+    if (params && isRecord(params.arguments)) out.arguments = params.arguments;
+  }
+  const isNotification = isRecord(req) && typeof req.method === "string" && !("id" in req);
+  if (input.status === null) return out;
+  const response = findResponse(input.responseText, input.responseContentType, out.jsonrpcId);
+  if (isRecord(response) && isRecord(response.error)) {
+    out.outcome = "protocol-error";
+    if (typeof response.error.code === "number") out.errorCode = response.error.code;
+    if (typeof response.error.message === "string") out.errorMessage = clipText(response.error.message);
+    return out;
+  }
+  if (isRecord(response) && "result" in response) {
+    const result = response.result;
+    out.outcome = isRecord(result) && result.isError === true ? "tool-error" : "ok";
+    const text = resultText(result);
+    if (text !== undefined) out.resultText = clipText(text);
+    return out;
+  }
+  if (input.status >= 400) {
+    out.outcome = "http-error";
+    return out;
+  }
+  if (isNotification) out.outcome = "notification";
+  else if (input.responseText !== null) out.outcome = "ok";
+  return out;
+}
+
+/** The JSON-RPC response in a JSON body, or in the SSE events (the one with the request's id, else the last). */
+function findResponse(text: string | null, contentType: string | undefined, id: Mcp["jsonrpcId"]): unknown {
+  if (text === null) return undefined;
+  const isSse = (contentType ?? "").toLowerCase().includes("text/event-stream") || /^(data|event|id|:)/m.test(text.trimStart().slice(0, 6));
+  const direct = tryParseJson(text);
+  if (direct !== undefined || !isSse) return direct;
+  const messages = parseSse(text).map((e) => tryParseJson(e.data)).filter(isRecord);
+  const responses = messages.filter((m) => "result" in m || "error" in m);
+  return responses.find((m) => id !== undefined && m.id === id) ?? responses.at(-1);
+}
+
+/** The text a tool returned: its `content[]` text items joined by newlines. */
+export function resultText(result: unknown): string | undefined {
+  if (!isRecord(result) || !Array.isArray(result.content)) return undefined;
+  const texts = result.content.flatMap((c: unknown) => (isRecord(c) && c.type === "text" && typeof c.text === "string" ? [c.text] : []));
+  return texts.length > 0 ? texts.join("\n") : undefined;
+}

@@ -1,0 +1,51 @@
+/**
+ * Classifies an exchange from its recorded bytes (see ClassificationSchema). Pure and isomorphic: the
+ * recorder uses it as exchanges complete, the importer and the UI can re-run it on stored exchanges.
+ */
+import type { Classification, HeaderList, Tap } from "./schemas";
+import { classifyAgent } from "./classify-agent";
+import { classifyMcp } from "./classify-mcp";
+import { classifyModel } from "./classify-model";
+import { headerValue, pathOf } from "./json-text";
+
+/** Name of the header the stand-in model puts on every response (same as SIMULATED_HEADER in ollama/schemas). */
+const SIMULATED = "x-hopscope-simulated";
+
+export interface ClassifyInput {
+  tap: Tap;
+  method: string;
+  url: string;
+  status: number | null;
+  requestText: string | null;
+  responseText: string | null;
+  responseHeaders?: HeaderList;
+}
+
+export function classifyExchange(input: ClassifyInput): Classification {
+  const contentType = headerValue(input.responseHeaders, "content-type");
+  switch (input.tap) {
+    case "model": {
+      const sim = headerValue(input.responseHeaders, SIMULATED);
+      return classifyModel({
+        method: input.method,
+        url: input.url,
+        requestText: input.requestText,
+        responseText: input.responseText,
+        responseContentType: contentType,
+        simulated: input.status === null ? undefined : sim === "1",
+      });
+    }
+    case "mcp":
+      if (input.method.toUpperCase() !== "POST") return { kind: "other" };
+      return classifyMcp({ status: input.status, requestText: input.requestText, responseText: input.responseText, responseContentType: contentType });
+    case "agent":
+      if (input.method.toUpperCase() !== "POST" || !pathOf(input.url).endsWith("/agent")) return { kind: "other" };
+      return classifyAgent(input.requestText, input.responseText);
+  }
+}
+
+/** Decodes a recorded body to text for classification; base64 bodies are not text and classify as absent. */
+export function bodyText(body: { encoding: "utf8" | "base64"; data: string } | null | undefined): string | null {
+  if (!body || body.encoding !== "utf8") return null;
+  return body.data;
+}

@@ -1,0 +1,128 @@
+/**
+ * Grouping of exchanges into traces when a request carries no W3C `traceparent` (a foreign host, a bare
+ * client). The rules, in order (documented in docs/architecture.md, "Trace grouping"):
+ *
+ * 1. `traceparent` header (or MCP `params._meta.traceparent`): the trace-id is the trace id.
+ * 2. Model chat: a request whose messages strictly extend an earlier request's messages (same roles and
+ *    contents, in order, plus more) joins that request's trace: it is the next turn of the same conversation.
+ * 3. MCP `tools/call`: within `mcpWindowMs` after a model response that asked for a tool of that name
+ *    (and that no tools/call has answered yet), it joins that model exchange's trace.
+ * 4. Anything else: a trace of its own.
+ *
+ * The grouper keeps a bounded, in-memory list of recent conversations (it is lost on restart, which only
+ * means a conversation that spans a restart is split in two).
+ */
+import { isRecord } from "./json-text";
+
+export type GroupedBy = "traceparent" | "conversation" | "single";
+
+export interface GroupResult {
+  traceId: string;
+  groupedBy: GroupedBy;
+}
+
+export interface GrouperOptions {
+  newTraceId: () => string;
+  /** How long after a model response a matching tools/call still joins its trace. */
+  mcpWindowMs?: number;
+  /** How long a conversation is remembered. */
+  conversationTtlMs?: number;
+  /** Bound on remembered conversations and pending tool calls (oldest dropped first). */
+  maxEntries?: number;
+}
+
+interface Conversation {
+  traceId: string;
+  keys: string[];
+  at: number;
+}
+
+interface PendingToolCall {
+  traceId: string;
+  name: string;
+  at: number;
+}
+
+/** One message reduced to what identifies it across turns: role and content (tool calls re-serialise). */
+export function messageKey(m: unknown): string {
+  if (!isRecord(m)) return JSON.stringify(m) ?? "";
+  const role = typeof m.role === "string" ? m.role.toLowerCase() : "";
+  const content = typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "");
+  return `${role}\u0000${content}`;
+}
+
+/** True when `later` strictly extends `earlier`: longer, and equal on every message of `earlier`. */
+export function extendsMessages(earlier: readonly string[], later: readonly string[]): boolean {
+  if (earlier.length === 0 || later.length <= earlier.length) return false;
+  return earlier.every((k, i) => later[i] === k);
+}
+
+export class FallbackGrouper {
+  private conversations: Conversation[] = [];
+  private pendingCalls: PendingToolCall[] = [];
+  private readonly mcpWindowMs: number;
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+
+  constructor(private readonly opts: GrouperOptions) {
+    this.mcpWindowMs = opts.mcpWindowMs ?? 30_000;
+    this.ttlMs = opts.conversationTtlMs ?? 60 * 60_000;
+    this.maxEntries = opts.maxEntries ?? 500;
+  }
+
+  /**
+   * Remembers a chat request (whatever its grouping) so a later turn can join it, and returns the
+   * trace for a request without traceparent.
+   */
+  assignModelChat(messages: readonly unknown[], now: number, known?: string | null): GroupResult {
+    this.expire(now);
+    const keys = messages.map(messageKey);
+    let result: GroupResult;
+    if (known) result = { traceId: known, groupedBy: "traceparent" };
+    else {
+      const match = this.conversations
+        .filter((c) => extendsMessages(c.keys, keys))
+        .sort((a, b) => b.keys.length - a.keys.length || b.at - a.at)[0];
+      result = match ? { traceId: match.traceId, groupedBy: "conversation" } : { traceId: this.opts.newTraceId(), groupedBy: "single" };
+    }
+    this.conversations.push({ traceId: result.traceId, keys, at: now });
+    this.trim();
+    return result;
+  }
+
+  /** Notes the tool calls a model response asked for, so the tools/call that follows can join its trace. */
+  noteToolCalls(traceId: string, names: readonly string[], now: number): void {
+    for (const name of names) this.pendingCalls.push({ traceId, name, at: now });
+    this.trim();
+  }
+
+  /** Trace of an MCP request without traceparent. */
+  assignMcp(method: string | undefined, toolName: string | undefined, now: number): GroupResult {
+    this.expire(now);
+    if (method === "tools/call" && toolName !== undefined) {
+      const i = this.pendingCalls.findIndex((p) => p.name === toolName && now - p.at <= this.mcpWindowMs);
+      const hit = this.pendingCalls[i];
+      if (hit) {
+        this.pendingCalls.splice(i, 1);
+        return { traceId: hit.traceId, groupedBy: "conversation" };
+      }
+    }
+    return { traceId: this.opts.newTraceId(), groupedBy: "single" };
+  }
+
+  /** A tools/call grouped by traceparent still answers a pending call; forget it so a later one does not join. */
+  consumeToolCall(traceId: string, toolName: string): void {
+    const i = this.pendingCalls.findIndex((p) => p.traceId === traceId && p.name === toolName);
+    if (i !== -1) this.pendingCalls.splice(i, 1);
+  }
+
+  private expire(now: number): void {
+    this.conversations = this.conversations.filter((c) => now - c.at <= this.ttlMs);
+    this.pendingCalls = this.pendingCalls.filter((p) => now - p.at <= this.mcpWindowMs);
+  }
+
+  private trim(): void {
+    if (this.conversations.length > this.maxEntries) this.conversations.splice(0, this.conversations.length - this.maxEntries);
+    if (this.pendingCalls.length > this.maxEntries) this.pendingCalls.splice(0, this.pendingCalls.length - this.maxEntries);
+  }
+}

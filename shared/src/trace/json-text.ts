@@ -1,0 +1,50 @@
+/** Small helpers to read recorded bodies as JSON without throwing: recorded bytes are untrusted. */
+
+/** Parses JSON, returning `undefined` for anything that is not valid JSON (a recorded body may be anything). */
+export function tryParseJson(text: string | null | undefined): unknown {
+  if (text === null || text === undefined || text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // Not JSON: the caller classifies the exchange from what it has; the raw bytes stay stored.
+    return undefined;
+  }
+}
+
+/** Parses every non-empty line of an NDJSON text; lines that are not JSON are skipped. */
+export function parseNdjson(text: string): unknown[] {
+  const out: unknown[] = [];
+  for (const line of text.split("\n")) {
+    const v = tryParseJson(line);
+    if (v !== undefined) out.push(v);
+  }
+  return out;
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Path of a URL without its query: "/api/chat?x=1" → "/api/chat". */
+export function pathOf(url: string): string {
+  const q = url.search(/[?#]/);
+  return q === -1 ? url : url.slice(0, q);
+}
+
+/** Header value by case-insensitive name (first occurrence). */
+export function headerValue(headers: ReadonlyArray<readonly [string, string]> | undefined, name: string): string | undefined {
+  if (!headers) return undefined;
+  const lower = name.toLowerCase();
+  for (const [k, v] of headers) if (k.toLowerCase() === lower) return v;
+  return undefined;
+}
+
+/**
+ * Texts copied into a classification (content, results, replies) are clipped: a classification travels
+ * in every summary and live frame, while the whole text stays in the exchange's body.
+ */
+export const MAX_SUMMARY_TEXT = 4000;
+
+export function clipText(s: string, max = MAX_SUMMARY_TEXT): string {
+  return s.length <= max ? s : `${s.slice(0, max)}… [${s.length - max} more characters in the body]`;
+}

@@ -1,0 +1,98 @@
+/**
+ * Causal links inside a trace (see LinkSchema): the model's tool call → the `tools/call` it caused →
+ * the next `/api/chat` whose `role: tool` message carried the result back.
+ *
+ * Matching rules (documented in docs/architecture.md):
+ * - tool-call: the first `tools/call` after the model exchange with the same tool name and the same
+ *   arguments (deep-equal JSON); each tools/call is claimed at most once, so two identical calls pair in order.
+ * - tool-result: the first `model.chat` after the tools/call with a `role: tool` message whose content
+ *   equals the tool's result text (or, failing that, whose `tool_name` equals the tool); each message is
+ *   claimed at most once.
+ */
+import type { Classification, Link } from "./schemas";
+import { clipText, isRecord, tryParseJson } from "./json-text";
+
+/** A `role: tool` message of a chat request: where a tool result travels back to the model. */
+export interface ToolMessage {
+  messageIndex: number;
+  toolName?: string;
+  content: string;
+}
+
+export interface LinkInput {
+  id: number;
+  /** Order in the trace (start order). */
+  seq: number;
+  classification: Classification;
+  /** For model.chat exchanges: the tool messages of the request (see toolMessagesOf). */
+  toolMessages?: ToolMessage[];
+}
+
+/** The `role: tool` messages of an Ollama or OpenAI chat request body. */
+export function toolMessagesOf(request: unknown): ToolMessage[] {
+  if (!isRecord(request) || !Array.isArray(request.messages)) return [];
+  const out: ToolMessage[] = [];
+  request.messages.forEach((m: unknown, messageIndex: number) => {
+    if (!isRecord(m) || typeof m.role !== "string" || m.role.toLowerCase() !== "tool") return;
+    const content = typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "");
+    const name = typeof m.tool_name === "string" ? m.tool_name : typeof m.name === "string" ? m.name : undefined;
+    out.push({ messageIndex, content, ...(name ? { toolName: name } : {}) });
+  });
+  return out;
+}
+
+/** Tool messages of a recorded request body text (convenience for the importer and the UI). */
+export function toolMessagesOfText(requestText: string | null): ToolMessage[] {
+  return toolMessagesOf(tryParseJson(requestText));
+}
+
+export function linkExchanges(items: LinkInput[]): Link[] {
+  const ordered = [...items].sort((a, b) => a.seq - b.seq || a.id - b.id);
+  const links: Link[] = [];
+  const claimedCalls = new Set<number>();
+  const claimedMessages = new Set<string>();
+  ordered.forEach((ex, i) => {
+    const c = ex.classification;
+    if (c.kind !== "model.chat") return;
+    c.toolCalls.forEach((tc, toolCallIndex) => {
+      const target = ordered.slice(i + 1).find((o) => {
+        const oc = o.classification;
+        return (
+          !claimedCalls.has(o.id) &&
+          oc.kind === "mcp" &&
+          oc.method === "tools/call" &&
+          oc.toolName === tc.name &&
+          canonical(oc.arguments ?? {}) === canonical(tc.arguments)
+        );
+      });
+      if (!target) return;
+      claimedCalls.add(target.id);
+      links.push({ kind: "tool-call", from: ex.id, to: target.id, toolName: tc.name, toolCallIndex });
+    });
+  });
+  ordered.forEach((ex, i) => {
+    const c = ex.classification;
+    if (c.kind !== "mcp" || c.method !== "tools/call" || c.toolName === undefined) return;
+    const name = c.toolName;
+    for (const later of ordered.slice(i + 1)) {
+      if (later.classification.kind !== "model.chat") continue;
+      const free = (later.toolMessages ?? []).filter((m) => !claimedMessages.has(`${later.id}:${m.messageIndex}`));
+      const hit =
+        // resultText is clipped in classifications; compare the same way.
+        (c.resultText !== undefined ? free.find((m) => clipText(m.content) === c.resultText) : undefined) ??
+        free.find((m) => m.toolName === name);
+      if (!hit) continue;
+      claimedMessages.add(`${later.id}:${hit.messageIndex}`);
+      links.push({ kind: "tool-result", from: ex.id, to: later.id, toolName: name, messageIndex: hit.messageIndex });
+      return;
+    }
+  });
+  return links;
+}
+
+/** JSON with sorted keys, so argument objects compare by value whatever their key order. */
+export function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (isRecord(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
+  return JSON.stringify(v) ?? "null";
+}
