@@ -126,6 +126,7 @@ const USED_BY: Record<string, string[]> = {
   "MCP server": ["apps/mcp-server/src"],
   "stand-in": ["apps/model-sim/src"],
   recorder: ["apps/proxy/src"],
+  CLI: ["scripts/cli"],
   all: ["apps/mcp-server/src", "apps/host/src", "apps/model-sim/src", "apps/proxy/src", "scripts/launcher"],
 };
 
@@ -165,6 +166,19 @@ describe("README.md, checked against the code", () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+
+  it("lists in the Configuration table every variable a config module reads (one table for all)", () => {
+    const listed = new Set([...section("Configuration").matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!));
+    const configFiles = [
+      ...["mcp-server", "host", "model-sim", "proxy"].map((a) => join(root, "apps", a, "src", "config.ts")),
+      join(root, "scripts", "launcher", "config.ts"),
+    ];
+    const read = new Set<string>();
+    for (const f of configFiles) for (const m of readFileSync(f, "utf8").matchAll(/^\s+([A-Z][A-Z0-9_]+)\??:/gm)) read.add(m[1]!);
+    for (const f of sources("scripts/cli")) for (const m of readFileSync(f, "utf8").matchAll(/env\.([A-Z][A-Z0-9_]+)/g)) read.add(m[1]!);
+    expect(read.size).toBeGreaterThan(20);
+    expect([...read].filter((v) => !listed.has(v)).sort()).toEqual([]);
   });
 
   it("gives the launcher's default ports in the map, and no other port", () => {
