@@ -1,0 +1,58 @@
+/**
+ * The recorder's live feed (`/ws`): a thin transport that parses and validates each frame with the
+ * shared `ServerFrameSchema` and reports open/close. Reconnecting and catching up are the
+ * ConnectionModel's job; this file only moves frames.
+ */
+import { ClientFrameSchema, ServerFrameSchema, type ClientFrame, type ServerFrame } from "@hopscope/shared/trace/schemas";
+
+export interface FeedHandlers {
+  onOpen(): void;
+  onFrame(frame: ServerFrame): void;
+  /** A frame that failed validation: shown to the user, never silently dropped. */
+  onBadFrame(message: string): void;
+  onClose(reason: string): void;
+}
+
+export interface Feed {
+  send(frame: ClientFrame): void;
+  close(): void;
+}
+
+export function feedUrl(location: Location): string {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/ws`;
+}
+
+export function openFeed(url: string, handlers: FeedHandlers): Feed {
+  const ws = new WebSocket(url);
+  let closedByUs = false;
+  ws.addEventListener("open", () => handlers.onOpen());
+  ws.addEventListener("message", (event) => {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(String(event.data));
+    } catch (error) {
+      handlers.onBadFrame(`a frame was not JSON: ${String(error)}`);
+      return;
+    }
+    const parsed = ServerFrameSchema.safeParse(raw);
+    if (!parsed.success) {
+      handlers.onBadFrame(`a frame did not match the schema: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+      return;
+    }
+    handlers.onFrame(parsed.data);
+  });
+  ws.addEventListener("close", (event) => {
+    if (!closedByUs) handlers.onClose(event.reason || `connection closed (code ${event.code})`);
+  });
+  return {
+    send(frame) {
+      if (ws.readyState !== WebSocket.OPEN) throw new Error("the live feed is not open; wait for the connection to be live");
+      ws.send(JSON.stringify(ClientFrameSchema.parse(frame)));
+    },
+    close() {
+      closedByUs = true;
+      ws.close();
+    },
+  };
+}

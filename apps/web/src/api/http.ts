@@ -1,0 +1,72 @@
+/**
+ * HTTP client for the recorder's API (docs/architecture.md, "Recorder HTTP API"). Same origin: the
+ * proxy serves this UI, and in dev Vite proxies /api. Every response is validated with its shared zod
+ * schema; an error response's `{ error }` message is surfaced as is, because it says how to fix it.
+ */
+import type { z } from "zod";
+import { ApiErrorSchema } from "@hopscope/shared/trace/api";
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+}
+
+async function check(res: Response, what: string): Promise<Response> {
+  if (res.ok) return res;
+  const text = await res.text();
+  let message = `${what} failed: HTTP ${res.status}`;
+  try {
+    const parsed = ApiErrorSchema.safeParse(JSON.parse(text));
+    if (parsed.success) message = `${what} failed: ${parsed.data.error}`;
+  } catch (cause) {
+    // Not JSON (a proxy or crash page): keep the status line, and the start of the text for context.
+    message = `${message} ${text.slice(0, 200)}`.trim();
+    console.warn(`non-JSON error body from ${what}`, cause);
+  }
+  throw new ApiError(message, res.status);
+}
+
+function validate<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error(`${what} returned an unexpected shape (${formatIssues(parsed.error)}). Are the recorder and the UI from the same build?`);
+  return parsed.data;
+}
+
+/** A GET that has not answered in this long is reported (with a way to retry), never left spinning. */
+export const GET_TIMEOUT_MS = 20_000;
+
+export async function getJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, { signal: AbortSignal.timeout(GET_TIMEOUT_MS) });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === "TimeoutError") {
+      throw new Error(`GET ${path} did not answer within ${GET_TIMEOUT_MS / 1000} s: the recorder may be busy; try again`, { cause });
+    }
+    throw new Error(`GET ${path} failed: ${String(cause)}. Is the recorder (npm start) running?`, { cause });
+  }
+  await check(res, `GET ${path}`);
+  return validate(schema, await res.json(), `GET ${path}`);
+}
+
+/** Sends JSON (or a raw file body) and validates the JSON answer; `schema` null for 204 answers. */
+export async function send<T>(method: string, path: string, body: unknown, schema: z.ZodType<T> | null): Promise<T | undefined> {
+  const init: RequestInit = { method };
+  if (body instanceof Blob) init.body = body;
+  else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers = { "content-type": "application/json" };
+  }
+  const res = await check(await fetch(path, init), `${method} ${path}`);
+  if (!schema) return undefined;
+  return validate(schema, await res.json(), `${method} ${path}`);
+}

@@ -1,0 +1,60 @@
+/** The timeline's shell: header, traces list, sequence view and hop detail — or the presenter view. */
+import { useEffect } from "preact/hooks";
+import type { AppContext } from "../context";
+import { handleKey } from "../keyboard";
+import { AppCtx } from "./AppContext";
+import s from "./App.module.css";
+import { EmptyState } from "./EmptyState";
+import { FollowPanel } from "./FollowPanel";
+import { Header } from "./Header";
+import { HelpOverlay } from "./HelpOverlay";
+import { HopDetail } from "./HopDetail";
+import { PresenterView } from "./PresenterView";
+import { SequenceView } from "./SequenceView";
+import { TraceList } from "./TraceList";
+import { TraceToolbar } from "./TraceToolbar";
+
+interface Props {
+  ctx: AppContext;
+}
+
+export function App({ ctx }: Props) {
+  useEffect(() => {
+    function onKey(event: KeyboardEvent): void {
+      handleKey(ctx, event);
+    }
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [ctx]);
+
+  const open = ctx.trace.traceId.value !== null;
+  return (
+    <AppCtx.Provider value={ctx}>
+      <div class={s.app}>
+        {ctx.ui.presenter.value && open ? (
+          <PresenterView />
+        ) : (
+          <>
+            <Header />
+            <main class={s.main}>
+              <TraceList />
+              {open ? (
+                <>
+                  <section class={s.center} aria-label="Sequence of hops">
+                    <TraceToolbar />
+                    <SequenceView />
+                  </section>
+                  <HopDetail />
+                </>
+              ) : (
+                <EmptyState />
+              )}
+            </main>
+          </>
+        )}
+        {ctx.ui.followOpen.value && open ? <FollowPanel /> : null}
+        {ctx.ui.helpOpen.value ? <HelpOverlay /> : null}
+      </div>
+    </AppCtx.Provider>
+  );
+}

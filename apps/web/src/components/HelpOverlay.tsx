@@ -1,0 +1,34 @@
+/** The keyboard shortcuts, generated from the same table the key handler uses. */
+import { Fragment } from "preact";
+import { SHORTCUTS, keyName } from "../keyboard";
+import { useApp } from "./AppContext";
+import s from "./HelpOverlay.module.css";
+
+export function HelpOverlay() {
+  const { ui } = useApp();
+  function close(): void {
+    ui.helpOpen.value = false;
+  }
+  return (
+    <div class={s.backdrop} onClick={close} data-testid="help">
+      <div class={s.dialog} role="dialog" aria-label="Keyboard shortcuts" onClick={(e) => e.stopPropagation()}>
+        <h2 class={s.title}>Keyboard shortcuts</h2>
+        <dl class={s.keys}>
+          {SHORTCUTS.map((sc) => (
+            <Fragment key={sc.label}>
+              <dt>
+                {sc.keys.map((k) => (
+                  <kbd key={k}>{keyName(k)}</kbd>
+                ))}
+              </dt>
+              <dd>{sc.label}</dd>
+            </Fragment>
+          ))}
+        </dl>
+        <p class={s.foot}>
+          The address bar keeps the trace and the hop (<code>#/trace/…/hop/5</code>): share the link to open the same view. Select text in a hop to follow it.
+        </p>
+      </div>
+    </div>
+  );
+}

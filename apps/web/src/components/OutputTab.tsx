@@ -1,0 +1,84 @@
+/**
+ * "What the model wrote": the raw text the model generated (rebuilt from the parsed response — Ollama
+ * never sends it, so it is marked as reconstructed) beside what the model server parsed out of it.
+ */
+import { RAW_OUTPUT_NOTE } from "@hopscope/shared/toolcall/raw-output";
+import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
+import { inProgressNow, streamTextNow } from "../models/stream-text";
+import { useApp } from "./AppContext";
+import { Highlighted } from "./Highlighted";
+import { Loading } from "./Loading";
+import s from "./OutputTab.module.css";
+
+export function OutputTab({ x }: { x: ExchangeSummary }) {
+  const { trace, replay } = useApp();
+  const c = x.classification;
+  const toolCalls = c.kind === "model.chat" ? c.toolCalls : [];
+  const content = c.kind === "model.chat" ? c.content : undefined;
+  if (inProgressNow(replay, x)) {
+    const text = streamTextNow(trace, replay, x);
+    return (
+      <div class={s.tab}>
+        <h3 class={s.heading}>
+          Arriving now… <span class={s.badge} title={RAW_OUTPUT_NOTE}>reconstructed</span>
+        </h3>
+        <pre class={`${s.raw} ${s.live}`} data-testid="streaming-text">
+          {text ?? "(waiting for the first token)"}
+          <span class={s.caret} />
+        </pre>
+      </div>
+    );
+  }
+  return (
+    <div class={s.tab}>
+      <div class={s.split}>
+        <div class={s.col}>
+          <h3 class={s.heading}>
+            The text the model generated <span class={s.badge} title={RAW_OUTPUT_NOTE}>reconstructed</span>
+          </h3>
+          <Loading value={trace.views.value.get(x.id)} what="the model's raw output" retry={() => void trace.loadViews(x.id)}>
+            {(v) =>
+              v.rawOutput ? (
+                <>
+                  <pre class={s.raw} data-testid="raw-output">
+                    <Highlighted text={v.rawOutput.text} />
+                  </pre>
+                  {v.rawOutput.tokens ? <p class={s.note}>{v.rawOutput.tokens.count} tokens generated</p> : null}
+                </>
+              ) : (
+                <p class={s.note}>{v.notes?.join(" ") || "No raw output could be rebuilt for this response."}</p>
+              )
+            }
+          </Loading>
+        </div>
+        <div class={s.col}>
+          <h3 class={s.heading}>What the model server parsed from it</h3>
+          {toolCalls.length > 0 ? (
+            <>
+              <p class={s.note}>
+                <code>message.tool_calls</code> — {toolCalls.length} call{toolCalls.length === 1 ? "" : "s"}. The model only asked; the host decides whether to run them.
+              </p>
+              <pre class={s.parsed} data-testid="parsed-tool-calls">
+                {JSON.stringify(
+                  toolCalls.map((t) => ({ function: { name: t.name, arguments: t.arguments } })),
+                  null,
+                  2,
+                )}
+              </pre>
+            </>
+          ) : (
+            <p class={s.note}>No tool calls: the model answered in words, so the host's loop ends.</p>
+          )}
+          {content ? (
+            <>
+              <h3 class={s.heading}>
+                <code>message.content</code>
+              </h3>
+              <pre class={s.parsed}>{content}</pre>
+            </>
+          ) : null}
+        </div>
+      </div>
+    </div>
+  );
+}

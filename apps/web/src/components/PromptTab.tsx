@@ -1,0 +1,147 @@
+/**
+ * "What the model saw": the prompt the model server built from this request — the only thing the
+ * model ever receives. Coloured by where each part came from; hovering a part highlights the JSON
+ * field it came from (segment.path is a JSON pointer into the request body), and back.
+ */
+import { useSignal } from "@preact/signals";
+import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
+import type { ExchangeViews } from "@hopscope/shared/trace/views";
+import { bodyText, tryJson } from "../models/body";
+import { useApp } from "./AppContext";
+import { BodyView } from "./BodyView";
+import { JsonTree } from "./JsonTree";
+import { Loading } from "./Loading";
+import { PromptText } from "./PromptText";
+import s from "./PromptTab.module.css";
+import { TokenView } from "./TokenView";
+
+type PromptView = NonNullable<ExchangeViews["prompt"]>;
+
+/** Requests up to this many characters are shown as a linked JSON tree; bigger ones as text. */
+const JSON_TREE_LIMIT = 300_000;
+
+function VerifiedMark({ p }: { p: PromptView }) {
+  if (!p.verified) {
+    return (
+      <span class={s.unverified} title="Verification asks a real Ollama to render the same request (_debug_render_only). The stand-in model cannot do that.">
+        not verified against a server
+      </span>
+    );
+  }
+  if (p.verified.match) {
+    return (
+      <span class={s.verified} data-testid="verified" title="Ollama rendered this request itself and produced exactly this text">
+        ✓ verified against the server's own render
+      </span>
+    );
+  }
+  return (
+    <span class={s.mismatch} title={`The server's render differs from ours at character ${p.verified.firstDifference ?? "?"}`}>
+      ✗ differs from the server's render at character {p.verified.firstDifference ?? "?"}
+    </span>
+  );
+}
+
+export function PromptInfo({ p, promptEvalCount }: { p: PromptView; promptEvalCount?: number | undefined }) {
+  return (
+    <div class={s.info}>
+      {p.tokens ? <b data-testid="token-count">{p.tokens.count.toLocaleString()} tokens</b> : null}
+      {p.tokens && promptEvalCount !== undefined ? (
+        <span
+          class={promptEvalCount === p.tokens.count ? s.verified : s.unverified}
+          title="prompt_eval_count in the model server's response: how many prompt tokens it evaluated (fewer when it reused its cache)"
+        >
+          {promptEvalCount === p.tokens.count ? "✓" : "≠"} server counted {promptEvalCount.toLocaleString()}
+        </span>
+      ) : null}
+      <span title="The prompt depends on the Ollama version: tools are serialised differently across versions">Ollama {p.ollamaVersion} assumed</span>
+      <span>tools as {p.toolFormat === "json" ? "JSON" : "a Go struct dump"}</span>
+      <VerifiedMark p={p} />
+    </div>
+  );
+}
+
+export function PromptTab({ x }: { x: ExchangeSummary }) {
+  const { trace } = useApp();
+  const hovered = useSignal<string | null>(null);
+  const showTokens = useSignal(false);
+  const promptEvalCount = x.classification.kind === "model.chat" ? x.classification.promptEvalCount : undefined;
+  const full = trace.full.value.get(x.id);
+  const requestText = full?.status === "ready" ? bodyText(full.value.requestBody) : "";
+  // A huge request is shown as plain text: a tree of spans for megabytes of JSON would stall the page.
+  const request = requestText.length <= JSON_TREE_LIMIT ? tryJson(requestText) : undefined;
+  function toggleTokens(): void {
+    showTokens.value = !showTokens.value;
+  }
+  return (
+    <Loading value={trace.views.value.get(x.id)} what="the rendered prompt" retry={() => void trace.loadViews(x.id)}>
+      {(v) =>
+        !v.prompt ? (
+          <p class={s.note}>{v.notes?.join(" ") || "The prompt engine could not render this request."}</p>
+        ) : (
+          <div class={s.tab}>
+            <PromptInfo p={v.prompt} promptEvalCount={promptEvalCount} />
+            {v.diff ? (
+              <p class={s.note}>
+                Dimmed: the {v.diff.commonPrefixLength.toLocaleString()} characters this prompt shares with the previous request's — the host resent
+                the whole conversation. Only the end is new.
+              </p>
+            ) : null}
+            {v.prompt.toolFormat === "struct-dump" ? (
+              <p class={s.warn}>
+                Ollama 0.14 and later print the tools into the prompt as a Go struct dump (<code>{"{append Append… {object <nil> …}}"}</code>),
+                not as JSON. That is a known regression, and it is what the model really sees from those versions.
+              </p>
+            ) : null}
+            {v.prompt.notes.length ? (
+              <details class={s.notes}>
+                <summary>
+                  {v.prompt.notes.length} note{v.prompt.notes.length === 1 ? "" : "s"} on how the model server rendered this request
+                </summary>
+                {v.prompt.notes.map((n) => (
+                  <p key={n} class={s.note}>
+                    {n}
+                  </p>
+                ))}
+              </details>
+            ) : null}
+            <div class={s.legend} aria-label="Colour legend">
+              <i data-kind="special">special tokens</i>
+              <i data-kind="system">system</i>
+              <i data-kind="tool">tool definitions</i>
+              <i data-role="user">user</i>
+              <i data-role="assistant">assistant</i>
+              <i data-kind="tool-call">tool call</i>
+              <i data-kind="tool-result">tool result</i>
+              {v.prompt.tokens ? (
+                <button type="button" class={s.tokensBtn} onClick={toggleTokens} aria-pressed={showTokens.value}>
+                  {showTokens.value ? "Show text" : "Show tokens"}
+                </button>
+              ) : null}
+            </div>
+            <div class={s.split}>
+              <div class={s.col}>
+                <h3 class={s.heading}>The prompt, as the model received it</h3>
+                {showTokens.value && v.prompt.tokens ? (
+                  <TokenView tokens={v.prompt.tokens} />
+                ) : (
+                  <PromptText text={v.prompt.text} segments={v.prompt.segments} hovered={hovered} newFrom={v.diff?.commonPrefixLength} />
+                )}
+              </div>
+              <div class={s.col}>
+                <h3 class={s.heading}>The JSON the host sent</h3>
+                {full?.status === "ready" && request === undefined ? (
+                  <BodyView body={full.value.requestBody} />
+                ) : request === undefined ? (
+                  <p class={s.note}>Loading the request…</p>
+                ) : (
+                  <JsonTree value={request} hovered={hovered} />
+                )}
+              </div>
+            </div>
+          </div>
+        )
+      }
+    </Loading>
+  );
+}

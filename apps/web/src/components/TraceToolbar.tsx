@@ -1,0 +1,94 @@
+/** The open trace's bar: its name (click to rename), save, export, delete, replay and follow-the-data. */
+import { useSignal } from "@preact/signals";
+import type { JSX } from "preact";
+import { EXPORT_FORMATS, exportUrl } from "../models/TracesModel";
+import { useApp } from "./AppContext";
+import { Button } from "./Button";
+import { ReplayControls } from "./ReplayControls";
+import s from "./TraceToolbar.module.css";
+
+export function TraceToolbar() {
+  const { trace, traces, ui } = useApp();
+  const editing = useSignal(false);
+  const notice = useSignal<string | null>(null);
+  const t = trace.summary.value;
+  const id = trace.traceId.value;
+  if (!id) return null;
+  const traceId = id;
+
+  function startRename(): void {
+    editing.value = true;
+  }
+  function onRename(event: JSX.TargetedEvent<HTMLFormElement>): void {
+    event.preventDefault();
+    const input = event.currentTarget.elements.namedItem("name");
+    if (input instanceof HTMLInputElement && input.value.trim()) void traces.rename(traceId, input.value.trim());
+    editing.value = false;
+  }
+  async function onSave(): Promise<void> {
+    const savedAs = await traces.save(traceId);
+    notice.value = savedAs ? `Saved as traces/${savedAs}` : null;
+  }
+  function onDelete(): void {
+    if (!confirm(`Delete the trace “${t?.name ?? traceId}”? Saved files under traces/ stay.`)) return;
+    void traces.remove(traceId).then(() => trace.close());
+  }
+  function onFollowInput(event: JSX.TargetedEvent<HTMLInputElement>): void {
+    ui.follow(event.currentTarget.value);
+  }
+  const name = traces.traces.value.find((x) => x.id === traceId)?.name ?? t?.name ?? "Loading…";
+  const xs = trace.list.value;
+  const modelCalls = xs.filter((x) => x.tap === "model").length;
+  const last = trace.hops.value[trace.hops.value.length - 1]?.number ?? 0;
+
+  return (
+    <div class={s.bar}>
+      <div class={s.row}>
+        {editing.value ? (
+          <form class={s.rename} onSubmit={onRename}>
+            <input name="name" defaultValue={name} class={s.nameInput} aria-label="Trace name" autoFocus />
+            <Button type="submit">Rename</Button>
+          </form>
+        ) : (
+          <h1 class={s.name} title="Click to rename" onClick={startRename} data-testid="trace-name">
+            {name}
+          </h1>
+        )}
+        <div class={s.actions}>
+          <Button variant="quiet" onClick={onSave} data-testid="save-trace" title="Write this trace to traces/ as a .hopscope.json file">
+            Save
+          </Button>
+          <details class={s.menu}>
+            <summary>Export</summary>
+            <div class={s.menuItems}>
+              {EXPORT_FORMATS.map((f) => (
+                <a key={f.format} href={exportUrl(traceId, f.format)} download>
+                  {f.label}
+                </a>
+              ))}
+            </div>
+          </details>
+          <Button variant="quiet" onClick={onDelete} title="Delete this trace from the recorder">
+            Delete
+          </Button>
+        </div>
+      </div>
+      <p class={s.summary} data-testid="trace-summary">
+        {last} hops · {xs.length} HTTP exchange{xs.length === 1 ? "" : "s"} · the model was in {modelCalls} of them
+        {trace.loadState.value === "waiting" ? " · recording…" : ""}
+      </p>
+      {notice.value ? <p class={s.notice} role="status">{notice.value}</p> : null}
+      <div class={s.row}>
+        <ReplayControls />
+        <input
+          id="follow-input"
+          class={s.follow}
+          placeholder="Follow a value, e.g. buy milk  ( / )"
+          value={ui.followQuery.value}
+          onInput={onFollowInput}
+          aria-label="Follow a value across hops"
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * Builds every model of the timeline from one feed URL and wires them together: feed frames fan out to
+ * the traces list and the open trace; the URL hash follows the open trace, hop and presenter mode (and
+ * back). `dispose()` tears everything down (tests and hot reload).
+ */
+import { batch, effect } from "@preact/signals";
+import type { ServerFrame } from "@hopscope/shared/trace/schemas";
+import { AskModel } from "./models/AskModel";
+import { ConnectionModel } from "./models/ConnectionModel";
+import { FollowModel } from "./models/FollowModel";
+import { ReplayModel } from "./models/ReplayModel";
+import { formatRoute, parseRoute } from "./models/route";
+import { TraceModel } from "./models/TraceModel";
+import { TracesModel } from "./models/TracesModel";
+import { UiModel } from "./models/UiModel";
+
+export interface AppContext {
+  connection: ConnectionModel;
+  traces: TracesModel;
+  trace: TraceModel;
+  replay: ReplayModel;
+  ui: UiModel;
+  ask: AskModel;
+  follow: FollowModel;
+  dispose(): void;
+}
+
+/** Longest a received frame waits before it is shown (one animation frame). */
+const FRAME_BATCH_MS = 16;
+
+export function createAppContext(wsUrl: string): AppContext {
+  const traces = new TracesModel();
+  const trace = new TraceModel();
+  const ui = new UiModel();
+  const replay = new ReplayModel(trace);
+  const ask = new AskModel(trace);
+  const follow = new FollowModel(trace, ui);
+  // Frames are applied in batches, at most one every FRAME_BATCH_MS: under heavy traffic (hundreds of
+  // exchanges a second) the hop list, its numbering and the view then update once per batch rather
+  // than once per frame. Order is kept.
+  let queued: ServerFrame[] = [];
+  let flushTimer: ReturnType<typeof setTimeout> | null = null;
+  function flush(): void {
+    flushTimer = null;
+    const frames = queued;
+    queued = [];
+    batch(() => {
+      for (const frame of frames) {
+        traces.applyFrame(frame);
+        trace.applyFrame(frame);
+      }
+    });
+  }
+  function onFrame(frame: ServerFrame): void {
+    queued.push(frame);
+    flushTimer ??= setTimeout(flush, FRAME_BATCH_MS);
+  }
+  const connection = new ConnectionModel(wsUrl, onFrame);
+
+  function applyHash(): void {
+    const r = parseRoute(location.hash);
+    ui.presenter.value = r.present;
+    if (r.traceId && (r.traceId !== trace.traceId.value || r.hop !== trace.selectedHop.value)) {
+      if (r.traceId !== trace.traceId.value) void trace.open(r.traceId, r.hop);
+      else trace.selectedHop.value = r.hop;
+    }
+  }
+  applyHash();
+  window.addEventListener("hashchange", applyHash);
+  const stopUrlSync = effect(() => {
+    const hash = formatRoute({ traceId: trace.traceId.value, hop: trace.selectedHop.value, present: ui.presenter.value });
+    // replaceState: stepping through 40 hops should not fill the back button's history.
+    if (hash !== location.hash && !(hash === "#/" && location.hash === "")) history.replaceState(null, "", hash);
+  });
+
+  void traces.loadPage();
+  void traces.loadSaved();
+  void ask.loadConfig();
+
+  return {
+    connection,
+    traces,
+    trace,
+    replay,
+    ui,
+    ask,
+    follow,
+    dispose() {
+      window.removeEventListener("hashchange", applyHash);
+      if (flushTimer) clearTimeout(flushTimer);
+      stopUrlSync();
+      for (const m of [connection, follow, ask, replay, ui, trace, traces]) m[Symbol.dispose]();
+    },
+  };
+}

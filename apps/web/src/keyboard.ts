@@ -1,0 +1,85 @@
+/**
+ * Keyboard shortcuts, one table for both the handler and the help overlay (`?`), so the overlay can
+ * never drift from what the keys do. Keys are ignored while typing in a text field.
+ */
+import type { AppContext } from "./context";
+import type { DetailTab } from "./models/UiModel";
+
+export interface Shortcut {
+  keys: string[];
+  label: string;
+  run(ctx: AppContext): void;
+}
+
+function tab(t: DetailTab) {
+  return (ctx: AppContext) => {
+    ctx.ui.tab.value = t;
+  };
+}
+
+export const SHORTCUTS: Shortcut[] = [
+  { keys: ["j", "ArrowRight", "ArrowDown"], label: "Next hop", run: (c) => c.replay.step(1) },
+  { keys: ["k", "ArrowLeft", "ArrowUp"], label: "Previous hop", run: (c) => c.replay.step(-1) },
+  { keys: ["g", "Home"], label: "First hop", run: (c) => c.replay.first() },
+  { keys: ["G", "End"], label: "Last hop", run: (c) => c.replay.last() },
+  { keys: ["["], label: "Newer trace in the list", run: (c) => openNeighbour(c, -1) },
+  { keys: ["]"], label: "Older trace in the list", run: (c) => openNeighbour(c, 1) },
+  { keys: ["r"], label: "Replay from the start", run: (c) => c.replay.begin() },
+  { keys: [" "], label: "Play / pause the replay (at recorded pace)", run: (c) => c.replay.togglePlay() },
+  { keys: ["f"], label: "Faster: 1× → 2× → 4× → 10×", run: (c) => c.replay.faster() },
+  { keys: ["Escape"], label: "Close overlays, leave presenter mode, then leave replay", run: escape },
+  { keys: ["p"], label: "Presenter mode", run: (c) => (c.ui.presenter.value = !c.ui.presenter.value) },
+  { keys: ["t"], label: "Dark / light theme", run: (c) => c.ui.cycleTheme() },
+  { keys: ["/"], label: "Follow a value across hops", run: () => focus("follow-input") },
+  { keys: ["a"], label: "Ask the agent", run: () => focus("ask-input") },
+  { keys: ["0"], label: "Conversation (your question, the host's reply)", run: tab("agent") },
+  { keys: ["1"], label: "Wire tab", run: tab("wire") },
+  { keys: ["2"], label: "What the model saw", run: tab("saw") },
+  { keys: ["3"], label: "What the model wrote", run: tab("wrote") },
+  { keys: ["4"], label: "What is new (diff)", run: tab("diff") },
+  { keys: ["5"], label: "MCP", run: tab("mcp") },
+  { keys: ["6"], label: "Timing", run: tab("timing") },
+  { keys: ["?"], label: "This help", run: (c) => (c.ui.helpOpen.value = !c.ui.helpOpen.value) },
+];
+
+function openNeighbour(ctx: AppContext, delta: 1 | -1): void {
+  const list = ctx.traces.traces.value;
+  const i = list.findIndex((t) => t.id === ctx.trace.traceId.value);
+  const next = list[i < 0 ? 0 : Math.min(list.length - 1, Math.max(0, i + delta))];
+  if (next && next.id !== ctx.trace.traceId.value) void ctx.trace.open(next.id, 1);
+}
+
+function escape(ctx: AppContext): void {
+  if (ctx.ui.helpOpen.value) ctx.ui.helpOpen.value = false;
+  else if (ctx.ui.followOpen.value) ctx.ui.followOpen.value = false;
+  else if (ctx.ui.presenter.value) ctx.ui.presenter.value = false;
+  else if (ctx.replay.active.value) ctx.replay.exit();
+}
+
+function focus(id: string): void {
+  const el = document.getElementById(id);
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+    el.focus();
+    el.select();
+  }
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+}
+
+export function handleKey(ctx: AppContext, event: KeyboardEvent): void {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (isTyping(event.target)) {
+    if (event.key === "Escape" && event.target instanceof HTMLElement) event.target.blur();
+    return;
+  }
+  const shortcut = SHORTCUTS.find((s) => s.keys.includes(event.key));
+  if (!shortcut) return;
+  event.preventDefault();
+  shortcut.run(ctx);
+}
+
+export function keyName(key: string): string {
+  return key === " " ? "Space" : key === "ArrowRight" ? "→" : key === "ArrowLeft" ? "←" : key === "ArrowUp" ? "↑" : key === "ArrowDown" ? "↓" : key === "Escape" ? "Esc" : key;
+}

@@ -1,0 +1,50 @@
+/**
+ * The ask box: sends the user's message to the agent through the recorder (`POST /api/ask`, which
+ * goes through the agent tap so it is recorded like any user → host call), and knows which model
+ * answers (a real Ollama or the stand-in) and which lesson is on, from `GET /api/config`.
+ */
+import { createModel, signal } from "@preact/signals";
+import { AgentResponseSchema } from "@hopscope/shared/agent/schemas";
+import { AppConfigSchema, type AppConfig } from "@hopscope/shared/trace/api";
+import { getJson, send } from "../api/http";
+import type { TraceModel } from "./TraceModel";
+
+export const AskModel = createModel((trace: TraceModel) => {
+  const config = signal<AppConfig | null>(null);
+  const configError = signal<string | null>(null);
+  const message = signal("Add buy milk to my notes");
+  const sending = signal(false);
+  const error = signal<string | null>(null);
+
+  async function loadConfig(): Promise<void> {
+    try {
+      config.value = await getJson("/api/config", AppConfigSchema);
+      configError.value = null;
+    } catch (e) {
+      configError.value = e instanceof Error ? e.message : String(e);
+      console.error("[hopscope] /api/config failed", e);
+    }
+  }
+
+  async function ask(): Promise<void> {
+    const text = message.value.trim();
+    if (!text || sending.value) return;
+    sending.value = true;
+    error.value = null;
+    trace.followNextTrace.value = true;
+    try {
+      // The reply is on screen as the last hop; the answer is validated so a broken host shows an error.
+      await send("POST", "/api/ask", { message: text }, AgentResponseSchema);
+    } catch (e) {
+      error.value = e instanceof Error ? e.message : String(e);
+      console.error("[hopscope] ask failed", e);
+    } finally {
+      sending.value = false;
+      trace.followNextTrace.value = false;
+      void loadConfig(); // the first model call tells the recorder whether the model is simulated
+    }
+  }
+
+  return { config, configError, message, sending, error, loadConfig, ask };
+});
+export type AskModel = InstanceType<typeof AskModel>;

@@ -1,0 +1,56 @@
+/**
+ * Follow the data across the open trace: builds the follow index from every loaded body and derived
+ * view, and answers the current query with the hops it appears in, in hop order.
+ */
+import { computed, createModel, effect } from "@preact/signals";
+import { bodyText } from "./body";
+import { buildFollowIndex, findOccurrences, type FollowDoc, type Occurrence } from "./follow-index";
+import { hopFor } from "./hops";
+import type { TraceModel } from "./TraceModel";
+import type { UiModel } from "./UiModel";
+
+export interface HopOccurrence extends Occurrence {
+  hop: number;
+}
+
+export const FollowModel = createModel((trace: TraceModel, ui: UiModel) => {
+  const index = computed(() => {
+    const docs: FollowDoc[] = [];
+    for (const x of trace.list.value) {
+      const f = trace.full.value.get(x.id);
+      if (f?.status !== "ready") continue;
+      docs.push({ exchangeId: x.id, side: "request", text: bodyText(f.value.requestBody) });
+      docs.push({ exchangeId: x.id, side: "response", text: bodyText(f.value.responseBody) });
+      const v = trace.views.value.get(x.id);
+      if (v?.status === "ready") {
+        if (v.value.prompt) docs.push({ exchangeId: x.id, side: "prompt", text: v.value.prompt.text, plain: true, segments: v.value.prompt.segments });
+        if (v.value.rawOutput) docs.push({ exchangeId: x.id, side: "raw-output", text: v.value.rawOutput.text, plain: true });
+      }
+    }
+    return buildFollowIndex(docs);
+  });
+
+  const occurrences = computed<HopOccurrence[]>(() => {
+    // Without a query, never build the index: it parses every loaded body.
+    if (!ui.followOpen.value || !ui.followQuery.value.trim()) return [];
+    const found = findOccurrences(index.value, ui.followQuery.value);
+    const hops = trace.hops.value;
+    return found
+      .map((o) => {
+        const direction = o.side === "request" || o.side === "prompt" ? "request" : "response";
+        return { ...o, hop: hopFor(hops, o.exchangeId, direction)?.number ?? 0 };
+      })
+      .sort((a, b) => a.hop - b.hop);
+  });
+
+  const hopsWithMatch = computed(() => new Set(occurrences.value.map((o) => o.hop)));
+  const loading = computed(() => [...trace.full.value.values()].some((l) => l.status === "loading"));
+
+  // Following needs every body: load them when a query is first entered for this trace.
+  effect(() => {
+    if (ui.followOpen.value && trace.loadState.value === "ready" && trace.list.value.length > 0) void trace.loadAll({ views: true });
+  });
+
+  return { occurrences, hopsWithMatch, loading };
+});
+export type FollowModel = InstanceType<typeof FollowModel>;

@@ -1,0 +1,137 @@
+/**
+ * The traces list: live traces from the feed (snapshot, then `trace.updated` / `trace.deleted`), older
+ * pages over HTTP, the saved files under traces/, and the list actions (rename, delete, save, import,
+ * load). Frames and HTTP answers may race (a `trace.updated` can arrive before the page that lists
+ * the trace): every update is an upsert by id, so order does not matter.
+ */
+import { computed, createModel, signal } from "@preact/signals";
+import { SavedAsSchema, SavedListSchema, TraceListSchema, type SavedFile } from "@hopscope/shared/trace/api";
+import { TraceSummarySchema, type ServerFrame, type TraceSummary } from "@hopscope/shared/trace/schemas";
+import { getJson, send } from "../api/http";
+
+export const TracesModel = createModel(() => {
+  const byId = signal<ReadonlyMap<string, TraceSummary>>(new Map());
+  const saved = signal<SavedFile[]>([]);
+  const nextCursor = signal<string | null>(null);
+  const error = signal<string | null>(null);
+  const loaded = signal(false);
+
+  // Newest first; an imported copy keeps its original's times, so ties are broken by id (stable order).
+  const traces = computed(() => [...byId.value.values()].sort((a, b) => b.createdAt - a.createdAt || b.updatedAt - a.updatedAt || a.id.localeCompare(b.id)));
+  /** Exchanges still in flight, per trace: the list marks those traces as recording. */
+  const inFlight = signal<ReadonlyMap<string, ReadonlySet<number>>>(new Map());
+
+  function track(traceId: string, exchangeId: number, active: boolean): void {
+    const cur = inFlight.value.get(traceId);
+    if (active === Boolean(cur?.has(exchangeId))) return;
+    const ids = new Set(cur ?? []);
+    if (active) ids.add(exchangeId);
+    else ids.delete(exchangeId);
+    const next = new Map(inFlight.value);
+    if (ids.size) next.set(traceId, ids);
+    else next.delete(traceId);
+    inFlight.value = next;
+  }
+
+  /**
+   * Traces this page deleted. A `trace.updated` sent before the delete can still be in flight (or in
+   * the current frame batch) when the DELETE answers; it must not bring the trace back.
+   */
+  const deleted = new Set<string>();
+
+  function upsert(list: readonly TraceSummary[]): void {
+    const next = new Map(byId.value);
+    for (const t of list) if (!deleted.has(t.id)) next.set(t.id, t);
+    byId.value = next;
+  }
+
+  function applyFrame(frame: ServerFrame): void {
+    if (frame.type === "snapshot") {
+      // The snapshot lists the newest traces; keep older pages already loaded beside them.
+      upsert(frame.traces);
+      const next = new Map<string, Set<number>>();
+      for (const x of frame.inFlight) next.set(x.traceId, new Set([...(next.get(x.traceId) ?? []), x.id]));
+      inFlight.value = next;
+      loaded.value = true;
+    } else if (frame.type === "exchange.started") track(frame.exchange.traceId, frame.exchange.id, true);
+    else if (frame.type === "exchange.completed") track(frame.exchange.traceId, frame.exchange.id, false);
+    else if (frame.type === "trace.updated") upsert([frame.trace]);
+    else if (frame.type === "trace.deleted") {
+      const next = new Map(byId.value);
+      next.delete(frame.traceId);
+      byId.value = next;
+    }
+  }
+
+  async function report<T>(work: Promise<T>): Promise<T | undefined> {
+    try {
+      const value = await work;
+      error.value = null;
+      return value;
+    } catch (e) {
+      error.value = e instanceof Error ? e.message : String(e);
+      console.error("[hopscope] traces action failed", e);
+      return undefined;
+    }
+  }
+
+  async function loadPage(cursor?: string): Promise<void> {
+    const q = cursor ? `?limit=50&cursor=${encodeURIComponent(cursor)}` : "?limit=50";
+    const page = await report(getJson(`/api/traces${q}`, TraceListSchema));
+    if (!page) return;
+    upsert(page.traces);
+    nextCursor.value = page.nextCursor;
+    loaded.value = true;
+  }
+
+  async function loadSaved(): Promise<void> {
+    const list = await report(getJson("/api/saved", SavedListSchema));
+    if (list) saved.value = list.files;
+  }
+
+  async function rename(id: string, name: string): Promise<void> {
+    const t = await report(send("PATCH", `/api/traces/${encodeURIComponent(id)}`, { name }, TraceSummarySchema));
+    if (t) upsert([t]);
+  }
+
+  async function remove(id: string): Promise<void> {
+    const ok = await report(send("DELETE", `/api/traces/${encodeURIComponent(id)}`, undefined, null).then(() => true));
+    if (!ok) return;
+    deleted.add(id);
+    const next = new Map(byId.value);
+    next.delete(id);
+    byId.value = next;
+  }
+
+  async function save(id: string): Promise<string | undefined> {
+    const r = await report(send("POST", `/api/traces/${encodeURIComponent(id)}/save`, undefined, SavedAsSchema));
+    await loadSaved();
+    return r?.savedAs;
+  }
+
+  async function importFile(file: Blob): Promise<TraceSummary | undefined> {
+    const t = await report(send("POST", "/api/import", file, TraceSummarySchema));
+    if (t) upsert([t]);
+    return t;
+  }
+
+  async function openSaved(file: string): Promise<TraceSummary | undefined> {
+    const t = await report(send("POST", `/api/saved/${encodeURIComponent(file)}/load`, undefined, TraceSummarySchema));
+    if (t) upsert([t]);
+    return t;
+  }
+
+  return { traces, inFlight, saved, nextCursor, error, loaded, applyFrame, loadPage, loadSaved, rename, remove, save, importFile, openSaved };
+});
+export type TracesModel = InstanceType<typeof TracesModel>;
+
+export const EXPORT_FORMATS = [
+  { format: "hopscope", label: "hopscope file" },
+  { format: "har", label: "HAR" },
+  { format: "otlp", label: "OTLP JSON" },
+  { format: "mermaid", label: "Mermaid" },
+] as const;
+
+export function exportUrl(traceId: string, format: (typeof EXPORT_FORMATS)[number]["format"]): string {
+  return `/api/traces/${encodeURIComponent(traceId)}/export?format=${format}`;
+}

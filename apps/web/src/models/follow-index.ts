@@ -1,0 +1,94 @@
+/**
+ * Follow the data: an index of every string value in a trace's bodies (and in the derived views —
+ * the prompt the model saw, the text it wrote), so a value such as "buy milk" can be traced from the
+ * user's message into the prompt, the tool call, the MCP request, the tool result and the reply.
+ */
+import { jsonValues } from "./body";
+
+export type FollowSide = "request" | "response" | "prompt" | "raw-output";
+
+/** One text to index: a body (JSON, NDJSON or SSE) or a derived view (plain text). */
+export interface FollowDoc {
+  exchangeId: number;
+  side: FollowSide;
+  text: string;
+  /** Plain text is indexed as one value; otherwise the JSON values inside are walked. */
+  plain?: boolean;
+  /** For plain text built from a request (the rendered prompt): which field each range came from. */
+  segments?: readonly { start: number; end: number; path?: string | undefined }[];
+}
+
+export interface FollowEntry {
+  exchangeId: number;
+  side: FollowSide;
+  /** JSON pointer of the value (prefixed by `/<n>` for the n-th NDJSON line or SSE event when there are several). */
+  path: string;
+  value: string;
+  segments?: FollowDoc["segments"];
+}
+
+export interface Occurrence extends FollowEntry {
+  /** For plain text with segments: the JSON pointer of the request field the matched text came from. */
+  origin?: string;
+  /** The value with the match in the middle, at most ~80 characters. */
+  before: string;
+  match: string;
+  after: string;
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function walk(value: unknown, path: string, visit: (path: string, value: string) => void): void {
+  if (typeof value === "string") visit(path, value);
+  else if (typeof value === "number" || typeof value === "boolean") visit(path, String(value));
+  else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${path}/${i}`, visit));
+  else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) walk(v, `${path}/${escapePointer(k)}`, visit);
+  }
+}
+
+export function buildFollowIndex(docs: readonly FollowDoc[]): FollowEntry[] {
+  const entries: FollowEntry[] = [];
+  for (const doc of docs) {
+    const push = (path: string, value: string) => entries.push({ exchangeId: doc.exchangeId, side: doc.side, path, value });
+    if (doc.plain) {
+      entries.push({ exchangeId: doc.exchangeId, side: doc.side, path: "", value: doc.text, ...(doc.segments ? { segments: doc.segments } : {}) });
+      continue;
+    }
+    const values = jsonValues(doc.text);
+    if (values.length === 0 && doc.text) push("", doc.text);
+    else if (values.length === 1) walk(values[0], "", push);
+    else values.forEach((v, i) => walk(v, `/${i}`, push));
+  }
+  return entries;
+}
+
+/** Matches reported per value: a long text may repeat a value many times; a few show where it went. */
+export const MAX_MATCHES_PER_VALUE = 5;
+
+/** Every match of `needle` (case-insensitive), in index order, with a snippet around it. */
+export function findOccurrences(entries: readonly FollowEntry[], needle: string): Occurrence[] {
+  const q = needle.trim().toLowerCase();
+  if (!q) return [];
+  const out: Occurrence[] = [];
+  for (const e of entries) {
+    const lower = e.value.toLowerCase();
+    let at = lower.indexOf(q);
+    for (let n = 0; at >= 0 && n < MAX_MATCHES_PER_VALUE; n++, at = lower.indexOf(q, at + q.length)) {
+      const from = Math.max(0, at - 30);
+      const to = Math.min(e.value.length, at + q.length + 30);
+      const { segments, ...entry } = e;
+      const origin = segments?.find((sg) => sg.start <= at && at < sg.end)?.path;
+      out.push({
+        ...entry,
+        ...(origin ? { origin } : {}),
+        before: (from > 0 ? "…" : "") + e.value.slice(from, at),
+        match: e.value.slice(at, at + q.length),
+        after: e.value.slice(at + q.length, to) + (to < e.value.length ? "…" : ""),
+      });
+    }
+  }
+  return out;
+}

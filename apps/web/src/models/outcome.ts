@@ -1,0 +1,20 @@
+/**
+ * How an exchange ended, for marking it in the sequence view. MCP has two kinds of failure and the
+ * article insists they differ: a protocol error (JSON-RPC `error`: the request was wrong — a bug for
+ * the developer) and a tool error (a normal result with `isError: true` — a message for the model,
+ * which can fix its call). The first is a failure; the second is the system working as designed.
+ */
+import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
+
+export type Outcome = "ok" | "pending" | "error" | "protocol-error" | "tool-error";
+
+export function outcomeOf(x: ExchangeSummary): Outcome {
+  if (x.state === "error" || x.state === "aborted" || x.error) return "error";
+  if (x.status !== null && x.status >= 400) return "error";
+  const c = x.classification;
+  if (c.kind === "mcp" && c.outcome === "protocol-error") return "protocol-error";
+  if (c.kind === "mcp" && c.outcome === "http-error") return "error";
+  if (c.kind === "mcp" && c.outcome === "tool-error") return "tool-error";
+  if (x.state === "pending" || x.state === "streaming") return "pending";
+  return "ok";
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { buildFollowIndex, findOccurrences } from "../src/models/follow-index";
+
+const docs = [
+  { exchangeId: 1, side: "request" as const, text: JSON.stringify({ message: "Add buy milk to my notes" }) },
+  { exchangeId: 3, side: "request" as const, text: JSON.stringify({ messages: [{ role: "user", content: "Add buy milk to my notes" }] }) },
+  { exchangeId: 3, side: "response" as const, text: '{"message":{"content":"","tool_calls":[{"function":{"name":"append","arguments":{"content":"buy milk"}}}]}}\n{"done":true}\n' },
+  { exchangeId: 3, side: "prompt" as const, text: "<|im_start|>user\nAdd buy milk to my notes<|im_end|>", plain: true },
+  { exchangeId: 5, side: "response" as const, text: 'event: message\ndata: {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"Success"}]}}\n\n' },
+  { exchangeId: 6, side: "request" as const, text: "not json, mentions BUY MILK loudly" },
+];
+
+describe("follow the data", () => {
+  const index = buildFollowIndex(docs);
+
+  it("finds a value in every hop it travels through, with JSON pointers", () => {
+    const found = findOccurrences(index, "buy milk");
+    expect(found.map((o) => [o.exchangeId, o.side, o.path])).toEqual([
+      [1, "request", "/message"],
+      [3, "request", "/messages/0/content"],
+      [3, "response", "/0/message/tool_calls/0/function/arguments/content"],
+      [3, "prompt", ""],
+      [6, "request", ""],
+    ]);
+    expect([...new Set(found.map((o) => o.exchangeId))]).toEqual([1, 3, 6]);
+  });
+
+  it("reads SSE events and keeps the matched text's case in the snippet", () => {
+    const found = findOccurrences(index, "success");
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ exchangeId: 5, path: "/result/content/0/text", match: "Success", before: "", after: "" });
+    const loud = findOccurrences(index, "buy milk").find((o) => o.exchangeId === 6);
+    expect(loud?.match).toBe("BUY MILK");
+  });
+
+  it("finds nothing for an empty or absent needle", () => {
+    expect(findOccurrences(index, "   ")).toEqual([]);
+    expect(findOccurrences(index, "oat milk")).toEqual([]);
+  });
+
+  it("escapes JSON pointer keys", () => {
+    const idx = buildFollowIndex([{ exchangeId: 9, side: "request", text: JSON.stringify({ "a/b": { "c~d": "x" } }) }]);
+    expect(findOccurrences(idx, "x")[0]!.path).toBe("/a~1b/c~0d");
+  });
+});
+
+describe("follow the data in the rendered prompt", () => {
+  it("reports each match in a plain text and the request field it came from", () => {
+    const text = '{"description":"e.g. buy milk"}\n<|im_start|>user\nAdd buy milk<|im_end|>';
+    const userAt = text.indexOf("Add buy milk");
+    const idx = buildFollowIndex([
+      {
+        exchangeId: 3,
+        side: "prompt",
+        text,
+        plain: true,
+        segments: [
+          { start: 0, end: 31, path: "/tools/0" },
+          { start: userAt, end: userAt + 12, path: "/messages/0/content" },
+        ],
+      },
+    ]);
+    const found = findOccurrences(idx, "buy milk");
+    expect(found.map((o) => o.origin)).toEqual(["/tools/0", "/messages/0/content"]);
+    expect(found[1]!.match).toBe("buy milk");
+    expect(found[1]!.before.endsWith("<|im_start|>user\nAdd ")).toBe(true);
+  });
+});

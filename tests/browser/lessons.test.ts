@@ -1,0 +1,46 @@
+/**
+ * A workshop lesson on screen: with the stand-in model's "missing-argument" lesson the model forgets
+ * an argument, the MCP server answers with a tool error (a result with isError, meant for the model),
+ * and the model retries. The timeline names the lesson and marks the tool error apart from failures.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openBrowser, type Browser } from "./support/browser";
+import { buildUi } from "./support/build-ui";
+import { startRecordedStack, type RecordedStack } from "./support/recorded-stack";
+
+describe("a lesson: the model forgets an argument", () => {
+  let ui: Awaited<ReturnType<typeof buildUi>>;
+  let stack: RecordedStack;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ui = await buildUi();
+    stack = await startRecordedStack({ webDist: ui.dir, lesson: "missing-argument" });
+    browser = await openBrowser({ colorScheme: "dark" });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+    await ui?.remove();
+  });
+
+  it("marks the tool error as a tool error, explains it, and names the lesson", async () => {
+    const { page } = browser;
+    await page.goto(stack.uiUrl);
+    await page.locator('[data-testid="connection"][data-state="live"]').waitFor();
+    await page.fill("#ask-input", "Add buy milk to my notes");
+    await page.keyboard.press("Enter");
+    const toolError = page.locator('[data-hop][data-outcome="tool-error"]').first();
+    await toolError.waitFor({ timeout: 30_000 });
+    expect(await toolError.textContent()).toContain("tool error");
+    expect(await page.locator('[data-hop][data-outcome="error"]').count()).toBe(0);
+    await toolError.click();
+    const mcp = page.getByTestId("mcp-view");
+    await mcp.waitFor();
+    expect(await mcp.locator('[data-outcome="tool-error"]').textContent()).toBe("tool error");
+    expect(await page.getByTestId("caption").textContent()).toContain("Tool error");
+    await expect.poll(() => page.getByText("lesson: missing-argument").count()).toBe(1);
+    await browser.screenshot("40-lesson-tool-error");
+    expect(browser.pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * Saving, reopening and replaying a trace with the keyboard, and presenting it: a trace recorded from
+ * the real stack is saved to traces/, the page is reloaded from its URL (which keeps trace and hop),
+ * replayed hop by hop and played through, then shown in presenter mode.
+ */
+import { readdir } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openBrowser, type Browser } from "./support/browser";
+import { buildUi } from "./support/build-ui";
+import { startRecordedStack, type RecordedStack } from "./support/recorded-stack";
+
+async function visibleHops(browser: Browser): Promise<string[]> {
+  return browser.page.locator("[data-hop]").evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.hop ?? ""));
+}
+
+describe("save, reload, replay and present a trace", () => {
+  let ui: Awaited<ReturnType<typeof buildUi>>;
+  let stack: RecordedStack;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ui = await buildUi();
+    stack = await startRecordedStack({ webDist: ui.dir });
+    const res = await fetch(`${stack.uiUrl}/api/ask`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ message: "Add buy milk to my notes" }),
+    });
+    expect(res.status).toBe(200);
+    browser = await openBrowser({ colorScheme: "dark" });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+    await ui?.remove();
+  });
+
+  it("opens the trace from the list and saves it to traces/", async () => {
+    const { page } = browser;
+    await page.goto(stack.uiUrl);
+    await page.getByTestId("trace-list").getByText("Add buy milk to my notes").click();
+    await page.locator('[data-hop="8"]').waitFor();
+    await page.getByTestId("save-trace").click();
+    await page.getByTestId("saved-list").waitFor();
+    const files = await readdir(stack.tracesDir);
+    expect(files.some((f) => f.endsWith(".hopscope.json"))).toBe(true);
+    await browser.screenshot("10-saved-dark");
+  });
+
+  it("reopens the same trace and hop from its URL after a reload", async () => {
+    const { page } = browser;
+    await page.locator('[data-hop="5"]').click();
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/\/hop\/5$/);
+    const url = page.url();
+    await page.reload();
+    await page.locator('[data-hop="5"][data-selected="true"]').waitFor();
+    expect(page.url()).toBe(url);
+    expect(await page.getByTestId("caption").textContent()).toContain("append");
+  });
+
+  it("replays with the keyboard: r restarts, j steps forward, k steps back, Space plays to the end", async () => {
+    const { page } = browser;
+    await page.locator("body").click({ position: { x: 5, y: 700 } });
+    await page.keyboard.press("r");
+    await expect.poll(() => visibleHops(browser)).toEqual(["1"]);
+    await page.keyboard.press("j");
+    await page.keyboard.press("j");
+    await expect.poll(() => visibleHops(browser)).toEqual(["1", "2", "3"]);
+    expect(await page.getByTestId("hop-position").textContent()).toContain("hop 3 / 8");
+    await browser.screenshot("11-replay-step-3");
+    await page.keyboard.press("k");
+    await expect.poll(() => page.getByTestId("hop-position").textContent()).toContain("hop 2 / 8");
+    for (const _ of [1, 2, 3]) await page.keyboard.press("f"); // 10×
+    expect(await page.getByTestId("speed").textContent()).toBe("10×");
+    await page.keyboard.press(" ");
+    await expect.poll(() => page.getByTestId("hop-position").textContent(), { timeout: 20_000 }).toContain("hop 8 / 8");
+    await expect.poll(() => visibleHops(browser)).toHaveLength(8);
+    await page.keyboard.press("?");
+    await page.getByTestId("help").waitFor();
+    await browser.screenshot("12-help-overlay");
+    await page.keyboard.press("Escape");
+    expect(await page.getByTestId("help").count()).toBe(0);
+  });
+
+  it("presents one hop at a time in large type, with its caption", async () => {
+    const { page } = browser;
+    await page.keyboard.press("p");
+    await page.getByTestId("presenter").waitFor();
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/\/present$/);
+    await page.keyboard.press("g");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => page.getByTestId("caption").textContent()).toContain("The model asks for a tool");
+    expect(await page.getByTestId("presenter-output").textContent()).toContain("<tool_call>");
+    const fontSize = await page.evaluate(() => getComputedStyle(document.documentElement).fontSize);
+    expect(parseFloat(fontSize)).toBeGreaterThanOrEqual(18);
+    await browser.screenshot("13-presenter-hop-4");
+    await page.keyboard.press("ArrowLeft");
+    await expect.poll(() => page.getByTestId("caption").textContent()).toContain("The host asks the model");
+    await browser.screenshot("14-presenter-hop-3");
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Escape");
+    await page.getByTestId("hop-detail").waitFor();
+  });
+
+  it("renames the trace, exports it in four formats, and imports the exported file", async () => {
+    const { page } = browser;
+    await page.getByTestId("trace-name").click();
+    await page.getByLabel("Trace name").fill("Buy milk, step by step");
+    await page.getByRole("button", { name: "Rename" }).click();
+    await expect.poll(() => page.getByTestId("trace-list").getByText("Buy milk, step by step").count()).toBe(1);
+    await page.getByText("Export", { exact: true }).click();
+    const links = await page.locator('a[href*="/export?format="]').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+    expect(links.map((l) => new URL(l).searchParams.get("format"))).toEqual(["hopscope", "har", "otlp", "mermaid"]);
+    for (const link of links) {
+      const res = await fetch(link);
+      expect(res.status, link).toBe(200);
+      await res.arrayBuffer();
+    }
+    const file = Buffer.from(await (await fetch(links[0]!)).arrayBuffer());
+    const before = await page.getByTestId("trace-list").locator("li").count();
+    await page.getByTestId("import-input").setInputFiles({ name: "buy-milk.hopscope.json", mimeType: "application/json", buffer: file });
+    await expect.poll(() => page.getByTestId("trace-list").locator("li").count()).toBe(before + 1);
+    await page.locator('[data-hop="8"]').waitFor();
+    // ] and [ walk the traces list from the keyboard.
+    const current = () => page.getByTestId("trace-list").locator('button[aria-current="true"]').textContent();
+    const first = await current();
+    await page.locator("body").click({ position: { x: 5, y: 400 } });
+    // The open trace may be last in the list (then ] stays put): step towards the other end.
+    const ids = await page.getByTestId("trace-list").locator("button").evaluateAll((bs) => bs.map((b) => b.getAttribute("aria-current")));
+    const atEnd = ids.indexOf("true") === ids.length - 1;
+    await page.keyboard.press(atEnd ? "[" : "]");
+    await expect.poll(current).not.toBe(first);
+    await page.keyboard.press(atEnd ? "]" : "[");
+    await expect.poll(current).toBe(first);
+  });
+
+  it("loads the saved file back as an imported trace", async () => {
+    const { page } = browser;
+    const before = await page.getByTestId("trace-list").locator("li").count();
+    await page.getByTestId("saved-list").locator("button").first().click();
+    await expect.poll(() => page.getByTestId("trace-list").locator("li").count()).toBe(before + 1);
+    // The loaded copy is the one open now.
+    await expect.poll(() => page.getByTestId("trace-list").locator('button[aria-current="true"]').textContent()).toContain("imported");
+    await page.locator('[data-hop="8"]').waitFor();
+  });
+
+  it("deletes the open trace after asking for confirmation", async () => {
+    const { page } = browser;
+    const before = await page.getByTestId("trace-list").locator("li").count();
+    page.once("dialog", (d) => void d.accept());
+    await page.getByRole("button", { name: "Delete" }).click();
+    await expect.poll(() => page.getByTestId("trace-list").locator("li").count()).toBe(before - 1);
+    await page.getByText("Open a trace, or ask something new").waitFor();
+    expect(browser.pageErrors).toEqual([]);
+  });
+});
