@@ -19,23 +19,24 @@ type Numbered = Pick<ExchangeSummary, "id" | "tap" | "state" | "timings">;
 /** Numbers for every exchange of a trace, keyed by exchange id. Exchanges are taken in start order. */
 export function hopNumbers(exchanges: readonly Numbered[]): Map<number, HopNumber> {
   const ordered = [...exchanges].sort((a, b) => a.timings.start - b.timings.start || a.id - b.id);
-  const numbers = new Map<number, HopNumber>();
-  const openAgent: Numbered[] = [];
-  let next = 1;
-  for (const ex of ordered) {
-    if (ex.tap === "agent") {
-      numbers.set(ex.id, { request: next++ });
-      openAgent.push(ex);
-    } else if (ex.tap === "model") {
-      numbers.set(ex.id, { request: next++, response: next++ });
-    } else {
-      numbers.set(ex.id, { request: next++ });
+  // Each hop is an event in time: requests at their start; a model's answer right after its request (the
+  // pair reads as "3–4"); the user's reply when its /agent exchange ended, so in a trace holding several
+  // questions each reply comes after the hops it caused and before the next question.
+  const events: { at: number; order: number; id: number; response: boolean }[] = [];
+  ordered.forEach((ex, i) => {
+    events.push({ at: ex.timings.start, order: 2 * i, id: ex.id, response: false });
+    if (ex.tap === "model") events.push({ at: ex.timings.start, order: 2 * i + 1, id: ex.id, response: true });
+    if (ex.tap === "agent" && ex.state !== "pending" && ex.state !== "streaming") {
+      events.push({ at: ex.timings.end ?? Number.POSITIVE_INFINITY, order: Number.MAX_SAFE_INTEGER, id: ex.id, response: true });
     }
-  }
-  // The user's reply comes back after every hop it caused, so it takes the last numbers, once it has ended.
-  for (const ex of openAgent) {
-    const n = numbers.get(ex.id);
-    if (n && ex.state !== "pending" && ex.state !== "streaming") n.response = next++;
+  });
+  events.sort((a, b) => a.at - b.at || a.order - b.order);
+  const numbers = new Map<number, HopNumber>();
+  let next = 1;
+  for (const e of events) {
+    const n = numbers.get(e.id);
+    if (!e.response) numbers.set(e.id, { request: next++ });
+    else if (n) n.response = next++;
   }
   return numbers;
 }
