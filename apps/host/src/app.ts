@@ -1,0 +1,82 @@
+/**
+ * The host's HTTP app: `POST /agent` and `GET /health`, composed from one Hono per resource, with the
+ * one place errors become responses. Tests and main.ts both build it through server.ts's start().
+ */
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { AgentError } from "@hopscope/shared/agent/schemas";
+import type { Config } from "./config";
+import { ConversationStore } from "./conversation-store";
+import { HostError } from "./errors";
+import { silentLogger, type Logger } from "./logger";
+import { McpClient } from "./mcp-client";
+import { OllamaClient } from "./ollama-client";
+import { agentRoutes } from "./routes/agent";
+import { healthRoutes } from "./routes/health";
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface AppDeps {
+  config: Config;
+  conversations?: ConversationStore;
+  logger?: Logger;
+  /** The fetch used for every outgoing call (model and MCP); defaults to the global one. */
+  fetch?: typeof fetch;
+}
+
+export function createApp(deps: AppDeps): Hono {
+  const { config } = deps;
+  const logger = deps.logger ?? silentLogger;
+  const ollama = new OllamaClient({
+    url: config.ollamaUrl,
+    model: config.model,
+    keepAlive: config.keepAlive,
+    stream: config.stream,
+    lesson: config.lesson,
+    fetch: deps.fetch,
+  });
+  const mcp = new McpClient({
+    url: config.mcpUrl,
+    fetch: deps.fetch,
+    // The spec says drop such a tool; the log says why the model never sees it.
+    onDroppedTool: (name, reason) => logger.error(`tools/list: dropped tool "${name}": ${reason}`),
+  });
+  const conversations = deps.conversations ?? new ConversationStore();
+
+  const app = new Hono();
+  // A question is a sentence; a megabyte is already absurd, and the whole body is held in memory.
+  app.use(
+    "/agent",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => {
+        // The rest of the body is never read: close the connection so a keep-alive client does not
+        // send its next request into the unread bytes.
+        c.header("connection", "close");
+        return c.json({ error: `invalid /agent body: larger than ${MAX_BODY_BYTES} bytes; send one question` } satisfies AgentError, 413);
+      },
+    }),
+  );
+  app.route("/agent", agentRoutes({ ollama, mcp, maxSteps: config.maxSteps, conversations }));
+  app.route("/health", healthRoutes(config));
+
+  app.notFound((c) => {
+    const body: AgentError = {
+      error: `no route ${c.req.method} ${new URL(c.req.url).pathname}: the host serves POST /agent and GET /health`,
+    };
+    return c.json(body, 404);
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof HostError) {
+      if (err.status >= 500) logger.error(`${c.req.method} ${c.req.path} → ${err.status}: ${err.message}`);
+      const body: AgentError = { error: err.message, ...err.progress };
+      return c.json(body, err.status);
+    }
+    logger.error(`${c.req.method} ${c.req.path} failed`, err);
+    const body: AgentError = { error: `internal error in the host: ${err.message} (see the host's log)` };
+    return c.json(body, 500);
+  });
+
+  return app;
+}

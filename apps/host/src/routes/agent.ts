@@ -1,0 +1,71 @@
+/**
+ * `POST /agent`: one user message in, the reply and every tool call made out (article, Part 4, moments
+ * 1 and 8). The conversation is looked up, extended by the loop, and stored again only when the turn
+ * finished (or the step guard stopped it after tools ran), so a failed call can simply be retried.
+ */
+import { Hono } from "hono";
+import { AgentRequestSchema, type AgentResponse } from "@hopscope/shared/agent/schemas";
+import type { OllamaMessage } from "@hopscope/shared/ollama/schemas";
+import { runAgentTurn, type AgentLoopDeps } from "../agent-loop";
+import type { ConversationStore } from "../conversation-store";
+import { HostError, unknownConversation } from "../errors";
+import { continueOrStartTrace } from "../traceparent";
+
+export function agentRoutes(deps: AgentLoopDeps & { conversations: ConversationStore }): Hono {
+  const agent = new Hono();
+
+  agent.post("/", async (c) => {
+    const request = AgentRequestSchema.safeParse(await readJson(c.req.raw));
+    if (!request.success) {
+      const issues = request.error.issues.map((i) => {
+        const field = i.path.length > 0 ? i.path.join(".") : "body";
+        return `${field}: ${i.message}`;
+      });
+      throw new HostError(400, `invalid /agent body: ${issues.join("; ")}`);
+    }
+    const { message, conversationId: given } = request.data;
+    const trace = continueOrStartTrace(c.req.header("traceparent"));
+
+    const turn = async () => {
+      let history: OllamaMessage[] = [];
+      if (given !== undefined) {
+        const stored = deps.conversations.get(given);
+        if (stored === undefined) throw unknownConversation(given);
+        history = stored;
+      }
+      const conversationId = given ?? deps.conversations.newId();
+      try {
+        const result = await runAgentTurn(deps, history, message, trace);
+        deps.conversations.set(conversationId, history);
+        const body: AgentResponse = { reply: result.reply, conversationId, steps: result.steps, toolCalls: result.toolCalls };
+        return body;
+      } catch (err) {
+        if (err instanceof HostError && err.progress) {
+          // The step guard ran tools that changed the world: keep that history so the conversation can go on.
+          if (err.status === 422) deps.conversations.set(conversationId, history);
+          if (err.status === 422 || given !== undefined) err.progress.conversationId = conversationId;
+        }
+        throw err;
+      }
+    };
+    return c.json(given === undefined ? await turn() : await deps.conversations.exclusive(given, turn));
+  });
+
+  return agent;
+}
+
+async function readJson(req: Request): Promise<unknown> {
+  const text = await req.text();
+  if (text.trim() === "") {
+    throw new HostError(400, 'invalid /agent body: the body is empty; send JSON such as {"message": "Add buy milk to my notes"}');
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new HostError(
+      400,
+      `invalid /agent body: not JSON (${(err as Error).message}); send {"message": "Add buy milk to my notes"} with Content-Type: application/json`,
+      { cause: err },
+    );
+  }
+}
