@@ -76,7 +76,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: "unknown-tool",
     title: "lesson: unknown tool",
-    shows: "The model writes a call to a tool that was not declared; Ollama's parser drops it, so the host gets no tool call and an empty answer.",
+    shows: "A stale host offers `add_note`, which the MCP server no longer has; the model calls it, the MCP server answers a protocol error (-32602 Unknown tool), the host passes it back as text and the model retries with `append`.",
     lesson: "unknown-tool",
     question: BUY_MILK,
   },

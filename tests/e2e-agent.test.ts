@@ -188,36 +188,28 @@ describe("lessons (AGENT_LESSON → x-hopscope-lesson)", () => {
     }
   });
 
-  it("unknown-tool: a protocol error reaches the model as text, and it retries with a real tool", async () => {
-    // Stage an MCP server whose list names a tool it cannot run (a stale or misconfigured server): the
-    // model picks that name, the real server answers -32602 Unknown tool.
-    const stack = await startStack({
-      lesson: "unknown-tool",
-      rewriteMcpResponse: (req, body) => {
-        if (!req.body.includes('"tools/list"')) return body;
-        const msg = JSON.parse(body) as { result: { tools: { name: string; description?: string; inputSchema: unknown }[] } };
-        const append = msg.result.tools.find((t) => t.name === "append")!;
-        msg.result.tools.push({ name: "add_note", description: "Add a note", inputSchema: append.inputSchema });
-        return JSON.stringify(msg);
-      },
-    });
+  it("unknown-tool: the host offers a stale tool, the MCP server answers a protocol error, the model retries", async () => {
+    // The lesson makes the host play a stale host: it offers add_note, which the MCP server no longer has
+    // (apps/host/src/stale-tools.ts). The model picks it; the real server answers -32602 Unknown tool.
+    const stack = await startStack({ lesson: "unknown-tool" });
     try {
       const r = ok(await stack.ask("Add buy milk to my notes"));
+      expect(modelRequests(stack)[0]!.tools?.map((t) => t.function.name)).toEqual(["read", "write", "append", "update", "clear", "add_note"]);
       expect(r.toolCalls[0]).toMatchObject({ name: "add_note", isError: true });
       expect(r.toolCalls[0]!.output).toMatch(/^Error: .*Unknown tool: add_note.*\(-32602\)$/);
       expect(r.toolCalls.at(-1)).toMatchObject({ name: "append", arguments: { content: "buy milk" }, isError: false });
       expect(modelRequests(stack)[1]!.messages.at(-1)).toEqual({ role: "tool", content: r.toolCalls[0]!.output, tool_name: "add_note" });
+      expect(await stack.readNotes()).toBe("buy milk\n");
     } finally {
       await stack.close();
     }
   });
 
-  it("unknown-tool without a stray tool: Ollama's parser drops the invented call and the reply is empty", async () => {
-    const stack = await startStack({ lesson: "unknown-tool", notes: "call mom\n" });
+  it("offers the stale tool only in the unknown-tool lesson", async () => {
+    const stack = await startStack();
     try {
-      const r = ok(await stack.ask("Add buy milk to my notes"));
-      expect(r).toMatchObject({ reply: "", steps: 1, toolCalls: [] });
-      expect(await stack.readNotes()).toBe("call mom\n");
+      ok(await stack.ask("Add buy milk to my notes"));
+      expect(modelRequests(stack)[0]!.tools?.map((t) => t.function.name)).not.toContain("add_note");
     } finally {
       await stack.close();
     }

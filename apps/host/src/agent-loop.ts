@@ -16,6 +16,8 @@ export interface AgentLoopDeps {
   ollama: OllamaClient;
   mcp: McpClient;
   maxSteps: number;
+  /** Tools offered to the model that the MCP server does not have (the `unknown-tool` lesson; see stale-tools.ts). */
+  staleTools?: OllamaTool[];
 }
 
 export interface AgentTurnResult {
@@ -36,7 +38,7 @@ export async function runAgentTurn(
   message: string,
   trace: TraceContext,
 ): Promise<AgentTurnResult> {
-  const tools = await listOllamaTools(deps.mcp, trace);
+  const tools = [...(await listOllamaTools(deps.mcp, trace)), ...(deps.staleTools ?? [])];
   history.push({ role: "user", content: message });
   const toolCalls: AgentToolCall[] = [];
   let steps = 0;

@@ -2,6 +2,7 @@
  * The host's HTTP app: `POST /agent` and `GET /health`, composed from one Hono per resource, with the
  * one place errors become responses. Tests and main.ts both build it through server.ts's start().
  */
+import { staleToolsFor } from "./stale-tools";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AgentError } from "@hopscope/shared/agent/schemas";
@@ -57,7 +58,7 @@ export function createApp(deps: AppDeps): Hono {
       },
     }),
   );
-  app.route("/agent", agentRoutes({ ollama, mcp, maxSteps: config.maxSteps, conversations }));
+  app.route("/agent", agentRoutes({ ollama, mcp, maxSteps: config.maxSteps, staleTools: staleToolsFor(config.lesson), conversations }));
   app.route("/health", healthRoutes(config));
 
   app.notFound((c) => {
