@@ -13,6 +13,8 @@ import { exchangesRoutes } from "./routes/exchanges";
 import { savedRoutes } from "./routes/saved";
 import { importRoutes } from "./routes/import";
 import { askRoutes } from "./routes/ask";
+import { replayRoutes } from "./routes/replay";
+import type { Replays } from "./replay/replays";
 import { configRoutes, healthRoutes, type TapInfo } from "./routes/status";
 import { errorHandler } from "./routes/errors";
 import { staticRoutes } from "./static";
@@ -31,6 +33,7 @@ export interface AppDeps {
   /** The address the server binds (Host header check). */
   bindHost: string;
   logger: Logger;
+  replays: Replays;
 }
 
 export function createApp(deps: AppDeps) {
@@ -44,6 +47,7 @@ export function createApp(deps: AppDeps) {
     .route("/api/saved", savedRoutes({ ...importDeps, tracesDir: deps.tracesDir, logger: deps.logger }))
     .route("/api/import", importRoutes(importDeps))
     .route("/api/ask", askRoutes({ agentTapUrl: deps.taps.agent.url }))
+    .route("/api/replay", replayRoutes(deps))
     .all("/api/*", (c) => c.json({ error: `no API route ${c.req.method} ${c.req.path}; see docs/architecture.md "Recorder HTTP API"` }, 404))
     .route("/", staticRoutes(deps.webDist));
   app.onError(errorHandler(deps.logger));

@@ -37,6 +37,8 @@ export class LiveExchange {
   readonly chunks: Chunk[] = [];
   private groupedBy: GroupResult["groupedBy"] = "single";
   private requestStored: StoredBody | null | undefined = undefined;
+  /** The request body parsed as JSON (undefined: not JSON), once it is complete; parsed once, read thrice. */
+  private requestJson: unknown = NOT_PARSED;
   private finished = false;
 
   constructor(
@@ -79,17 +81,20 @@ export class LiveExchange {
   /** A response chunk; `arrived` is its performance.now() arrival time (taken before it was forwarded). */
   responseChunk(chunk: Buffer, arrived = performance.now()): void {
     const t = arrived - this.startPerf;
-    if (this.firstByte === null) this.firstByte = performance.timeOrigin + arrived;
+    // Same sum as the stored start + chunk t, so the two agree to the last bit.
+    if (this.firstByte === null) this.firstByte = this.start + t;
     const c: Chunk = { index: this.chunks.length, t, offset: this.responseBody.size, size: chunk.length };
     this.chunks.push(c);
     this.responseBody.add(chunk);
-    const text = chunk.length <= MAX_CHUNK_TEXT ? decodeChunk(chunk) : undefined;
+    const exchangeId = this.id;
+    const traceId = this.traceId as string;
+    // Decoded only if a live client reads it (the Buffer is immutable once received, so decoding later is exact).
     this.recorder.deps.announce({
-      type: "exchange.chunk",
-      exchangeId: this.id,
-      traceId: this.traceId as string,
-      chunk: c,
-      ...(text === undefined ? {} : { text }),
+      lazy: () => {
+        const text = chunk.length <= MAX_CHUNK_TEXT ? decodeChunk(chunk) : undefined;
+        return { type: "exchange.chunk", exchangeId, traceId, chunk: c, ...(text === undefined ? {} : { text }) };
+      },
+      size: 160 + (chunk.length <= MAX_CHUNK_TEXT ? chunk.length : 0),
     });
   }
 
@@ -119,20 +124,28 @@ export class LiveExchange {
       requestBody,
       responseBody,
       chunks: this.chunks,
-      toolMessages: c.kind === "model.chat" ? toolMessagesOf(tryParseJson(textOf(requestBody))) : null,
+      toolMessages: c.kind === "model.chat" ? toolMessagesOf(this.parsedRequest()) : null,
       simulated: c.kind === "model.chat" || c.kind === "model.other" ? (c.simulated ?? null) : null,
-      ...titleOf(this, c, requestBody),
+      ...titleOf(this, c, this.parsedRequest()),
       groupedBy: this.groupedBy,
     });
     this.recorder.done(this);
-    announce({ type: "exchange.completed", exchange: summary });
+    announce({ lazy: () => ({ type: "exchange.completed", exchange: summary }), size: 1024 });
+  }
+
+  /** The complete request body parsed as JSON (undefined when it is not JSON or not complete yet). */
+  private parsedRequest(): unknown {
+    if (this.requestJson !== NOT_PARSED) return this.requestJson;
+    const body = tryParseJson(textOf(this.storedRequest()));
+    if (this.requestStored !== undefined) this.requestJson = body;
+    return body;
   }
 
   /**
    * The exchange as a summary. Before it finishes, the classification comes from the request alone once
    * that is complete (so `exchange.started` already says "chat, 5 messages, 5 tools" or "tools/call append").
    */
-  summary(requestBody: StoredBody | null = null, responseBody: StoredBody | null = null): ExchangeSummary {
+  summary(requestBody: StoredBody | null = null, responseBody: StoredBody | null = null, classification?: ExchangeSummary["classification"]): ExchangeSummary {
     const status = this.status;
     const requestText = this.finished ? textOf(requestBody) : this.requestEnd !== null ? textOf(this.storedRequest()) : null;
     return {
@@ -150,7 +163,7 @@ export class LiveExchange {
       requestSize: this.requestBody.size,
       responseSize: this.responseBody.size,
       chunkCount: this.chunks.length,
-      classification: classifyExchange({
+      classification: classification ?? classifyExchange({
         tap: this.init.tap,
         method: this.init.method,
         url: this.init.url,
@@ -176,7 +189,7 @@ export class LiveExchange {
     const { grouper } = this.recorder;
     const now = Date.now();
     const header = parseTraceparent(getHeader(this.init.requestHeaders, "traceparent"));
-    const body = tryParseJson(textOf(this.storedRequest()));
+    const body = this.parsedRequest();
     const path = pathOf(this.init.url);
     let result: GroupResult;
     if (this.init.tap === "model" && isRecord(body) && Array.isArray(body.messages) && (path === "/api/chat" || path === "/v1/chat/completions")) {
@@ -194,7 +207,20 @@ export class LiveExchange {
     this.groupedBy = result.groupedBy;
     // "single" always means a freshly generated trace id: nothing of it can be stored yet.
     this.seq = this.recorder.nextSeq(result.traceId, result.groupedBy === "single");
-    this.recorder.deps.announce({ type: "exchange.started", exchange: this.summary() });
+    // The frame says what was known at this moment, even when it is built later (see LazyEvent).
+    const at = { state: this.state, status: this.status, requestEnd: this.requestEnd, requestSize: this.requestBody.size };
+    this.recorder.deps.announce({
+      lazy: () => {
+        const requestText = at.requestEnd === null ? null : textOf(this.storedRequest());
+        const classification = classifyExchange({ tap: this.init.tap, method: this.init.method, url: this.init.url, status: null, requestText, responseText: null, responseHeaders: [] });
+        return {
+          type: "exchange.started",
+          exchange: { ...this.summary(null, null, classification), state: at.state, status: at.status, error: null, requestSize: at.requestSize, responseSize: 0, chunkCount: 0, classification,
+            timings: { start: this.start, requestEnd: at.requestEnd, firstByte: null, end: null } },
+        };
+      },
+      size: 1024,
+    });
   }
 }
 
@@ -210,10 +236,11 @@ function decodeChunk(chunk: Buffer): string | undefined {
   }
 }
 
-function titleOf(ex: LiveExchange, c: ExchangeSummary["classification"], requestBody: StoredBody | null): { title: string; titleRank: number } {
+const NOT_PARSED = Symbol("not parsed");
+
+function titleOf(ex: LiveExchange, c: ExchangeSummary["classification"], body: unknown): { title: string; titleRank: number } {
   if (c.kind === "agent" && c.message) return { title: clip(c.message), titleRank: 2 };
   if (c.kind === "model.chat") {
-    const body = tryParseJson(textOf(requestBody));
     const messages = isRecord(body) && Array.isArray(body.messages) ? body.messages : [];
     const lastUser = [...messages].reverse().find((m) => isRecord(m) && m.role === "user" && typeof m.content === "string");
     if (isRecord(lastUser)) return { title: clip(String(lastUser.content)), titleRank: 1 };

@@ -31,8 +31,14 @@ export interface BeginInit {
 }
 
 
+/** Exchanges in flight that pass through no tap (replays of saved traces), listed with the taps' own. */
+export interface InFlightSource {
+  inFlight(): ExchangeSummary[];
+}
+
 export class Recorder {
   private nextId: number;
+  private readonly inFlightSources: InFlightSource[] = [];
   private readonly live = new Map<number, LiveExchange>();
   private readonly seqs = new Map<string, number>();
   readonly grouper: FallbackGrouper;
@@ -61,7 +67,12 @@ export class Recorder {
   }
 
   inFlight(): ExchangeSummary[] {
-    return [...this.live.values()].filter((e) => e.traceId !== null).map((e) => e.summary());
+    const own = [...this.live.values()].filter((e) => e.traceId !== null).map((e) => e.summary());
+    return this.inFlightSources.length === 0 ? own : own.concat(...this.inFlightSources.map((s) => s.inFlight()));
+  }
+
+  addInFlightSource(source: InFlightSource): void {
+    this.inFlightSources.push(source);
   }
 
   /**

@@ -6,17 +6,18 @@ import { createAdaptorServer } from "@hono/node-server";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Tap } from "@hopscope/shared/trace/schemas";
-import { randomHex } from "@hopscope/shared/trace/traceparent";
 import type { Config } from "./config";
 import { openDb } from "./store/db";
 import { TraceStore } from "./store/trace-store";
 import { Recorder } from "./recorder";
 import { LiveFeed } from "./live/feed";
-import type { FeedEvent } from "./live/frames";
+import type { FeedEvent, LazyEvent } from "./live/frames";
+import { traceIdSource } from "./trace-ids";
 import { startTap, type TapHandle } from "./tap/tap-server";
 import { ModelUpstreamProbe } from "./views/upstream-info";
 import { ExchangeViewBuilder } from "./views/exchange-views";
 import { createApp } from "./app";
+import { Replays } from "./replay/replays";
 import { silentLogger, type Logger } from "./logger";
 import type { TapInfo } from "./routes/status";
 import { OtlpForwarder } from "./otlp-forwarder";
@@ -44,16 +45,23 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   const logger = deps.logger ?? silentLogger;
   const db = openDb(config.dbFile);
   let feed: LiveFeed | null = null;
-  const announce = (event: FeedEvent) => feed?.publish(event);
+  const announce = (event: FeedEvent | LazyEvent) => feed?.publish(event);
   let otlp: OtlpForwarder | null = null;
   const store = new TraceStore(db, config.flushIntervalMs, (traceIds) => {
     for (const id of traceIds) {
-      const trace = store.getTraceSummary(id);
-      if (trace) announce({ type: "trace.updated", trace, links: store.links(id) });
+      // Built (two queries) only when a live client is connected or later resumes past it; a trace deleted
+      // by then is reported as such.
+      announce({
+        lazy: () => {
+          const stored = store.storedTrace(id);
+          return stored ? { type: "trace.updated", ...stored } : { type: "trace.deleted", traceId: id };
+        },
+        size: 1024,
+      });
       otlp?.traceUpdated(id);
     }
   }, (record) => logger.warn({ exchange: record.summary.id, state: record.summary.state }, "exchange ended during shutdown; not recorded"));
-  const newTraceId = () => randomHex(16, (a) => crypto.getRandomValues(a));
+  const newTraceId = traceIdSource();
   const recorder = new Recorder({ store, announce, maxBodyBytes: config.maxBodyBytes, newTraceId });
   if (config.otlp) {
     try {
@@ -86,14 +94,15 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     await Promise.all(tapHandles.map((h) => h.close()));
     liveFeed.close();
     await otlpForwarder?.close();
-    store.close();
+    await store.close();
     db.close();
     throw new Error(`could not start the taps: ${(err as Error).message}`, { cause: err });
   }
   const taps = Object.fromEntries(tapHandles.map((h) => [h.tap, { port: h.port, upstream: h.upstream, url: h.url }])) as Record<Tap, TapInfo>;
   const probe = new ModelUpstreamProbe(config.taps.model.upstream, logger);
   const views = new ExchangeViewBuilder({ store, probe, modelUpstream: config.taps.model.upstream, logger });
-  const app = createApp({ store, recorder, announce, feed: liveFeed, probe, views, taps, tracesDir: config.tracesDir, webDist: config.webDist, bindHost: config.host, logger });
+  const replays = new Replays({ store, recorder, announce, logger });
+  const app = createApp({ store, recorder, announce, feed: liveFeed, probe, views, taps, tracesDir: config.tracesDir, webDist: config.webDist, bindHost: config.host, logger, replays });
 
   const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
   liveFeed.attach(server);
@@ -104,7 +113,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     await Promise.all(tapHandles.map((h) => h.close()));
     liveFeed.close();
     await otlpForwarder?.close();
-    store.close();
+    await store.close();
     db.close();
     throw new Error(`could not listen on ${config.host}:${config.uiPort}: ${(err as Error).message}`, { cause: err });
   });
@@ -120,13 +129,14 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     close: async () => {
       if (closed) return;
       closed = true;
+      replays.close();
       await Promise.all(tapHandles.map((h) => h.close()));
       liveFeed.close();
       server.closeAllConnections();
       await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
       // Let the close events of cut-off exchanges run, so they are written before the database closes.
       await new Promise((resolve) => setImmediate(resolve));
-      store.close();
+      await store.close();
       await otlpForwarder?.close();
       db.close();
     },

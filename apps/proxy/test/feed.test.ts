@@ -211,18 +211,29 @@ describe("heartbeat", () => {
 describe("frame ring", () => {
   it("returns the frames after a seq, or null when they have been dropped", () => {
     const ring = new FrameRing(3);
-    for (let seq = 1; seq <= 5; seq++) ring.push({ seq, data: `f${seq}` });
-    expect(ring.since(3, 5)?.map((e) => e.seq)).toEqual([4, 5]);
-    expect(ring.since(2, 5)?.map((e) => e.seq)).toEqual([3, 4, 5]);
+    for (let seq = 1; seq <= 5; seq++) ring.push({ seq, data: `f${seq}`, size: 2 });
+    expect(ring.since(3, 5)).toEqual(["f4", "f5"]);
+    expect(ring.since(2, 5)).toEqual(["f3", "f4", "f5"]);
     expect(ring.since(1, 5)).toBeNull();
     expect(ring.since(5, 5)).toEqual([]);
   });
 
   it("drops old frames when over its byte budget", () => {
     const ring = new FrameRing(100, 10);
-    ring.push({ seq: 1, data: "123456" });
-    ring.push({ seq: 2, data: "123456" });
+    ring.push({ seq: 1, data: "123456", size: 6 });
+    ring.push({ seq: 2, data: "123456", size: 6 });
     expect(ring.since(0, 2)).toBeNull();
-    expect(ring.since(1, 2)?.map((e) => e.seq)).toEqual([2]);
+    expect(ring.since(1, 2)).toEqual(["123456"]);
+  });
+
+  it("builds a lazy frame only when a resume reads it, and only once", () => {
+    const ring = new FrameRing();
+    let built = 0;
+    ring.push({ seq: 1, size: 10, build: () => `lazy${++built}` });
+    ring.push({ seq: 2, data: "eager", size: 5 });
+    expect(built).toBe(0);
+    expect(ring.since(0, 2)).toEqual(["lazy1", "eager"]);
+    expect(ring.since(0, 2)).toEqual(["lazy1", "eager"]);
+    expect(built).toBe(1);
   });
 });

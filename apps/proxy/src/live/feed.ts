@@ -11,7 +11,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import { ClientFrameSchema, ServerFrameSchema, type ServerFrame } from "@hopscope/shared/trace/schemas";
-import type { FeedEvent } from "./frames";
+import type { FeedEvent, LazyEvent } from "./frames";
 import { FrameRing } from "./ring";
 import { isAllowedOrigin } from "./origin";
 import type { Logger } from "../logger";
@@ -57,10 +57,20 @@ export class LiveFeed {
     });
   }
 
-  publish(event: FeedEvent): void {
-    const frame = { ...event, seq: ++this.seq } as ServerFrame;
-    const data = JSON.stringify(ServerFrameSchema.parse(frame));
-    this.ring.push({ seq: frame.seq, data });
+  /**
+   * Numbers and sends an event. Frames are built by the recorder from its own typed objects, so they are
+   * not re-validated here (that cost more than forwarding the exchange); clients validate what they read.
+   * With no client connected a lazy event stays unbuilt in the ring until a resume asks for it.
+   */
+  publish(event: FeedEvent | LazyEvent): void {
+    const seq = ++this.seq;
+    if ("lazy" in event && this.wss.clients.size === 0) {
+      const { lazy } = event;
+      this.ring.push({ seq, size: event.size, build: () => serialise(lazy(), seq) });
+      return;
+    }
+    const data = serialise("lazy" in event ? event.lazy() : event, seq);
+    this.ring.push({ seq, data, size: data.length });
     for (const ws of this.wss.clients) this.send(ws, data);
   }
 
@@ -96,7 +106,7 @@ export class LiveFeed {
       case "resume": {
         const missed = this.ring.since(frame.since, this.seq);
         if (missed === null) return this.sendSnapshot(ws);
-        for (const e of missed) this.send(ws, e.data);
+        for (const data of missed) this.send(ws, data);
         return;
       }
       default:
@@ -117,7 +127,7 @@ export class LiveFeed {
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > this.opts.maxBufferedBytes) {
       // Too far behind: holding more for it would grow memory without bound. It can reconnect and resume.
-      this.opts.logger.warn({ bufferedAmount: ws.bufferedAmount }, "live feed client too slow; disconnecting it");console.log("TERMINATE", ws.bufferedAmount, (ws as any)._socket?.remotePort, this.seq);
+      this.opts.logger.warn({ bufferedAmount: ws.bufferedAmount }, "live feed client too slow; disconnecting it");
       ws.terminate();
       return;
     }
@@ -134,6 +144,10 @@ export class LiveFeed {
       ws.ping();
     }
   }
+}
+
+function serialise(event: FeedEvent, seq: number): string {
+  return JSON.stringify({ ...event, seq } satisfies ServerFrame);
 }
 
 function reject(socket: Duplex, status: number, message: string): void {

@@ -6,4 +6,14 @@ type WithoutSeq<T> = T extends unknown ? Omit<T, "seq"> : never;
 /** An event the recorder announces; the feed adds `seq`. */
 export type FeedEvent = WithoutSeq<Exclude<ServerFrame, { type: "snapshot" }>>;
 
-export type Announce = (event: FeedEvent) => void;
+/**
+ * An event built only if someone reads it: at once when a live client is connected, otherwise when a
+ * reconnecting client resumes past it (see FrameRing). `size` estimates its serialised bytes.
+ * `build` runs later than the announce, so it must capture what it reports at announce time.
+ */
+export interface LazyEvent {
+  lazy: () => FeedEvent;
+  size: number;
+}
+
+export type Announce = (event: FeedEvent | LazyEvent) => void;

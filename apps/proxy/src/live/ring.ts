@@ -3,12 +3,20 @@
  * a chunky stream must not grow memory without limit. A client asking for frames older than the ring
  * gets a fresh snapshot instead.
  *
+ * A frame published while no client is connected is kept unserialised (`build`, with an estimated size):
+ * with nobody watching, most frames are never read, and serialising each one cost more CPU than forwarding
+ * the exchange did. It is built (once) only when a reconnecting client asks for it.
+ *
  * Entries live in an array with a moving start index, compacted now and then, so dropping the oldest
  * frame is O(1) (publishing is on the taps' event loop).
  */
 export interface RingEntry {
   seq: number;
-  data: string;
+  /** The serialised frame; absent until a client needs it when `build` is set. */
+  data?: string;
+  build?: () => string;
+  /** Bytes counted against the ring's byte bound (data.length once built, an estimate before). */
+  size: number;
 }
 
 export class FrameRing {
@@ -23,9 +31,10 @@ export class FrameRing {
 
   push(entry: RingEntry): void {
     this.entries.push(entry);
-    this.bytes += entry.data.length;
+    this.bytes += entry.size;
     while (this.size > this.maxFrames || (this.bytes > this.maxBytes && this.size > 1)) {
-      this.bytes -= this.entries[this.start]!.data.length;
+      this.bytes -= this.entries[this.start]!.size;
+      this.entries[this.start] = DROPPED;
       this.start++;
     }
     if (this.start > 1024 && this.start > this.entries.length / 2) {
@@ -38,12 +47,24 @@ export class FrameRing {
     return this.entries.length - this.start;
   }
 
-  /** Frames after `since`, or null when some of them are no longer kept. */
-  since(since: number, current: number): RingEntry[] | null {
+  /** Serialised frames after `since`, or null when some of them are no longer kept. */
+  since(since: number, current: number): string[] | null {
     if (since >= current) return [];
     const first = this.entries[this.start];
     if (!first || first.seq > since + 1) return null;
     // Seqs are consecutive, so the first wanted entry is at a known offset.
-    return this.entries.slice(this.start + (since + 1 - first.seq));
+    const wanted = this.entries.slice(this.start + (since + 1 - first.seq));
+    return wanted.map((e) => materialise(e));
   }
+}
+
+/** Placeholder for dropped slots, so the closures of old lazy frames can be collected before compaction. */
+const DROPPED: RingEntry = { seq: -1, data: "", size: 0 };
+
+function materialise(e: RingEntry): string {
+  if (e.data === undefined) {
+    e.data = (e.build as () => string)();
+    e.build = undefined;
+  }
+  return e.data;
 }

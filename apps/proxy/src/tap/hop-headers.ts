@@ -33,6 +33,45 @@ export function endToEnd(headers: readonly [string, string][]): [string, string]
   });
 }
 
+/**
+ * The hot path's form of endToEnd: Node's flat `rawHeaders` straight to the flat list to forward (one pass,
+ * no pairs), with the first `Host` replaced by `host` (appended when absent) when given.
+ */
+export function forwardHeaders(raw: readonly string[], host?: string): string[] {
+  let listed: Set<string> | null = null;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const k = raw[i] as string;
+    if (k.length === 10 && k.toLowerCase() === "connection") {
+      for (const t of (raw[i + 1] as string).split(",")) (listed ??= new Set()).add(t.trim().toLowerCase());
+    }
+  }
+  const out: string[] = [];
+  let hostDone = host === undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const k = raw[i] as string;
+    const n = k.toLowerCase();
+    if (HOP_BY_HOP.has(n) || listed?.has(n)) continue;
+    if (!hostDone && n === "host") {
+      out.push(k, host as string);
+      hostDone = true;
+    } else out.push(k, raw[i + 1] as string);
+  }
+  if (!hostDone) out.push("Host", host as string);
+  return out;
+}
+
+/** setHeader on the flat form. */
+export function setFlatHeader(flat: string[], name: string, value: string): void {
+  const n = name.toLowerCase();
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    if ((flat[i] as string).toLowerCase() === n) {
+      flat[i + 1] = value;
+      return;
+    }
+  }
+  flat.push(name, value);
+}
+
 /** Pairs back to Node's flat raw form, which keeps order, case and repeats when writing. */
 export function flatten(headers: readonly [string, string][]): string[] {
   return headers.flatMap(([k, v]) => [k, v]);

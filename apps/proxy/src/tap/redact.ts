@@ -10,12 +10,27 @@ const SECRET_HEADER_PATTERN = /(api[-_]?key|token|secret|password)/i;
 const SECRET_PARAMS = /^(api[-_]?key|key|token|access[-_]?token|refresh[-_]?token|id[-_]?token|auth|password|secret|client[-_]?secret|sig|signature)$/i;
 
 export function isSecretHeader(name: string): boolean {
-  const n = name.toLowerCase();
-  return SECRET_HEADERS.has(n) || SECRET_HEADER_PATTERN.test(n);
+  let secret = verdicts.get(name);
+  if (secret === undefined) {
+    const n = name.toLowerCase();
+    secret = SECRET_HEADERS.has(n) || SECRET_HEADER_PATTERN.test(n);
+    // Header names repeat across requests; remembering the verdict saves a regex per header per exchange.
+    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+    verdicts.set(name, secret);
+  }
+  return secret;
 }
 
+const verdicts = new Map<string, boolean>();
+const MAX_VERDICTS = 1000;
+
 export function redactHeaders(headers: readonly [string, string][]): [string, string][] {
-  return headers.map(([k, v]) => [k, isSecretHeader(k) ? REDACTED : v]);
+  const out: [string, string][] = new Array(headers.length);
+  for (let i = 0; i < headers.length; i++) {
+    const h = headers[i] as [string, string];
+    out[i] = isSecretHeader(h[0]) ? [h[0], REDACTED] : h;
+  }
+  return out;
 }
 
 /** Redacts secret query parameters of a path+query, keeping everything else byte for byte. */

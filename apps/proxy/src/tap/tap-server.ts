@@ -7,9 +7,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Tap } from "@hopscope/shared/trace/schemas";
-import { formatTraceparent, parseTraceparent, randomHex } from "@hopscope/shared/trace/traceparent";
+import { formatTraceparent, parseTraceparent } from "@hopscope/shared/trace/traceparent";
+import { randomHexId } from "../trace-ids";
 import type { Recorder } from "../recorder";
-import { endToEnd, flatten, getHeader, pairsOf, setHeader } from "./hop-headers";
+import { flatten, forwardHeaders, getHeader, pairsOf, setFlatHeader, setHeader } from "./hop-headers";
 import { UpstreamTimeoutError, upstreamFailure } from "./upstream-error";
 import type { Logger } from "../logger";
 
@@ -31,7 +32,9 @@ export interface TapHandle {
   close(): Promise<void>;
 }
 
-const fill = (a: Uint8Array) => crypto.getRandomValues(a);
+function flushEarly(res: http.ServerResponse): void {
+  if (!res.headersSent && !res.writableEnded && !res.destroyed) res.flushHeaders();
+}
 
 export async function startTap(opts: TapOptions): Promise<TapHandle> {
   const target = new URL(opts.upstream);
@@ -43,11 +46,11 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
   function forward(req: http.IncomingMessage, res: http.ServerResponse): void {
     const received = pairsOf(req.rawHeaders);
     let recorded = received;
-    let outgoing = setHeader(endToEnd(received), "Host", target.host);
+    const outgoing = forwardHeaders(req.rawHeaders, target.host);
     if (opts.tap === "agent" && !parseTraceparent(getHeader(received, "traceparent"))) {
       // The agent tap starts the trace so every hop of this question shares one trace-id.
-      const tp = formatTraceparent({ traceId: randomHex(16, fill), parentId: randomHex(8, fill) });
-      outgoing = setHeader(outgoing, "traceparent", tp);
+      const tp = formatTraceparent({ traceId: randomHexId(16), parentId: randomHexId(8) });
+      setFlatHeader(outgoing, "traceparent", tp);
       recorded = setHeader(received, "traceparent", tp);
     }
     const ex = opts.recorder.begin({ tap: opts.tap, method: req.method ?? "GET", url: req.url ?? "/", upstream: opts.upstream, requestHeaders: recorded });
@@ -58,7 +61,7 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
       port: target.port,
       method: req.method,
       path: basePath + (req.url ?? "/"),
-      headers: flatten(outgoing) as unknown as http.OutgoingHttpHeaders,
+      headers: outgoing as unknown as http.OutgoingHttpHeaders,
       agent,
       timeout: opts.timeoutMs,
     });
@@ -90,20 +93,27 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
     });
 
     function relay(upRes: http.IncomingMessage): void {
-      const headers = pairsOf(upRes.rawHeaders);
-      ex.responseStarted(upRes.statusCode ?? 502, headers);
-      res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, flatten(endToEnd(headers)));
-      // Send the headers now: a streamed response may not have a first byte for a while.
-      res.flushHeaders();
+      ex.responseStarted(upRes.statusCode ?? 502, pairsOf(upRes.rawHeaders));
+      res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, forwardHeaders(upRes.rawHeaders));
+      // The headers go out with the first body bytes in one write when those are already here (a small
+      // reply arrives in one read, its body handled before this turn of I/O ends); a stream whose first
+      // byte takes longer gets its headers right after it, without waiting for that byte.
+      setImmediate(flushEarly, res);
+      let ended = false;
       upRes.on("data", (chunk: Buffer) => {
         // Arrival time first, then the bytes go to the client, and only then does recording work on them.
         const arrived = performance.now();
-        if (!res.write(chunk)) upRes.pause();
+        if (upRes.complete && upRes.readableLength === 0) {
+          // The last bytes (the message is complete and nothing else is buffered): send them and end the
+          // response in one write.
+          ended = true;
+          res.end(chunk);
+        } else if (!res.write(chunk)) upRes.pause();
         ex.responseChunk(chunk, arrived);
       });
       res.on("drain", () => upRes.resume());
       upRes.on("end", () => {
-        res.end();
+        if (!ended) res.end();
         if (!res.destroyed) ex.finish("complete");
       });
       upRes.on("error", (err) => fail(err));

@@ -1,0 +1,90 @@
+/**
+ * The replays in progress (`POST /api/replay`): each plays a saved trace as a new trace, into the live
+ * feed and the store, at its recorded pace (× speed). Several may run at once. The recorder lists their
+ * exchanges in flight with the taps' own (snapshot, GET /api/traces/:id). close() stops them all and
+ * removes their unfinished traces: a replay cut short is an incomplete copy of a trace that still exists.
+ */
+import type { TraceBundle } from "@hopscope/shared/trace/bundle";
+import type { ReplayStarted } from "@hopscope/shared/trace/replay";
+import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
+import { randomHex } from "@hopscope/shared/trace/traceparent";
+import type { Announce } from "../live/frames";
+import type { Logger } from "../logger";
+import type { Recorder } from "../recorder";
+import type { TraceStore } from "../store/trace-store";
+import { nowEpoch } from "../clock";
+import { planReplay } from "./plan";
+import { ReplayPlayer } from "./player";
+
+export interface ReplaysDeps {
+  store: TraceStore;
+  recorder: Recorder;
+  announce: Announce;
+  logger: Logger;
+}
+
+export class Replays {
+  private readonly players = new Set<ReplayPlayer>();
+  private closed = false;
+
+  constructor(private readonly deps: ReplaysDeps) {
+    deps.recorder.addInFlightSource(this);
+  }
+
+  /** Replays running now. */
+  get active(): number {
+    return this.players.size;
+  }
+
+  /**
+   * Stores the new (empty) trace, announces it, and starts playing; returns at once. The bundle must have
+   * at least one exchange (the route says so to the user otherwise).
+   */
+  start(bundle: TraceBundle, speed: number): ReplayStarted {
+    if (this.closed) throw new Error("the recorder is shutting down; replays cannot start");
+    if (bundle.exchanges.length === 0) throw new Error("hopscope bug: a replay needs at least one exchange");
+    const { store, recorder, announce } = this.deps;
+    const plan = planReplay(bundle, {
+      traceId: randomHex(16, (a) => crypto.getRandomValues(a)),
+      ids: recorder.allocateIds(bundle.exchanges.length),
+      now: nowEpoch(),
+    });
+    // Stored now, named and marked imported (a name set here sticks), so the trace list shows it at once.
+    const summary = store.insertTrace(
+      { id: plan.traceId, name: plan.name, groupedBy: plan.groupedBy, createdAt: plan.startedAt, updatedAt: plan.startedAt },
+      [],
+    );
+    announce({ type: "trace.updated", trace: summary, links: [] });
+    const player = new ReplayPlayer(plan, speed, { announce, store, onEnd: (p, err) => this.ended(p, err) });
+    this.players.add(player);
+    player.start();
+    this.deps.logger.info({ traceId: plan.traceId, from: bundle.trace.id, speed, exchanges: plan.exchanges.length }, "replay started");
+    return { traceId: plan.traceId, name: plan.name, exchangeCount: plan.exchanges.length, durationMs: plan.durationMs };
+  }
+
+  /** For the recorder: replayed exchanges in flight. */
+  inFlight(): ExchangeSummary[] {
+    return [...this.players].flatMap((p) => p.inFlight());
+  }
+
+  /** Stops every replay (no timer is left) and removes their unfinished traces. Call before the store closes. */
+  close(): void {
+    this.closed = true;
+    for (const p of [...this.players]) {
+      p.stop();
+      this.players.delete(p);
+      this.discard(p);
+    }
+  }
+
+  private ended(player: ReplayPlayer, err?: unknown): void {
+    this.players.delete(player);
+    if (err === undefined) return;
+    this.deps.logger.error({ err, traceId: player.traceId }, "replay failed; its unfinished trace is removed");
+    this.discard(player);
+  }
+
+  private discard(player: ReplayPlayer): void {
+    if (this.deps.store.delete(player.traceId)) this.deps.announce({ type: "trace.deleted", traceId: player.traceId });
+  }
+}

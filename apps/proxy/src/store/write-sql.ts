@@ -1,0 +1,67 @@
+/**
+ * How a completed exchange is written: the two statements and their positional parameters. Shared by the
+ * background writer (live recording) and the main connection (imports), so both write the same rows.
+ */
+import type { BodyMeta } from "./rows";
+import type { StoredBody } from "./body";
+import type { ExchangeRecord } from "./trace-store";
+
+/** Creates the trace or widens its time span, upgrades its grouping and its name. */
+export const UPSERT_TRACE_SQL = `INSERT INTO traces (id, name, name_rank, source, created_at, updated_at, grouped_by)
+  VALUES (?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (id) DO UPDATE SET
+  created_at = MIN(created_at, excluded.created_at), updated_at = MAX(updated_at, excluded.updated_at),
+  grouped_by = CASE WHEN grouped_by = 'single' AND excluded.grouped_by = 'conversation' THEN 'conversation' ELSE grouped_by END,
+  name = CASE WHEN name_custom = 0 AND excluded.name_rank > name_rank THEN excluded.name ELSE name END,
+  name_rank = MAX(name_rank, excluded.name_rank)`;
+
+export const INSERT_EXCHANGE_SQL = `INSERT OR REPLACE INTO exchanges (id, trace_id, seq, tap, method, url, upstream, status, state, error,
+  t_start, t_request_end, t_first_byte, t_end, request_headers, response_headers, request_body, request_meta, response_body,
+  response_meta, chunks, classification, tool_messages, simulated, title)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+export type SqlValue = string | number | null | Uint8Array;
+
+/** One exchange as [trace upsert parameters, exchange insert parameters]. Positional: binding by name costs more. */
+export type RowParams = [SqlValue[], SqlValue[]];
+
+export function rowParams(r: ExchangeRecord): RowParams {
+  const s = r.summary;
+  const t = s.timings;
+  return [
+    [s.traceId, r.title, r.titleRank, r.source ?? "live", t.start, t.end ?? t.start, r.groupedBy],
+    [
+      s.id,
+      s.traceId,
+      s.seq,
+      s.tap,
+      s.method,
+      s.url,
+      s.upstream,
+      s.status,
+      s.state,
+      s.error,
+      t.start,
+      t.requestEnd,
+      t.firstByte,
+      t.end,
+      JSON.stringify(r.requestHeaders),
+      JSON.stringify(r.responseHeaders),
+      r.requestBody?.data ?? null,
+      metaJson(r.requestBody),
+      r.responseBody?.data ?? null,
+      metaJson(r.responseBody),
+      JSON.stringify(r.chunks),
+      JSON.stringify(s.classification),
+      r.toolMessages ? JSON.stringify(r.toolMessages) : null,
+      r.simulated === null ? null : r.simulated ? 1 : 0,
+      r.title,
+    ],
+  ];
+}
+
+function metaJson(b: StoredBody | null): string {
+  if (!b) return "null";
+  const meta: BodyMeta = { encoding: b.encoding, size: b.size, storedSize: b.storedSize, truncated: b.truncated, contentType: b.contentType };
+  return JSON.stringify(meta);
+}

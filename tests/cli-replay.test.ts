@@ -1,0 +1,134 @@
+/**
+ * `npm run -s hopscope -- replay`, run as a speaker runs it: a child process pointed (HOPSCOPE_URL) at a
+ * real recorder on port 0, replaying a curated trace file or a stored trace.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { parseTraceBundle } from "@hopscope/shared/trace/bundle";
+import { TraceSchema, type Trace } from "@hopscope/shared/trace/schemas";
+import { loadConfig } from "../apps/proxy/src/config";
+import { start, type RecorderHandle } from "../apps/proxy/src/server";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BUY_MILK = join(ROOT, "traces", "buy-milk.hopscope.json");
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let recorder: RecorderHandle;
+let dir: string;
+
+function hopscope(args: string[]): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("npx", ["tsx", "scripts/hopscope.ts", ...args], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, HOPSCOPE_URL: recorder.url },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The trace once every hop of the replay is stored (the command returns as the replay starts). */
+async function storedTrace(id: string, exchangeCount: number): Promise<Trace> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const res = await fetch(`${recorder.url}/api/traces/${id}`);
+    if (res.ok) {
+      const trace = TraceSchema.parse(await res.json());
+      if (trace.exchangeCount === exchangeCount && trace.exchanges.every((e) => e.state === "complete")) return trace;
+    } else if (res.status !== 404) throw new Error(`GET /api/traces/${id} → ${res.status}: ${await res.text()}`);
+    if (Date.now() > deadline) throw new Error(`trace ${id} never had ${exchangeCount} complete exchanges`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Taps, requests and links, by position: what a replay must keep of the original. */
+function shape(trace: Trace): string[] {
+  const seq = new Map(trace.exchanges.map((e) => [e.id, e.seq]));
+  return [
+    ...trace.exchanges.map((e) => `${e.seq} ${e.tap} ${e.method} ${e.url} ${e.status} ${JSON.stringify(e.classification)}`),
+    ...trace.links.map((l) => `${l.kind} ${l.toolName} #${seq.get(l.from)} → #${seq.get(l.to)}`),
+  ];
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "hopscope-cli-replay-"));
+  const config = loadConfig({
+    UI_PORT: "0",
+    MODEL_TAP_PORT: "0",
+    MCP_TAP_PORT: "0",
+    AGENT_TAP_PORT: "0",
+    DB_FILE: join(dir, "hopscope.sqlite"),
+    TRACES_DIR: join(dir, "traces"),
+    WEB_DIST: join(dir, "dist"),
+  });
+  recorder = await start(config);
+});
+
+afterAll(async () => {
+  await recorder?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+// Each case is a child process (about 2 s of tsx start-up), so they run concurrently.
+describe.concurrent("hopscope replay", () => {
+  it("replays a trace file into the running recorder and prints where to watch it", async ({ expect }) => {
+    const bundle = parseTraceBundle(JSON.parse(await readFile(BUY_MILK, "utf8")));
+    const { code, stdout, stderr } = await hopscope(["replay", "traces/buy-milk.hopscope.json", "--speed", "50"]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const name = `${bundle.trace.name} (replay)`;
+    const escaped = `${recorder.url}/#/trace/`.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    const line = new RegExp(`^replaying "${name.replace(/[()]/g, "\\$&")}" \\(${bundle.exchanges.length} hops, \\d+\\.\\d s\\): ${escaped}([0-9a-f]{32})\\n$`);
+    expect(stdout).toMatch(line);
+    const id = (line.exec(stdout) as RegExpExecArray)[1] as string;
+    expect(id).not.toBe(bundle.trace.id);
+
+    const trace = await storedTrace(id, bundle.exchanges.length);
+    expect(trace.name).toBe(name);
+    expect(trace.source).toBe("imported");
+    expect(shape(trace)).toEqual(shape(bundle.trace));
+    const list = (await (await fetch(`${recorder.url}/api/traces`)).json()) as { traces: { id: string }[] };
+    expect(list.traces.map((t) => t.id)).toContain(id);
+  });
+
+  it("replays a stored trace given its id", async ({ expect }) => {
+    const imported = await fetch(`${recorder.url}/api/import`, { method: "POST", body: await readFile(BUY_MILK) });
+    expect(imported.status).toBe(200);
+    const { id: storedId } = (await imported.json()) as { id: string };
+    const { code, stdout } = await hopscope(["replay", storedId, "--speed", "50"]);
+    expect(code).toBe(0);
+    const id = /#\/trace\/([0-9a-f]{32})$/m.exec(stdout)?.[1];
+    expect(id).toBeDefined();
+    expect(id).not.toBe(storedId);
+    const original = TraceSchema.parse(await (await fetch(`${recorder.url}/api/traces/${storedId}`)).json());
+    const copy = await storedTrace(id as string, original.exchangeCount);
+    expect(shape(copy)).toEqual(shape(original));
+  });
+
+  it("says what the recorder refused: an unknown trace id, a broken file", async ({ expect }) => {
+    const broken = join(dir, "broken.hopscope.json");
+    const doc = JSON.parse(await readFile(BUY_MILK, "utf8")) as { version: unknown };
+    doc.version = 99;
+    await writeFile(broken, JSON.stringify(doc));
+    const [unknown, bad] = await Promise.all([hopscope(["replay", "0123456789abcdef0123456789abcdef"]), hopscope(["replay", broken])]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/POST \/api\/replay → 404: no trace 0123456789abcdef0123456789abcdef/);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/→ 400: "bundle" is not a valid hopscope trace file:\nversion: this file is version 99/);
+    expect(bad.stdout).toBe("");
+  });
+});
