@@ -12,8 +12,6 @@ import {
   type GoValue,
   INVALID,
   NIL_ANY,
-  type Provenance,
-  type ProvSpan,
   addressable,
   goFloat,
   goInt,
@@ -24,36 +22,9 @@ import {
   typeName,
 } from "./values";
 
-export class TemplateExecError extends Error {
-  constructor(
-    readonly line: number,
-    readonly col: number,
-    readonly at: string,
-    readonly detail: string,
-  ) {
-    super(`template:${line}:${col}: executing at <${at}>: ${detail}`);
-    this.name = "TemplateExecError";
-  }
-}
+import { TemplateExecError, type CompiledTemplate, type ExecOptions, type OutputSink } from "./exec-api";
 
-/** Receives every piece of output: literal template text, or a printed value and where it came from. */
-export interface OutputSink {
-  literal(text: string): void;
-  value(text: string, prov: Provenance | undefined, spans: ProvSpan[] | undefined): void;
-}
-
-export interface ExecOptions {
-  missingKey?: "invalid" | "zero" | "error";
-  funcs?: Record<string, TemplateFunc>;
-  now?: () => Date;
-}
-
-export interface CompiledTemplate {
-  tree: TemplateTree;
-  execute(data: GoValue, sink: OutputSink): void;
-  /** Identifiers the template mentions (fields and variables), lowercased, as Ollama's Template.Vars(). */
-  vars(): string[];
-}
+export { TemplateExecError, type CompiledTemplate, type ExecOptions, type OutputSink };
 
 /** Parses a template with the given extra functions available (text/template's builtins are always there). */
 export function compileTemplate(source: string, opts: ExecOptions = {}): CompiledTemplate {
