@@ -54,3 +54,40 @@ export function treePeakRssMiB(root: number): number {
   }
   return kib / 1024;
 }
+
+/** Current resident memory (VmRSS) of the tree, in MiB. */
+export function treeRssMiB(root: number): number {
+  let kib = 0;
+  for (const pid of processTree(root)) {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+      kib += Number(m?.[1] ?? 0);
+    } catch {
+      // ended meanwhile: nothing to add
+    }
+  }
+  return kib / 1024;
+}
+
+/** CPU seconds per thread of one process, by thread name (`comm`: "node" is the main thread and workers). */
+export function threadCpuSeconds(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out; // the process is gone: nothing to count
+  }
+  for (const tid of tids) {
+    try {
+      const raw = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const comm = raw.slice(raw.indexOf("(") + 1, raw.lastIndexOf(")"));
+      const fields = raw.slice(raw.lastIndexOf(")") + 2).split(" ");
+      const name = tid === String(pid) ? "main" : comm;
+      out.set(name, (out.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / CLK_TCK);
+    } catch {
+      // the thread ended between listing and reading
+    }
+  }
+  return out;
+}

@@ -20,36 +20,121 @@ export interface ContenderSummary {
   streamFirstLineLoadedMs: number;
   streamMaxGapLoadedMs: number;
   peakRssMiB: number;
+  /** Over all rounds: responses the load generator completed, and exchanges the proxy stored (recording proxies). */
+  answered: number;
+  recorded: number | null;
 }
 
-export interface PromptBench {
-  cases: { name: string; hopscopeMicros: number; baselineMicros: number; baselineName: string; ratio: number; tokens: number }[];
+export interface PromptCase {
+  name: string;
+  messages: number;
+  /** Render + tokenise, µs per call (median batch). */
+  hopscopeMicros: number;
+  baselineMicros: number;
+  baselineName: string;
+  /** Baseline time ÷ hopscope time: above 1 means hopscope is faster. */
+  ratio: number;
+  hopscopeRenderMicros: number;
+  baselineRenderMicros: number;
+  renderRatio: number;
+  /** Tokens of hopscope's prompt (what Ollama counts) and of the HF template's. */
+  tokens: number;
+  baselineTokens: number;
+  promptChars: number;
 }
-export interface UiBench {
+export interface PromptBench {
+  tokenizerLoadMs: number;
+  batches: number;
+  cases: PromptCase[];
+}
+export interface UiOpen {
   exchanges: number;
+  /** What "interactive" means, measured from navigation start. */
+  definition: string;
+  /** Median over `runs` page loads, alternating with the baseline. */
   interactiveMs: number;
   baselineMs: number;
   baselineName: string;
-  liveSent: number;
-  liveShown: number;
-  liveRatePerSecond: number;
+  /** The same measurement on a 1-exchange trace: what the app costs before the trace's size matters. */
+  smallTraceMs: number;
+  /** GET /api/traces/:id of the big trace, fetched and parsed by Node (no browser): the recorder's share. */
+  apiMs: number;
+  runs: number;
+}
+export interface UiLive {
+  ratePerSecond: number;
+  seconds: number;
+  sent: number;
+  /** Exchanges the recorder stored (from its API). */
+  recorded: number;
+  /** Distinct exchanges the open page showed. */
+  shown: number;
+  /** From the last answer until the page showed the last hop (or gave up after 20 s). */
+  catchUpMs: number;
+}
+export interface UiBench {
+  open: UiOpen | null;
+  live: UiLive | null;
+  /** Why a part did not run or could not be measured. */
+  notes: string[];
+}
+export interface SoakSample {
+  atSeconds: number;
+  rssMiB: number;
+  dbMiB: number;
+  requestsSent: number;
 }
 export interface SoakBench {
   minutes: number;
+  ratePerSecond: number;
   requestsSent: number;
+  /** Responses that were not 2xx or failed. */
+  errors: number;
   exchangesRecorded: number;
+  lost: number;
   rssMiBStart: number;
+  rssMiBMax: number;
   rssMiBEnd: number;
   dbMiBEnd: number;
-  samples: { atSeconds: number; rssMiB: number; dbMiB: number }[];
+  /** Bytes stored per exchange (DB + WAL ÷ exchanges). */
+  dbBytesPerExchange: number;
+  samples: SoakSample[];
 }
+
+export interface ProfileStep {
+  name: string;
+  /** Inclusive CPU time (self + callees), % of the recorder's busy samples. */
+  percent: number;
+  callers: { name: string; percent: number }[];
+}
+export interface ProfileBench {
+  path: string;
+  seconds: number;
+  requests: number;
+  rps: number;
+  /** With the profiler on (it adds some overhead). */
+  cpuMicrosPerRequest: number;
+  /** CPU per request by thread during the load, from /proc (main = the forward path; "node" = worker threads). */
+  threads: { name: string; microsPerRequest: number }[];
+  /** Main thread. */
+  topSelf: { name: string; percent: number }[];
+  steps: ProfileStep[];
+}
+
+export type Section = "proxies" | "prompt" | "ui" | "soak";
 
 export interface BenchResults {
   startedAt: string;
   rounds: number;
   seconds: number;
+  /** 1-minute load average when the run started and ended: other work on the box skews every figure. */
+  loadAverage: { start: number; end: number };
+  /** When each section was measured (a partial run carries the others over from earlier runs). */
+  sectionsAt: Partial<Record<Section, string>>;
   contenders: ContenderSummary[];
   skipped: { name: string; reason: string }[];
+  /** Where the recorder's CPU goes (measured with the proxies). */
+  profile: ProfileBench | null;
   prompt: PromptBench | null;
   ui: UiBench | null;
   soak: SoakBench | null;
@@ -78,16 +163,36 @@ function targets(r: BenchResults): string[] {
   const direct = by("direct");
   if (!hop) return ["hopscope was not measured."];
   const lines: string[] = [];
-  const check = (ok: boolean, text: string) => lines.push(`- ${ok ? "✅" : "❌"} ${text}`);
-  if (node) check(hop.mcpRps >= node.mcpRps, `hopscope with recording ≥ 1.0× the plain Node pass-through: ${ratio(hop.mcpRps, node.mcpRps)}`);
-  if (mitm) check(hop.mcpRps >= 10 * mitm.mcpRps, `≥ 10× mitmdump: ${ratio(hop.mcpRps, mitm.mcpRps)}`);
-  if (nginx) check(hop.mcpRps >= 0.4 * nginx.mcpRps, `≥ 0.4× nginx: ${ratio(hop.mcpRps, nginx.mcpRps)}`);
-  check(hop.mcpCpuMicros <= 120, `≤ 120 µs CPU per recorded exchange: ${f(hop.mcpCpuMicros)} µs`);
+  const check = (ok: boolean, text: string, miss: string) => lines.push(`- ${ok ? "✅" : "❌"} ${text}${ok ? "" : ` — ${miss}`}`);
+  /** How far a throughput ratio is from its goal: "needs 2.33× its throughput". */
+  const short = (have: number, goal: number) => `missed: needs ${f(goal / have, 2)}× its current throughput`;
+  // Throughput ratios use the MCP-like (400-byte) load: the issue's reference figures are for that shape.
+  if (node) {
+    const x = hop.mcpRps / node.mcpRps;
+    check(x >= 1, `hopscope with recording ≥ 1.0× the plain Node pass-through: ${ratio(hop.mcpRps, node.mcpRps)}`, short(x, 1));
+  }
+  if (mitm) {
+    const x = hop.mcpRps / mitm.mcpRps;
+    check(x >= 10, `≥ 10× mitmdump: ${ratio(hop.mcpRps, mitm.mcpRps)}`, short(x, 10));
+  }
+  if (nginx) {
+    const x = hop.mcpRps / nginx.mcpRps;
+    check(x >= 0.4, `≥ 0.4× nginx: ${ratio(hop.mcpRps, nginx.mcpRps)}`, short(x, 0.4));
+  }
+  check(hop.mcpCpuMicros <= 120, `≤ 120 µs CPU per recorded exchange: ${f(hop.mcpCpuMicros)} µs`, `missed by ${f(hop.mcpCpuMicros - 120)} µs (${f(hop.mcpCpuMicros / 120, 1)}× the budget; the plain pass-through costs ${node ? f(node.mcpCpuMicros) : "–"} µs here)`);
   if (direct) {
     const added = hop.singleMeanLatencyMs - direct.singleMeanLatencyMs;
-    check(added <= 0.15, `added latency at one connection ≤ 0.15 ms: ${f(added, 3)} ms`);
+    check(added <= 0.15, `added latency at one connection ≤ 0.15 ms: ${f(added, 3)} ms`, `missed by ${f(added - 0.15, 3)} ms (the pass-through adds ${node ? f(node.singleMeanLatencyMs - direct.singleMeanLatencyMs, 3) : "–"} ms)`);
   }
-  check(hop.streamFirstLineLoadedMs < 250 && hop.streamMaxGapLoadedMs < 250, `streamed lines forwarded as they come, even under load: first line ${f(hop.streamFirstLineLoadedMs)} ms, largest gap ${f(hop.streamMaxGapLoadedMs)} ms (upstream sends every 50 ms)`);
+  check(
+    hop.streamFirstLineLoadedMs < 250 && hop.streamMaxGapLoadedMs < 250,
+    `streamed lines forwarded as they come, even under load: first line ${f(hop.streamFirstLineLoadedMs)} ms, largest gap ${f(hop.streamMaxGapLoadedMs)} ms (upstream sends every 50 ms)`,
+    "lines are held back (a first line or a gap of 250 ms or more)",
+  );
+  lines.push(...recordedLines(r));
+  if (lines.some((l) => l.startsWith("- ❌"))) {
+    lines.push("", "Why the missed targets are missed: the profile below, and the analysis with suggested changes in [docs/bench.md](../docs/bench.md).");
+  }
   return lines;
 }
 
@@ -112,9 +217,10 @@ export function writeResults(r: BenchResults): string[] {
   const md = [
     "# Benchmark results",
     "",
-    `Run ${r.startedAt} with \`npm run bench\` (${r.rounds} alternating rounds, ${r.seconds} s per load run, 16 connections; medians).`,
+    `Written ${r.startedAt} by \`npm run bench\`. Proxies: ${r.rounds} alternating rounds, ${r.seconds} s per load run, 16 connections; medians.`,
+    ...sectionDates(r),
     "",
-    `Machine: ${machine.cpu}, ${machine.cores} cores (shared by load generator, proxy and upstream), ${machine.memoryGiB} GiB, Linux ${machine.kernel}, Node ${machine.node}; ${machine.nginx}; mitmdump: ${machine.mitmdump}.`,
+    `Machine: ${machine.cpu}, ${machine.cores} cores (shared by load generator, proxy and upstream), ${machine.memoryGiB} GiB, Linux ${machine.kernel}, Node ${machine.node}; ${machine.nginx}; mitmdump: ${machine.mitmdump}. 1-minute load average ${f(r.loadAverage.start, 1)} at the start, ${f(r.loadAverage.end, 1)} at the end of the run that measured the proxies${Math.max(r.loadAverage.start, r.loadAverage.end) > machine.cores ? " (other work was running on the box: absolute figures are inflated, ratios within one run still compare like with like)" : ""}.`,
     "",
     "## Proxies",
     "",
@@ -129,34 +235,138 @@ export function writeResults(r: BenchResults): string[] {
     "",
     ...targets(r),
     "",
-    ...(r.prompt
-      ? [
-          "## Prompt engine",
-          "",
-          "| case | hopscope render + tokenise µs/call | baseline | baseline µs/call | ratio | tokens |",
-          "|---|---|---|---|---|---|",
-          ...r.prompt.cases.map((c) => `| ${c.name} | ${f(c.hopscopeMicros, 1)} | ${c.baselineName} | ${f(c.baselineMicros, 1)} | ${c.ratio.toFixed(2)}× | ${c.tokens} |`),
-          "",
-        ]
-      : []),
-    ...(r.ui
-      ? [
-          "## Timeline",
-          "",
-          `- Opening a recorded ${r.ui.exchanges}-exchange trace in Chromium: sequence view interactive after ${f(r.ui.interactiveMs)} ms (baseline, ${r.ui.baselineName}: ${f(r.ui.baselineMs)} ms; ${ratio(r.ui.interactiveMs, r.ui.baselineMs)}).`,
-          `- Live feed at ${f(r.ui.liveRatePerSecond)} exchanges/s: ${r.ui.liveShown} of ${r.ui.liveSent} shown.`,
-          "",
-        ]
-      : []),
-    ...(r.soak
-      ? [
-          "## Soak",
-          "",
-          `${r.soak.minutes} minutes at moderate load through hopscope: ${r.soak.requestsSent} requests sent, ${r.soak.exchangesRecorded} exchanges recorded; RSS ${f(r.soak.rssMiBStart)} → ${f(r.soak.rssMiBEnd)} MiB; database ${f(r.soak.dbMiBEnd, 1)} MiB.`,
-          "",
-        ]
-      : []),
+    ...profileSection(r.profile),
+    ...promptSection(r.prompt),
+    ...uiSection(r.ui),
+    ...soakSection(r.soak),
+    ...HOW_TO_RUN,
   ].join("\n");
   writeFileSync(join(dir, "RESULTS.md"), md);
   return [join(dir, "RESULTS.md"), join(dir, "results.json")];
+}
+
+function promptSection(p: PromptBench | null): string[] {
+  if (!p) return [];
+  return [
+    "## Prompt engine",
+    "",
+    `Per call, in one process, batches alternating A B (median of ${p.batches}). hopscope = \`renderChat\` (Ollama's Go template semantics, with segments); baseline = \`@huggingface/jinja\` rendering Qwen2.5's HF chat template. Both then tokenise with the same Qwen2.5 tokenizer (loaded once in ${f(p.tokenizerLoadMs)} ms). Ratio = baseline time ÷ hopscope time (above 1: hopscope is faster).`,
+    "",
+    "| case | messages | hopscope render + tokenise µs | baseline render + tokenise µs | ratio | hopscope render only µs | baseline render only µs | ratio | tokens (hopscope / HF) | prompt chars |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+    ...p.cases.map(
+      (c) =>
+        `| ${c.name} | ${c.messages} | ${f(c.hopscopeMicros, 1)} | ${f(c.baselineMicros, 1)} | ${f(c.ratio, 2)}× | ${f(c.hopscopeRenderMicros, 1)} | ${f(c.baselineRenderMicros, 1)} | ${f(c.renderRatio, 2)}× | ${c.tokens} / ${c.baselineTokens} | ${c.promptChars} |`,
+    ),
+    "",
+    "The token counts differ because the two templates print tools and tool-call arguments differently (Go JSON vs Python `json.dumps` spacing and key order), as shared/test/prompt/hf-crosscheck.test.ts asserts.",
+    "",
+  ];
+}
+
+function uiSection(u: UiBench | null): string[] {
+  if (!u) return [];
+  const lines = ["## Timeline", ""];
+  if (u.open) {
+    lines.push(
+      `- Opening a recorded ${u.open.exchanges}-exchange trace in Chromium: interactive after **${f(u.open.interactiveMs)} ms** (median of ${u.open.runs}); baseline, ${u.open.baselineName}: ${f(u.open.baselineMs)} ms; ratio ${ratio(u.open.interactiveMs, u.open.baselineMs)}. The same page on a 1-exchange trace: ${f(u.open.smallTraceMs)} ms; the recorder answering GET /api/traces/:id alone: ${f(u.open.apiMs)} ms.`,
+      `  Interactive means: ${u.open.definition}`,
+    );
+  }
+  if (u.live) {
+    const ok = u.live.shown >= u.live.sent && u.live.recorded >= u.live.sent;
+    lines.push(
+      `- ${ok ? "✅" : "❌"} Live feed at ${f(u.live.ratePerSecond)} exchanges/s for ${f(u.live.seconds)} s into an open page: ${u.live.sent} sent, ${u.live.recorded} recorded, ${u.live.shown} shown as hop rows (counted by scrolling the virtualised list); the page had the last hop ${f(u.live.catchUpMs)} ms after the last answer.`,
+    );
+  }
+  for (const n of u.notes) lines.push(`- Note: ${n}`);
+  lines.push("");
+  return lines;
+}
+
+function soakSection(s: SoakBench | null): string[] {
+  if (!s) return [];
+  const ok = s.lost === 0;
+  return [
+    "## Soak",
+    "",
+    `${f(s.minutes, 1)} minutes through hopscope's taps at ~${f(s.ratePerSecond)} req/s, paced (4 in 5 MCP-like to the MCP tap, 1 in 5 chat-like 2 KB answers to the model tap): ${s.requestsSent} requests answered (${s.errors} errors), ${s.exchangesRecorded} exchanges in SQLite: ${ok ? "✅ none lost" : `❌ ${s.lost} lost`}. RSS ${f(s.rssMiBStart)} → max ${f(s.rssMiBMax)} → ${f(s.rssMiBEnd)} MiB; database ${f(s.dbMiBEnd, 1)} MiB (${f(s.dbBytesPerExchange)} bytes per exchange).`,
+    "",
+    "| t (s) | requests | RSS MiB | DB + WAL MiB |",
+    "|---|---|---|---|",
+    ...s.samples.map((x) => `| ${f(x.atSeconds)} | ${x.requestsSent} | ${f(x.rssMiB)} | ${f(x.dbMiB, 1)} |`),
+    "",
+    rssTrend(s),
+    "",
+    "What bounds memory: exchanges leave memory once written (batches every FLUSH_INTERVAL_MS, or sooner when large, handed to the SQLite writer; a writer slower than the traffic would let batches queue, which the DB + WAL column and RSS here would show); the per-trace sequence map is capped at 2,000 entries and the grouper's conversation and pending-call lists at a fixed count; the live feed's resume ring at 5,000 frames / 16 MiB; each WebSocket client's unsent bytes at WS_MAX_BUFFERED_BYTES (then it is dropped); SQLite's page cache at its default 2 MiB. The database is not bounded: it grows linearly with what is recorded (bodies up to MAX_BODY_BYTES each), so its size per exchange is the figure to watch; deleting traces reclaims it.",
+    "",
+  ];
+}
+
+const HOW_TO_RUN = [
+  "## How to run",
+  "",
+  "```sh",
+  "sudo apt-get install -y nginx-light mitmproxy chromium   # optional contenders and the browser for the timeline part",
+  "npm run build -w apps/web                                # the timeline the recorder serves",
+  "npm run bench                                            # proxies + prompt engine + timeline, ~5 minutes",
+  "npm run bench -- --rounds 5 --seconds 6                  # more rounds, longer load runs",
+  "npm run bench -- --only direct,node,hopscope             # a subset of contenders (name prefixes)",
+  "npm run bench -- --no-proxies --no-ui                    # the prompt engine only",
+  "npm run bench -- --soak --soak-minutes 10                # add the soak (not in the default run)",
+  "```",
+  "",
+  "A missing nginx or mitmdump is reported under the table, not an error; without /usr/bin/chromium the timeline part says so.",
+  "Figures are from a shared 2-core machine: CPU µs per request is the portable figure, throughput is a share of the box.",
+  "",
+];
+
+function sectionDates(r: BenchResults): string[] {
+  const older = (Object.entries(r.sectionsAt) as [Section, string][]).filter(([, at]) => at !== r.startedAt);
+  if (older.length === 0) return [];
+  return ["", `Measured in earlier runs and kept (a partial run rewrites only its own sections): ${older.map(([s, at]) => `${s} ${at}`).join(", ")}.`];
+}
+
+function profileSection(p: ProfileBench | null): string[] {
+  if (!p) return [];
+  return [
+    "## Where the recorder's CPU goes",
+    "",
+    `apps/proxy run with \`node --cpu-prof\`, ${p.seconds} s of 16-connection load on \`${p.path}\`: ${p.requests} requests, ${f(p.rps)} req/s, ${f(p.cpuMicrosPerRequest)} µs CPU per request with the profiler on. Percentages are of the recorder's busy samples (idle excluded). Re-run alone with \`npx tsx bench/profile.ts\`; the analysis is in [docs/bench.md](../docs/bench.md).`,
+    "",
+    ...((p.threads ?? []).length > 0
+      ? [`CPU µs per request by thread (from /proc, profiler on): ${p.threads.map((t) => `${t.name} ${f(t.microsPerRequest)}`).join(", ")} — "main" is the forward path, "node" worker threads (summed), "V8 …" the garbage collector's helpers, "libuv-worker" the thread pool. The tables below profile the main thread.`, ""]
+      : []),
+    "| step (inclusive) | % CPU | main callers |",
+    "|---|---|---|",
+    ...p.steps.map((s) => `| \`${s.name}\` | ${f(s.percent, 1)} | ${s.callers.map((c) => `${c.name} ${f(c.percent, 1)}`).join(", ")} |`),
+    "",
+    "| function (self time) | % CPU |",
+    "|---|---|",
+    ...p.topSelf.map((x) => `| ${x.name.replace(/\|/g, "\\|")} | ${f(x.percent, 1)} |`),
+    "",
+  ];
+}
+
+/** A recording proxy must have stored at least every exchange the load generator saw answered. */
+function recordedLines(r: BenchResults): string[] {
+  return r.contenders
+    .filter((c) => c.recorded !== null && c.recorded !== undefined)
+    .map((c) => {
+      const rec = c.recorded ?? 0;
+      return `- ${rec >= c.answered ? "✅" : "❌"} ${c.name} stored ${rec} exchanges in SQLite for ${c.answered} answered requests over its rounds${rec > c.answered ? " (the rest: requests cut off when a load run ended, stored as aborted)" : ""}.`;
+    });
+}
+
+/** RSS growth over the second half of the soak: a leak keeps growing after warm-up; a bounded process levels off. */
+function rssTrend(s: SoakBench): string {
+  const xs = s.samples;
+  if (xs.length < 3) return "Too few samples to judge the memory trend (run --soak-minutes 2 or more).";
+  const mid = xs[Math.floor((xs.length - 1) / 2)] as SoakSample;
+  const last = xs[xs.length - 1] as SoakSample;
+  const minutes = (last.atSeconds - mid.atSeconds) / 60;
+  const slope = minutes > 0 ? (last.rssMiB - mid.rssMiB) / minutes : Number.NaN;
+  const first = xs[0] as SoakSample;
+  const firstHalf = (mid.atSeconds - first.atSeconds) / 60 > 0 ? (mid.rssMiB - first.rssMiB) / ((mid.atSeconds - first.atSeconds) / 60) : Number.NaN;
+  return `RSS trend: ${f(firstHalf, 1)} MiB/min over the first half (warm-up: JIT, caches, the live feed's ring filling), ${f(slope, 1)} MiB/min over the second half (${f(mid.rssMiB)} → ${f(last.rssMiB)} MiB).`;
 }

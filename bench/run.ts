@@ -4,9 +4,11 @@
  * medians are reported, as ratios to direct and to the plain Node pass-through baseline.
  *
  * Flags: --rounds N (3)  --seconds S (4, per load run)  --only a,b  --soak (10-minute soak of hopscope)
+ *        --soak-minutes N (10)  --soak-rate R (100 requests/s)
+ *        --no-profile (skip the CPU profile of the recorder taken after the proxies)
+ *        --fresh (drop sections of earlier runs instead of carrying them over)
  *        --no-proxies  --no-prompt  --no-ui
  */
-import { spawn } from "node:child_process";
 import { ALL, type Contender } from "./contenders/index";
 import { CHAT_BODY, MCP_BODY, load, median, stream, type LoadResult, type StreamResult } from "./measure";
 import { treePeakRssMiB } from "./proc";
@@ -14,27 +16,31 @@ import { writeResults, type ContenderSummary, type BenchResults } from "./report
 import { runPromptBench } from "./prompt";
 import { runUiBench } from "./ui";
 import { runSoak } from "./soak";
+import { startUpstream } from "./start-upstream";
+import { loadavg } from "node:os";
+import { carryOver, readPrevious } from "./previous";
+import { cleanupProfile, profileRecorder } from "./profile";
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? (process.argv[i + 1] ?? "") : undefined;
 }
 const has = (name: string) => process.argv.includes(`--${name}`);
-const rounds = Number(flag("rounds") ?? 3);
-const seconds = Number(flag("seconds") ?? 4);
+/** A numeric flag, or a clear error saying what was wrong with it. */
+function num(name: string, def: number): number {
+  const raw = flag(name);
+  if (raw === undefined) return def;
+  const n = Number(raw);
+  if (raw === "" || !Number.isFinite(n) || n <= 0) {
+    process.stderr.write(`bench: --${name} takes a positive number (got ${JSON.stringify(raw)}), e.g. --${name} ${def}\n`);
+    process.exit(2);
+  }
+  return n;
+}
+const rounds = Math.round(num("rounds", 3));
+const seconds = num("seconds", 4);
 const only = flag("only")?.split(",");
 const log = (s: string) => process.stderr.write(`${s}\n`);
-
-async function startUpstream(): Promise<{ port: number; stop(): void }> {
-  const child = spawn(process.execPath, ["--import", "tsx", new URL("./upstream.ts", import.meta.url).pathname], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout?.once("data", (d: Buffer) => resolve(JSON.parse(d.toString()).port));
-    child.once("exit", (code) => reject(new Error(`upstream exited ${code}`)));
-  });
-  return { port, stop: () => child.kill("SIGTERM") };
-}
 
 interface Sample {
   mcp: LoadResult;
@@ -43,16 +49,21 @@ interface Sample {
   streamIdle: StreamResult;
   streamLoaded: StreamResult;
   peakRssMiB: number | null;
+  /** Responses the load generator completed in the round (all phases). */
+  answeredTotal: number;
+  /** Exchanges a recording proxy stored in the round (null for the others). */
+  recorded: number | null;
 }
 
 async function measureOnce(c: Contender, upstreamPort: number): Promise<Sample> {
   const s = await c.start(upstreamPort);
+  let sample: Omit<Sample, "recorded">;
   try {
     const mcpUrl = `http://127.0.0.1:${s.mcpPort}/mcp`;
     const chatUrl = `http://127.0.0.1:${s.modelPort}/api/chat`;
     const genUrl = `http://127.0.0.1:${s.modelPort}/api/generate`;
     // Warm up JITs and pools so the first contender is not penalised.
-    await load({ url: mcpUrl, body: MCP_BODY, connections: 4, seconds: 1, pid: null });
+    const warm = await load({ url: mcpUrl, body: MCP_BODY, connections: 4, seconds: 1, pid: null });
     const mcp = await load({ url: mcpUrl, body: MCP_BODY, connections: 16, seconds, pid: s.pid });
     const chat = await load({ url: chatUrl, body: CHAT_BODY, connections: 16, seconds, pid: s.pid });
     const single = await load({ url: mcpUrl, body: MCP_BODY, connections: 1, seconds: Math.max(2, seconds - 1), pid: s.pid });
@@ -60,11 +71,17 @@ async function measureOnce(c: Contender, upstreamPort: number): Promise<Sample> 
     const background = load({ url: mcpUrl, body: MCP_BODY, connections: 16, seconds: 3, pid: null });
     await new Promise((r) => setTimeout(r, 300));
     const streamLoaded = await stream(genUrl, 20, 50);
-    await background;
-    return { mcp, chat, single, streamIdle, streamLoaded, peakRssMiB: s.pid ? treePeakRssMiB(s.pid) : null };
-  } finally {
+    const bg = await background;
+    const answered = [warm, mcp, chat, single, bg].reduce((n, l) => n + l.requests, 0) + 2;
+    sample = { mcp, chat, single, streamIdle, streamLoaded, peakRssMiB: s.pid ? treePeakRssMiB(s.pid) : null, answeredTotal: answered };
+  } catch (err) {
+    const died = s.failure?.();
     await s.stop();
+    if (died) throw new Error(`${(err as Error).message}: ${died}`, { cause: err });
+    throw err;
   }
+  const info = await s.stop();
+  return { ...sample, recorded: info?.recorded ?? null };
 }
 
 function summarise(name: string, samples: Sample[]): ContenderSummary {
@@ -85,12 +102,28 @@ function summarise(name: string, samples: Sample[]): ContenderSummary {
     streamFirstLineLoadedMs: m((s) => s.streamLoaded.firstLineMs),
     streamMaxGapLoadedMs: m((s) => s.streamLoaded.maxGapMs),
     peakRssMiB: m((s) => s.peakRssMiB),
+    answered: samples.reduce((n, s) => n + s.answeredTotal, 0),
+    recorded: samples.some((s) => s.recorded !== null) ? samples.reduce((n, s) => n + (s.recorded ?? 0), 0) : null,
   };
 }
 
 async function main() {
-  const results: BenchResults = { startedAt: new Date().toISOString(), rounds, seconds, contenders: [], skipped: [], prompt: null, ui: null, soak: null };
+  const startedAt = new Date().toISOString();
+  const results: BenchResults = {
+    startedAt,
+    rounds,
+    seconds,
+    loadAverage: { start: loadavg()[0] ?? Number.NaN, end: Number.NaN },
+    sectionsAt: {},
+    contenders: [],
+    skipped: [],
+    profile: null,
+    prompt: null,
+    ui: null,
+    soak: null,
+  };
   if (!has("no-proxies")) {
+    results.sectionsAt.proxies = startedAt;
     const upstream = await startUpstream();
     try {
       const contenders: Contender[] = [];
@@ -103,21 +136,48 @@ async function main() {
         } else contenders.push(c);
       }
       const samples = new Map<string, Sample[]>(contenders.map((c) => [c.name, []]));
+      const failures = new Map<string, string>();
       for (let r = 0; r < rounds; r++) {
         for (const c of contenders) {
           log(`bench: round ${r + 1}/${rounds}: ${c.name}`);
-          samples.get(c.name)?.push(await measureOnce(c, upstream.port));
+          try {
+            samples.get(c.name)?.push(await measureOnce(c, upstream.port));
+          } catch (err) {
+            // One broken contender (e.g. a recorder that crashes) must not cost the others' figures.
+            const why = err instanceof Error ? err.message.split("\n")[0] ?? err.message : String(err);
+            log(`bench: ${c.name} failed in round ${r + 1}: ${why}`);
+            failures.set(c.name, `failed in round ${r + 1}: ${why}`);
+          }
         }
       }
-      results.contenders = contenders.map((c) => summarise(c.name, samples.get(c.name) ?? []));
+      results.contenders = contenders.filter((c) => (samples.get(c.name)?.length ?? 0) > 0).map((c) => summarise(c.name, samples.get(c.name) ?? []));
+      for (const [name, why] of failures) results.skipped.push({ name, reason: why });
     } finally {
       upstream.stop();
     }
+    if (!has("no-profile") && (!only || only.some((o) => "hopscope".startsWith(o)))) {
+      const p = await profileRecorder(log);
+      cleanupProfile(p.file);
+      const { file: _file, ...profile } = p;
+      results.profile = profile;
+    }
   }
-  if (!has("no-prompt")) results.prompt = await runPromptBench(log);
-  if (!has("no-ui")) results.ui = await runUiBench(log);
-  if (has("soak")) results.soak = await runSoak(log);
-  const paths = writeResults(results);
+  if (!has("no-prompt")) {
+    results.sectionsAt.prompt = startedAt;
+    results.prompt = await runPromptBench(log);
+  }
+  if (!has("no-ui")) {
+    results.sectionsAt.ui = startedAt;
+    results.ui = await runUiBench(log);
+  }
+  if (has("soak")) {
+    results.sectionsAt.soak = startedAt;
+    results.soak = await runSoak(log, { minutes: num("soak-minutes", 10), ratePerSecond: num("soak-rate", 100) });
+  }
+  results.loadAverage.end = loadavg()[0] ?? Number.NaN;
+  // A partial run (e.g. --soak alone) keeps the other sections of the last results, each with its own date.
+  const merged = has("fresh") ? results : carryOver(results, readPrevious());
+  const paths = writeResults(merged);
   log(`bench: wrote ${paths.join(" and ")}`);
 }
 

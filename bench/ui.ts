@@ -1,5 +1,295 @@
-import type { UiBench } from "./report";
-export async function runUiBench(log: (s: string) => void): Promise<UiBench | null> {
-  log("bench: timeline bench not wired yet");
-  return null;
+/**
+ * The timeline in Chromium, against a real recorder (apps/proxy main.ts as a child, its taps in front of the
+ * bench upstream):
+ *
+ * (a) Open a recorded 1,000-exchange trace (real traffic through the taps, one traceparent, a repeating
+ *     question: agent → tools/list → chat → tools/call → chat) and time, from navigation start, until the
+ *     sequence view is interactive: the first hop row is rendered, a click on it is issued at once, and the
+ *     hop detail panel for that hop is on screen. Baselines in the same browser, alternating run by run:
+ *     the raw JSON of the same trace (GET /api/traces/:id shown by Chromium) and the UI on a 1-exchange trace.
+ * (b) With the UI open on a trace, send 200 exchanges per second for a few seconds into that trace and
+ *     count, by scrolling the (virtualised) sequence view, that every one of them shows up as a hop row.
+ *
+ * Selectors (apps/web/src): `[data-testid="sequence"]`, rows `[role="listitem"][data-hop]`, the detail
+ * `[data-testid="hop-detail"]`. A part that cannot run says why in `notes` instead of failing the bench.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { startRecorder, type RecorderChild } from "./contenders/index";
+import { median } from "./measure";
+import type { UiBench, UiLive, UiOpen } from "./report";
+import { startUpstream } from "./start-upstream";
+import { paced, post } from "./traffic";
+
+const CHROMIUM = "/usr/bin/chromium";
+const ROOT = join(import.meta.dirname, "..");
+const WEB = join(ROOT, "apps", "web");
+const EXCHANGES = 1000;
+const RUNS = 5;
+const LIVE_RATE = 200;
+const LIVE_SECONDS = 5;
+
+const ROW = '[data-testid="sequence"] [role="listitem"][data-hop]';
+const DETAIL = '[data-testid="hop-detail"]';
+
+const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+const newTraceparent = () => {
+  const traceId = randomHex(16);
+  return { traceId, header: `00-${traceId}-${randomHex(8)}-01` };
+};
+
+function newestMtime(path: string): number {
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  return readdirSync(path).reduce((m, name) => Math.max(m, newestMtime(join(path, name))), st.mtimeMs);
+}
+
+/** apps/web/dist when it is newer than the sources; otherwise a fresh build into a temp dir (dist is left alone). */
+function webDist(log: (s: string) => void): { dir: string; built: boolean } {
+  const dist = join(WEB, "dist");
+  const sources = Math.max(newestMtime(join(WEB, "src")), newestMtime(join(WEB, "index.html")), newestMtime(join(ROOT, "shared", "src")));
+  if (existsSync(join(dist, "index.html")) && statSync(join(dist, "index.html")).mtimeMs >= sources) return { dir: dist, built: false };
+  const out = mkdtempSync(join(tmpdir(), "hopscope-bench-web-"));
+  log(`bench: ui: apps/web/dist is missing or older than its sources; building into ${out}`);
+  execFileSync(process.execPath, [join(ROOT, "node_modules", "vite", "bin", "vite.js"), "build", "--config", join(WEB, "vite.config.ts"), "--outDir", out, "--emptyOutDir", "--logLevel", "error"], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  return { dir: out, built: true };
+}
+
+const MCP_LIST = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
+const mcpCall = (i: number) => JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "append", arguments: { content: `item ${i}` } } });
+const chat = (i: number, second: boolean) =>
+  JSON.stringify({
+    model: "qwen2.5:7b",
+    stream: false,
+    messages: [
+      { role: "user", content: `Add item ${i} to my notes` },
+      ...(second
+        ? [
+            { role: "assistant", content: "", tool_calls: [{ function: { name: "append", arguments: { content: `item ${i}` } } }] },
+            { role: "tool", content: "Success", tool_name: "append" },
+          ]
+        : []),
+    ],
+  });
+
+/** One agent question's five exchanges, in order, all carrying `traceparent`. */
+async function question(r: RecorderChild, i: number, traceparent: string): Promise<void> {
+  const h = { traceparent };
+  const at = (port: number, path: string) => `http://127.0.0.1:${port}${path}`;
+  const statuses = [
+    await post(at(r.agentPort, "/agent"), JSON.stringify({ message: `Add item ${i} to my notes` }), h),
+    await post(at(r.mcpPort, "/mcp"), MCP_LIST, h),
+    await post(at(r.modelPort, "/api/chat"), chat(i, false), h),
+    await post(at(r.mcpPort, "/mcp"), mcpCall(i), h),
+    await post(at(r.modelPort, "/api/chat"), chat(i, true), h),
+  ];
+  const bad = statuses.find((s) => s !== 200);
+  if (bad !== undefined) throw new Error(`a request through the recorder's taps answered ${bad}`);
+}
+
+async function recordTrace(r: RecorderChild, exchanges: number): Promise<string> {
+  const { traceId, header } = newTraceparent();
+  const questions = Math.ceil(exchanges / 5);
+  const parallel = 4;
+  for (let i = 0; i < questions; i += parallel) {
+    await Promise.all(Array.from({ length: Math.min(parallel, questions - i) }, (_, k) => question(r, i + k, header)));
+  }
+  return traceId;
+}
+
+interface TraceJson {
+  exchanges: unknown[];
+}
+async function traceJson(r: RecorderChild, traceId: string): Promise<TraceJson | null> {
+  const res = await fetch(`http://127.0.0.1:${r.uiPort}/api/traces/${traceId}`);
+  if (res.status === 404) return null;
+  if (!res.ok) throw new Error(`GET /api/traces/${traceId} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as TraceJson;
+}
+
+/** Milliseconds since the page's navigation started, read in the page. */
+const pageNow = (page: Page) => page.evaluate("performance.now()") as Promise<number>;
+
+/** From navigation start: first hop row rendered → click it → its detail panel shown. */
+async function openTimeline(ctx: BrowserContext, url: string): Promise<number> {
+  const page = await ctx.newPage();
+  try {
+    await page.goto(url, { waitUntil: "commit" });
+    const row = page.locator(ROW).first();
+    await row.waitFor({ state: "visible", timeout: 60_000 });
+    const hop = await row.getAttribute("data-hop");
+    await row.click();
+    await page.locator(`${DETAIL}[aria-label="Hop ${hop} in detail"]`).waitFor({ state: "visible", timeout: 30_000 });
+    return await pageNow(page);
+  } finally {
+    await page.close();
+  }
+}
+
+/** From navigation start: Chromium has shown the trace's raw JSON. */
+async function openRawJson(ctx: BrowserContext, url: string): Promise<number> {
+  const page = await ctx.newPage();
+  try {
+    await page.goto(url, { waitUntil: "load" });
+    await page.locator("body pre, body").first().waitFor({ state: "visible" });
+    return await pageNow(page);
+  } finally {
+    await page.close();
+  }
+}
+
+async function measureOpen(ctx: BrowserContext, r: RecorderChild, log: (s: string) => void): Promise<UiOpen> {
+  log(`bench: ui: recording a ${EXCHANGES}-exchange trace through the taps`);
+  const bigId = await recordTrace(r, EXCHANGES);
+  const smallId = newTraceparent();
+  await post(`http://127.0.0.1:${r.mcpPort}/mcp`, MCP_LIST, { traceparent: smallId.header });
+  const stored = (await traceJson(r, bigId))?.exchanges.length ?? 0;
+  if (stored !== EXCHANGES) throw new Error(`the recorder stored ${stored} exchanges in the trace, not ${EXCHANGES}`);
+  const base = `http://127.0.0.1:${r.uiPort}`;
+  // Warm-up: the bundle in the browser cache, the recorder's statements prepared.
+  await openTimeline(ctx, `${base}/#/trace/${bigId}`);
+  await openRawJson(ctx, `${base}/api/traces/${bigId}`);
+  const big: number[] = [];
+  const raw: number[] = [];
+  const small: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    big.push(await openTimeline(ctx, `${base}/#/trace/${bigId}`));
+    raw.push(await openRawJson(ctx, `${base}/api/traces/${bigId}`));
+    small.push(await openTimeline(ctx, `${base}/#/trace/${smallId.traceId}`));
+  }
+  // How much of either is the recorder answering GET /api/traces/:id (from this process, no browser).
+  const api: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await traceJson(r, bigId);
+    api.push(performance.now() - t);
+  }
+  log(`bench: ui: open ${median(big).toFixed(0)} ms; raw JSON ${median(raw).toFixed(0)} ms; 1-exchange trace ${median(small).toFixed(0)} ms; API alone ${median(api).toFixed(0)} ms`);
+  return {
+    exchanges: stored,
+    definition:
+      "from navigation start, the first hop row of the sequence view is rendered, a click on it is issued at once, and that hop's detail panel is visible (Playwright's click and polling included).",
+    interactiveMs: median(big),
+    baselineMs: median(raw),
+    baselineName: "the same trace's raw JSON (GET /api/traces/:id) opened in the same browser",
+    smallTraceMs: median(small),
+    apiMs: median(api),
+    runs: RUNS,
+  };
+}
+
+/** Scrolls the virtualised sequence view top to bottom and returns every hop number it rendered. */
+const COLLECT_HOPS = `(async () => {
+  const sc = document.querySelector('[data-testid="sequence"]');
+  if (!sc) return [];
+  const seen = new Set();
+  const settle = () => new Promise((r) => setTimeout(() => requestAnimationFrame(() => r()), 20));
+  sc.scrollTop = 0;
+  for (let guard = 0; guard < 100000; guard++) {
+    await settle();
+    for (const el of sc.querySelectorAll('[role="listitem"][data-hop]')) seen.add(Number(el.getAttribute('data-hop')));
+    if (sc.scrollTop + sc.clientHeight >= sc.scrollHeight - 1) break;
+    sc.scrollTop += Math.max(1, sc.clientHeight - 20);
+  }
+  return [...seen];
+})()`;
+
+/** The last hop number the replay controls show ("hop n / N"), or the rendered row count when absent. */
+const LAST_HOP = `(() => {
+  const t = document.querySelector('[data-testid="hop-position"]')?.textContent ?? '';
+  const m = /\\/\\s*(\\d+)/.exec(t);
+  return m ? Number(m[1]) : document.querySelectorAll('[data-testid="sequence"] [role="listitem"][data-hop]').length;
+})()`;
+
+async function measureLive(ctx: BrowserContext, r: RecorderChild, log: (s: string) => void): Promise<UiLive> {
+  const { traceId, header } = newTraceparent();
+  const mcp = `http://127.0.0.1:${r.mcpPort}/mcp`;
+  // One exchange first so the trace exists and the page opens it like any recorded trace.
+  await post(mcp, MCP_LIST, { traceparent: header });
+  for (let i = 0; i < 100 && (await traceJson(r, traceId)) === null; i++) await new Promise((res) => setTimeout(res, 50));
+  const page = await ctx.newPage();
+  try {
+    await page.goto(`http://127.0.0.1:${r.uiPort}/#/trace/${traceId}`);
+    await page.locator(ROW).first().waitFor({ state: "visible", timeout: 60_000 });
+    log(`bench: ui: live feed, ${LIVE_RATE} exchanges/s for ${LIVE_SECONDS} s into the open page`);
+    const sent = await paced({ ratePerSecond: LIVE_RATE, seconds: LIVE_SECONDS, send: (i) => post(mcp, mcpCall(i), { traceparent: header }) });
+    if (sent.errors > 0) throw new Error(`${sent.errors} of ${sent.sent} live requests failed; the first: ${sent.firstError}`);
+    const expected = sent.sent + 1;
+    const tDone = performance.now();
+    // Give the page up to 20 s to catch up, then count what it rendered.
+    let last = 0;
+    while (performance.now() - tDone < 20_000) {
+      last = (await page.evaluate(LAST_HOP)) as number;
+      if (last >= expected) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    const catchUpMs = performance.now() - tDone;
+    const seen = (await page.evaluate(COLLECT_HOPS)) as number[];
+    const recorded = (await traceJson(r, traceId))?.exchanges.length ?? 0;
+    const shown = seen.filter((n) => n >= 1 && n <= expected).length;
+    log(`bench: ui: live: ${expected} sent, ${recorded} recorded, ${shown} rows shown (last hop ${last}), caught up ${catchUpMs.toFixed(0)} ms after the last answer`);
+    return { ratePerSecond: sent.sent / LIVE_SECONDS, seconds: LIVE_SECONDS, sent: expected, recorded, shown, catchUpMs };
+  } finally {
+    await page.close();
+  }
+}
+
+const why = (r: RecorderChild) => {
+  const f = r.failure();
+  return f ? ` (${f})` : "";
+};
+
+export async function runUiBench(log: (s: string) => void): Promise<UiBench> {
+  const notes: string[] = [];
+  if (!existsSync(CHROMIUM)) return { open: null, live: null, notes: [`${CHROMIUM} is missing (Debian: apt-get install chromium); the timeline was not measured`] };
+  let web: { dir: string; built: boolean };
+  try {
+    web = webDist(log);
+  } catch (err) {
+    return { open: null, live: null, notes: [`the timeline could not be built (npm run build -w apps/web): ${(err as Error).message.split("\n")[0]}`] };
+  }
+  const upstream = await startUpstream();
+  const userDataDir = mkdtempSync(join(tmpdir(), "hopscope-bench-chromium-"));
+  let recorder: RecorderChild | null = null;
+  let ctx: BrowserContext | null = null;
+  let open: UiOpen | null = null;
+  let live: UiLive | null = null;
+  try {
+    recorder = await startRecorder(upstream.port, { WEB_DIST: web.dir });
+    ctx = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1400, height: 900 },
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    const pageErrors: string[] = [];
+    ctx.on("page", (p) => p.on("pageerror", (e) => pageErrors.push(e.message)));
+    try {
+      open = await measureOpen(ctx, recorder, log);
+    } catch (err) {
+      notes.push(`opening the ${EXCHANGES}-exchange trace could not be measured: ${(err as Error).message.split("\n")[0]}${why(recorder)}`);
+      log(`bench: ui: ${notes.at(-1)}`);
+    }
+    try {
+      live = await measureLive(ctx, recorder, log);
+    } catch (err) {
+      notes.push(`the live feed could not be measured: ${(err as Error).message.split("\n")[0]}${why(recorder)}`);
+      log(`bench: ui: ${notes.at(-1)}`);
+    }
+    for (const e of [...new Set(pageErrors)].slice(0, 5)) notes.push(`the page threw: ${e}`);
+  } finally {
+    await ctx?.close();
+    await recorder?.stop();
+    recorder?.cleanup();
+    upstream.stop();
+    rmSync(userDataDir, { recursive: true, force: true });
+    if (web.built) rmSync(web.dir, { recursive: true, force: true });
+  }
+  return { open, live, notes };
 }

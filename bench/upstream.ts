@@ -3,6 +3,7 @@
  *   POST /mcp           a ~400-byte JSON-RPC result, like an MCP tools/call answer
  *   POST /api/chat      a ~2 KB JSON body, like a non-streamed /api/chat answer
  *   POST /api/generate  NDJSON lines spaced in time, like a streamed model answer (?lines=20&interval=50)
+ *   POST /agent         a short JSON reply, like the agent host's answer (for the timeline bench's mixed traces)
  *   GET  /health        200
  * Prints `{"port": N}` on stdout once listening.
  */
@@ -29,6 +30,8 @@ const chat = JSON.stringify({
   eval_count: 12,
 });
 
+const agentReply = JSON.stringify({ reply: "I've added \"buy milk\" to your notes.", conversationId: "bench" });
+
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? "/", "http://x");
   // Drain the request body before answering, as a real server would.
@@ -42,6 +45,11 @@ const server = createServer((req, res) => {
       const body = url.pathname === "/mcp" ? small : chat;
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
       res.end(body);
+      return;
+    }
+    if (url.pathname === "/agent") {
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(agentReply) });
+      res.end(agentReply);
       return;
     }
     if (url.pathname === "/api/generate") {
@@ -63,6 +71,9 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 60_000;
+// The bench holds our stdin open; when it ends (the bench exited, even abruptly), so do we: no orphans.
+process.stdin.on("end", () => process.exit(0));
+process.stdin.resume();
 server.listen(0, "127.0.0.1", () => {
   const address = server.address();
   if (address && typeof address === "object") process.stdout.write(`${JSON.stringify({ port: address.port })}\n`);

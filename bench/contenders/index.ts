@@ -4,8 +4,9 @@
  * SQLite, nginx and mitmdump (reverse mode) when installed.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import Database from "better-sqlite3";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -15,7 +16,10 @@ export interface Started {
   modelPort: number;
   pid: number | null;
   dbFile?: string;
-  stop(): Promise<void>;
+  /** Stops it; a recording proxy says how many exchanges it stored (read back after it flushed on exit). */
+  stop(): Promise<{ recorded?: number } | void>;
+  /** Why it died, when it did (a recorder that crashed mid-run). */
+  failure?(): string | null;
 }
 
 export interface Contender {
@@ -98,37 +102,110 @@ export const nodePassthrough: Contender = {
   },
 };
 
+export interface RecorderChild {
+  uiPort: number;
+  mcpPort: number;
+  modelPort: number;
+  agentPort: number;
+  pid: number | null;
+  dbFile: string;
+  /** Stops the recorder (SIGTERM: it flushes and closes its database); the temp dir stays until cleanup(). */
+  stop(): Promise<void>;
+  cleanup(): void;
+  /** null while the recorder runs (or was stopped by us); otherwise how it died and its last log lines. */
+  failure(): string | null;
+}
+
+/**
+ * apps/proxy's main.ts as its own process, all three taps in front of one upstream, its database in a temp
+ * dir. `env` adds or overrides settings (e.g. WEB_DIST for the timeline bench); `nodeArgs` go to node itself
+ * (e.g. --cpu-prof, which NODE_OPTIONS does not allow).
+ */
+export async function startRecorder(upstreamPort: number, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<RecorderChild> {
+  const dir = mkdtempSync(join(tmpdir(), "hopscope-bench-"));
+  const [ui, model, mcp, agent] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const dbFile = join(dir, "bench.sqlite");
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", join(root, "apps", "proxy", "src", "main.ts")], {
+    cwd: root,
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      UI_PORT: String(ui),
+      MODEL_TAP_PORT: String(model),
+      MCP_TAP_PORT: String(mcp),
+      AGENT_TAP_PORT: String(agent),
+      MODEL_UPSTREAM: `http://127.0.0.1:${upstreamPort}`,
+      MCP_UPSTREAM: `http://127.0.0.1:${upstreamPort}`,
+      AGENT_UPSTREAM: `http://127.0.0.1:${upstreamPort}`,
+      DB_FILE: dbFile,
+      TRACES_DIR: join(dir, "traces"),
+      ...env,
+    },
+    // The recorder logs a warning per upstream failure; the bench cuts connections at the end of each load
+    // run, so those lines are expected noise and go to a file in the temp dir instead of the terminal.
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const errLog = createWriteStream(join(dir, "recorder.log"));
+  child.stderr?.pipe(errLog);
+  try {
+    await waitFor(`http://127.0.0.1:${ui}/api/health`, child, "hopscope recorder", 200);
+  } catch (err) {
+    child.kill("SIGKILL");
+    throw new Error(`${(err as Error).message}; its log: ${join(dir, "recorder.log")}`);
+  }
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  let stopping = false;
+  const stop = stopper(child);
+  const failure = () => {
+    if (stopping || (child.exitCode === null && child.signalCode === null)) return null;
+    let tail = "";
+    try {
+      tail = readFileSync(join(dir, "recorder.log"), "utf8").split("\n").filter((l) => /Error|error|throw/.test(l)).slice(0, 2).join(" / ");
+    } catch (err) {
+      tail = `(its log could not be read: ${(err as Error).message})`;
+    }
+    return `the recorder exited (${child.exitCode ?? child.signalCode}): ${tail}`;
+  };
+  return {
+    uiPort: ui,
+    mcpPort: mcp,
+    modelPort: model,
+    agentPort: agent,
+    pid: child.pid ?? null,
+    dbFile,
+    stop: () => {
+      stopping = true;
+      return stop();
+    },
+    cleanup,
+    failure,
+  };
+}
+
 export const hopscope: Contender = {
   name: "hopscope (recording)",
   unavailable: () => null,
   async start(upstreamPort) {
-    const dir = mkdtempSync(join(tmpdir(), "hopscope-bench-"));
-    const [ui, model, mcp, agent] = [await freePort(), await freePort(), await freePort(), await freePort()];
-    const dbFile = join(dir, "bench.sqlite");
-    const child = spawn(process.execPath, ["--import", "tsx", join(root, "apps", "proxy", "src", "main.ts")], {
-      cwd: root,
-      env: {
-        ...process.env,
-        HOST: "127.0.0.1",
-        UI_PORT: String(ui),
-        MODEL_TAP_PORT: String(model),
-        MCP_TAP_PORT: String(mcp),
-        AGENT_TAP_PORT: String(agent),
-        MODEL_UPSTREAM: `http://127.0.0.1:${upstreamPort}`,
-        MCP_UPSTREAM: `http://127.0.0.1:${upstreamPort}`,
-        AGENT_UPSTREAM: `http://127.0.0.1:${upstreamPort}`,
-        DB_FILE: dbFile,
-        TRACES_DIR: join(dir, "traces"),
-      },
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    await waitFor(`http://127.0.0.1:${ui}/api/health`, child, "hopscope recorder", 200);
+    const r = await startRecorder(upstreamPort);
     return {
-      mcpPort: mcp,
-      modelPort: model,
-      pid: child.pid ?? null,
-      dbFile,
-      stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })),
+      mcpPort: r.mcpPort,
+      modelPort: r.modelPort,
+      pid: r.pid,
+      dbFile: r.dbFile,
+      failure: r.failure,
+      stop: async () => {
+        await r.stop();
+        try {
+          const db = new Database(r.dbFile, { readonly: true, fileMustExist: true });
+          try {
+            return { recorded: (db.prepare("SELECT COUNT(*) AS n FROM exchanges").get() as { n: number }).n };
+          } finally {
+            db.close();
+          }
+        } finally {
+          r.cleanup();
+        }
+      },
     };
   },
 };
