@@ -139,6 +139,9 @@ export async function startRecorder(upstreamPort: number, env: Record<string, st
       AGENT_UPSTREAM: `http://127.0.0.1:${upstreamPort}`,
       DB_FILE: dbFile,
       TRACES_DIR: join(dir, "traces"),
+      // Retention off, so every exchange sent can be counted in SQLite (nothing lost); in normal use
+      // MAX_TRACES (default 10,000) bounds the database.
+      MAX_TRACES: "0",
       ...env,
     },
     // The recorder logs a warning per upstream failure; the bench cuts connections at the end of each load

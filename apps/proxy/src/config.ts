@@ -44,6 +44,8 @@ export const ConfigSchema = z.object({
   WS_MAX_BUFFERED_BYTES: positiveInt("WS_MAX_BUFFERED_BYTES", 8 * 1024 * 1024),
   /** Recorded writes are flushed to SQLite at least this often. */
   FLUSH_INTERVAL_MS: positiveInt("FLUSH_INTERVAL_MS", 50),
+  /** Retention: keep at most this many traces (least recently updated unsaved ones go first); 0 keeps all. */
+  MAX_TRACES: z.coerce.number({ error: "MAX_TRACES must be a number" }).int().min(0, "MAX_TRACES must be 0 (keep all) or more").default(10_000),
   /** When set, every finished trace is also sent to this OpenTelemetry backend (OTLP/HTTP, JSON). */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().trim().optional(),
   /** Extra headers for it, `key=value,key2=value2` (percent-encoded values), as the OTel spec defines. */
@@ -70,6 +72,8 @@ export interface Config {
   upstreamTimeoutMs: number;
   wsMaxBufferedBytes: number;
   flushIntervalMs: number;
+  /** Keep at most this many traces in SQLite (0: all). */
+  maxTraces: number;
   /** Live OTLP export, or null when OTEL_EXPORTER_OTLP_ENDPOINT is not set. */
   otlp: { endpoint: string; headers: string | null; quietMs: number } | null;
 }
@@ -97,6 +101,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     upstreamTimeoutMs: c.UPSTREAM_TIMEOUT_MS,
     wsMaxBufferedBytes: c.WS_MAX_BUFFERED_BYTES,
     flushIntervalMs: c.FLUSH_INTERVAL_MS,
+    maxTraces: c.MAX_TRACES,
     otlp: c.OTEL_EXPORTER_OTLP_ENDPOINT
       ? { endpoint: c.OTEL_EXPORTER_OTLP_ENDPOINT, headers: c.OTEL_EXPORTER_OTLP_HEADERS ?? null, quietMs: c.OTLP_EXPORT_QUIET_MS }
       : null,

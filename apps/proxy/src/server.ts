@@ -60,7 +60,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
       });
       otlp?.traceUpdated(id);
     }
-  }, (record) => logger.warn({ exchange: record.summary.id, state: record.summary.state }, "exchange ended during shutdown; not recorded"));
+  }, (record) => logger.warn({ exchange: record.summary.id, state: record.summary.state }, "exchange ended during shutdown; not recorded"), config.maxTraces);
   const newTraceId = traceIdSource();
   const recorder = new Recorder({ store, announce, maxBodyBytes: config.maxBodyBytes, newTraceId });
   if (config.otlp) {

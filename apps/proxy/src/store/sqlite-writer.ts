@@ -8,7 +8,7 @@
  * see everything that completed, exactly as when the flush was synchronous.
  */
 import { Worker } from "node:worker_threads";
-import { INSERT_EXCHANGE_SQL, UPSERT_TRACE_SQL, type RowParams } from "./write-sql";
+import { INSERT_EXCHANGE_SQL, PRUNE_TRACES_SQL, UPSERT_TRACE_SQL, type RowParams } from "./write-sql";
 
 /** A commit slower than this while a read waits means the writer is stuck; the read fails loudly. */
 const WAIT_LIMIT_MS = 30_000;
@@ -22,21 +22,24 @@ export class SqliteWriter {
 
   constructor(
     file: string,
-    /** Called once a batch is committed, with the traces it touched. */
+    /** Called once a batch is committed, with the traces it touched (and those retention deleted). */
     private readonly onCommitted: (traceIds: string[]) => void,
+    /** Keep at most this many traces (0: all). */
+    maxTraces = 0,
   ) {
     const shared = new SharedArrayBuffer(8);
     this.done = new Int32Array(shared);
     this.worker = new Worker(new URL("./sqlite-writer.worker.mjs", import.meta.url), {
-      workerData: { file, upsertTraceSql: UPSERT_TRACE_SQL, insertExchangeSql: INSERT_EXCHANGE_SQL, shared },
+      workerData: { file, upsertTraceSql: UPSERT_TRACE_SQL, insertExchangeSql: INSERT_EXCHANGE_SQL, pruneTracesSql: PRUNE_TRACES_SQL, maxTraces, shared },
       // The worker is plain JavaScript: no TypeScript loader needed there.
       execArgv: [],
     });
-    this.worker.on("message", (msg: { batch: number; error?: string }) => {
+    this.worker.on("message", (msg: { batch: number; error?: string; pruned?: string[] }) => {
       const traceIds = this.pending.get(msg.batch) ?? [];
       this.pending.delete(msg.batch);
       if (msg.error) throw new Error(`recording to SQLite failed; exchanges of this batch are lost: ${msg.error}`);
-      this.onCommitted(traceIds);
+      // Pruned traces are announced like touched ones: the feed finds them gone and sends trace.deleted.
+      this.onCommitted(msg.pruned && msg.pruned.length > 0 ? [...traceIds, ...msg.pruned] : traceIds);
     });
     this.worker.on("error", (err) => {
       throw new Error(`the SQLite writer thread failed: ${err.message}`, { cause: err });

@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { Statement } from "better-sqlite3";
 import type { Db } from "./db";
 import type { StoredBody } from "./body";
-import { INSERT_EXCHANGE_SQL, UPSERT_TRACE_SQL, rowParams } from "./write-sql";
+import { INSERT_EXCHANGE_SQL, PRUNE_TRACES_SQL, UPSERT_TRACE_SQL, rowParams } from "./write-sql";
 import { SqliteWriter } from "./sqlite-writer";
 import {
   ExchangeRowSchema,
@@ -63,6 +63,8 @@ export class TraceStore {
     private readonly onFlushed: (traceIds: string[]) => void,
     /** Called for a record that arrives after close() (an exchange cut off by the shutdown). */
     private readonly onDropped: (record: ExchangeRecord) => void = () => {},
+    /** Retention: keep at most this many traces, pruning the least recently updated unsaved ones (0: all). */
+    private readonly maxTraces = 0,
   ) {
     const upsertTrace = db.prepare(UPSERT_TRACE_SQL);
     const insertExchange = db.prepare(INSERT_EXCHANGE_SQL);
@@ -76,7 +78,7 @@ export class TraceStore {
     // Live recording is written on a worker thread; an in-memory database cannot be shared with one.
     this.writer = db.memory ? null : new SqliteWriter(db.name, (traceIds) => {
       if (!this.closed) this.onFlushed(traceIds);
-    });
+    }, maxTraces);
   }
 
   /** Prepared statements are cached: preparing is far dearer than running, and some run per exchange. */
@@ -110,7 +112,8 @@ export class TraceStore {
     const traceIds = [...new Set(batch.map((r) => r.summary.traceId))];
     if (this.writer) return this.writer.post(batch.map(rowParams), traceIds);
     this.insertBatch(batch);
-    this.onFlushed(traceIds);
+    const pruned = this.maxTraces > 0 ? (this.stmt(PRUNE_TRACES_SQL).all(this.maxTraces) as { id: string }[]).map((r) => r.id) : [];
+    this.onFlushed([...traceIds, ...pruned]);
   }
 
   /** Writes everything queued and waits for the commit. Reads (and the API's own writes) call it first. */

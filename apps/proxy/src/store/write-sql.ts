@@ -20,6 +20,16 @@ export const INSERT_EXCHANGE_SQL = `INSERT OR REPLACE INTO exchanges (id, trace_
   response_meta, chunks, classification, tool_messages, simulated, title)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
+/**
+ * Retention (MAX_TRACES): after a batch, delete the least recently updated traces beyond the cap, their
+ * exchanges with them (ON DELETE CASCADE). Saved traces (saved_as set) are never pruned. SQLite reuses the
+ * freed pages, so the database file stops growing once the cap is reached.
+ */
+export const PRUNE_TRACES_SQL = `DELETE FROM traces WHERE id IN (
+  SELECT id FROM traces WHERE saved_as IS NULL ORDER BY updated_at ASC, id ASC
+  LIMIT max(0, (SELECT count(*) FROM traces) - ?)
+) RETURNING id`;
+
 export type SqlValue = string | number | null | Uint8Array;
 
 /** One exchange as [trace upsert parameters, exchange insert parameters]. Positional: binding by name costs more. */
