@@ -118,20 +118,27 @@ async function main(): Promise<number> {
   let hops: { close(): void } | undefined;
   let vite: ReturnType<typeof spawn> | undefined;
   try {
-    for (const spec of specs(config, model)) {
-      if (!spec.app) {
-        say(`  ✓ ${spec.shows}`);
-        continue;
-      }
+    // Every app talks to the others lazily (on the first request), so they can all start at once; the
+    // lines are printed in the fixed order of the map once each one answers.
+    const list = specs(config, model);
+    const started = list.map((spec) => {
+      if (!spec.app) return null;
       const service = startService(root, spec, dev);
       running.push(service);
-      await waitReady(service);
-      say(`  ✓ ${spec.shows}`);
       service.child.on("exit", (code, signal) => {
         if (stopping) return;
         process.stderr.write(`hopscope: ${spec.name} stopped (${code ?? signal}):\n${service.output.join("\n")}\n`);
         if (!dev) void stop(1);
       });
+      return service;
+    });
+    const ready = started.map((service) => (service ? waitReady(service) : Promise.resolve()));
+    // Each failure is rethrown by the await below, in map order; this only stops Node from calling a
+    // rejection "unhandled" while an earlier service is still being awaited.
+    for (const p of ready) p.catch(() => undefined);
+    for (const [i, spec] of list.entries()) {
+      await ready[i];
+      say(`  ✓ ${spec.shows}`);
     }
   } catch (err) {
     process.stderr.write(`hopscope: ${err instanceof Error ? err.message : String(err)}\n`);
