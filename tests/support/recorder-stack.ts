@@ -69,6 +69,10 @@ export interface RecorderStack {
   waitForTrace(message: string, timeoutMs?: number): Promise<Trace>;
   /** GET a recorder API path and return the body as text (throws on an HTTP error, with the body). */
   api(path: string, init?: RequestInit): Promise<string>;
+  /** Stops the recorder (UI, API, feed, taps), for testing what clients do meanwhile. */
+  stopRecorder(): Promise<void>;
+  /** Starts it again on the same ports and database, so the host and browsers find it again. */
+  startRecorder(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -112,7 +116,7 @@ export async function startRecorderStack(opts: RecorderStackOptions = {}): Promi
 
     const hostPort = await reservePort();
     const proxyDefaults = loadProxyConfig({});
-    const proxy = await startProxy({
+    const proxyConfig = {
       ...proxyDefaults,
       host: "127.0.0.1",
       uiPort: 0,
@@ -124,8 +128,23 @@ export async function startRecorderStack(opts: RecorderStackOptions = {}): Promi
       dbFile: join(dir, "hopscope.sqlite"),
       tracesDir,
       webDist: opts.webDist ?? proxyDefaults.webDist,
+    };
+    const first = await startProxy(proxyConfig);
+    let proxy = first;
+    let running = true;
+    closers.push(async () => {
+      if (running) await proxy.close();
     });
-    closers.push(() => proxy.close());
+    // A restart binds the same ports, so the host (which knows the tap URLs) and browsers find it again.
+    const samePorts = {
+      ...proxyConfig,
+      uiPort: first.port,
+      taps: {
+        model: { ...proxyConfig.taps.model, port: first.taps.model.port },
+        mcp: { ...proxyConfig.taps.mcp, port: first.taps.mcp.port },
+        agent: { ...proxyConfig.taps.agent, port: first.taps.agent.port },
+      },
+    };
 
     const host = await startHost({
       ...loadHostConfig({}),
@@ -140,16 +159,16 @@ export async function startRecorderStack(opts: RecorderStackOptions = {}): Promi
     closers.push(() => host.close());
 
     const api = async (path: string, init?: RequestInit) => {
-      const res = await fetch(`${proxy.url}${path}`, init);
+      const res = await fetch(`${first.url}${path}`, init);
       const text = await res.text();
       if (!res.ok) throw new Error(`${init?.method ?? "GET"} ${path} → ${res.status}: ${text.slice(0, 500)}`);
       return text;
     };
-    const agentTapUrl = proxy.taps.agent.url;
+    const agentTapUrl = first.taps.agent.url;
     // When each question was last asked: an earlier trace of the same question is never mistaken for it.
     const askedAt = new Map<string, number>();
     return {
-      uiUrl: proxy.url,
+      uiUrl: first.url,
       agentTapUrl,
       hostUrl: host.url,
       notesFile,
@@ -165,6 +184,14 @@ export async function startRecorderStack(opts: RecorderStackOptions = {}): Promi
         return waitForTrace(api, message, since, timeoutMs);
       },
       api,
+      async stopRecorder() {
+        running = false;
+        await proxy.close();
+      },
+      async startRecorder() {
+        proxy = await startProxy(samePorts);
+        running = true;
+      },
       close,
     };
   } catch (err) {
