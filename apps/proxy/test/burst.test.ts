@@ -67,6 +67,10 @@ describe("a burst of concurrent requests", () => {
       await feed.until((fs) => fs.some((f) => f.type === "snapshot"), "the snapshot");
       feed.ws.send(JSON.stringify({ type: "resume", since: 0 }));
       await feed.until((fs) => fs.filter((f) => f.type === "exchange.completed").length === N, `${N} exchange.completed frames`);
+      // trace.updated is announced when the writer thread reports its commit, which can come after the API read
+      // above (that read waits for the commit itself, not for the report): wait for every trace's frame.
+      const updatedIds = (fs: typeof feed.frames) => new Set(fs.flatMap((f) => (f.type === "trace.updated" ? [f.trace.id] : [])));
+      await feed.until((fs) => updatedIds(fs).size === traces.length, `trace.updated for all ${traces.length} traces`);
       const numbered = feed.frames.filter((f) => f.type !== "snapshot");
       expect(numbered.map((f) => f.seq)).toEqual(numbered.map((_, i) => i + 1));
       const started = numbered.filter((f) => f.type === "exchange.started");
@@ -83,8 +87,7 @@ describe("a burst of concurrent requests", () => {
       expect(chunks.length).toBeGreaterThanOrEqual(N);
       expect(chunks).toHaveLength(completed.reduce((n, e) => n + e.chunkCount, 0));
       for (const f of chunks) if (f.type === "exchange.chunk") expect(f.text).toMatch(/"result"/);
-      const updated = new Set(numbered.flatMap((f) => (f.type === "trace.updated" ? [f.trace.id] : [])));
-      expect(updated.size).toBe(traces.length);
+      expect(updatedIds(numbered).size).toBe(traces.length);
     } finally {
       feed.close();
     }
