@@ -1,6 +1,8 @@
 /**
  * View state that is not about data: theme, presenter mode, the help overlay, the detail tab, and the
- * follow-the-data query. The theme is a CSS attribute on <html>; "system" follows prefers-color-scheme.
+ * follow-the-data query. The chosen theme ("system" | "light" | "dark") is resolved here into the scheme
+ * actually shown, `data-scheme` on <html>, so tokens.css writes the dark palette once; "system" follows
+ * prefers-color-scheme, live.
  */
 import { createModel, effect, signal } from "@preact/signals";
 
@@ -24,9 +26,15 @@ export const UiModel = createModel(() => {
   /** Text the user selected in a hop's detail, offered as a value to follow. */
   const selection = signal<string | null>(null);
 
+  const systemDark = globalThis.matchMedia?.("(prefers-color-scheme: dark)");
+  const prefersDark = signal(systemDark?.matches ?? false);
+  systemDark?.addEventListener("change", (e) => {
+    prefersDark.value = e.matches;
+  });
   effect(() => {
     const t = theme.value;
     document.documentElement.dataset.theme = t;
+    document.documentElement.dataset.scheme = t === "dark" || (t === "system" && prefersDark.value) ? "dark" : "light";
     if (t === "system") localStorage.removeItem(THEME_KEY);
     else localStorage.setItem(THEME_KEY, t);
   });
@@ -35,7 +43,7 @@ export const UiModel = createModel(() => {
   });
 
   function cycleTheme(): void {
-    const dark = theme.value === "dark" || (theme.value === "system" && matchMedia("(prefers-color-scheme: dark)").matches);
+    const dark = theme.value === "dark" || (theme.value === "system" && prefersDark.value);
     theme.value = dark ? "light" : "dark";
   }
 
