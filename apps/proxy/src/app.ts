@@ -2,7 +2,8 @@
 import { Hono } from "hono";
 import type { Tap } from "@hopscope/shared/trace/schemas";
 import type { TraceStore } from "./store/trace-store";
-import type { Recorder } from "./recorder";
+import type { TapRecorder } from "./tap-recorder";
+import type { StorageHealth } from "@hopscope/shared/trace/api";
 import type { Announce } from "./live/frames";
 import type { LiveFeed } from "./live/feed";
 import type { ModelUpstreamProbe } from "./views/upstream-info";
@@ -22,7 +23,8 @@ import { localGuard } from "./routes/local-guard";
 
 export interface AppDeps {
   store: TraceStore;
-  recorder: Recorder;
+  recorder: TapRecorder;
+  storage: () => StorageHealth;
   announce: Announce;
   feed: LiveFeed;
   probe: ModelUpstreamProbe;

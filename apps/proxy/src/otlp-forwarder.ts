@@ -5,7 +5,7 @@
  * Exporting runs after recording and never holds up the taps; failures are logged.
  */
 import type { TraceStore } from "./store/trace-store";
-import type { Recorder } from "./recorder";
+import type { TapRecorder } from "./tap-recorder";
 import type { Logger } from "./logger";
 import { createTraceBundle } from "./export/hopscope";
 import type { OtlpLiveExporter } from "./export/otlp-live";
@@ -14,7 +14,7 @@ export class OtlpForwarder {
   private readonly timers = new Map<string, NodeJS.Timeout>();
 
   constructor(
-    private readonly deps: { exporter: OtlpLiveExporter; store: TraceStore; recorder: Recorder; logger: Logger; quietMs: number },
+    private readonly deps: { exporter: OtlpLiveExporter; store: TraceStore; recorder: TapRecorder; logger: Logger; quietMs: number },
   ) {}
 
   /** Called whenever a trace changed (after each flush that touched it). */
@@ -30,12 +30,13 @@ export class OtlpForwarder {
     this.timers.delete(traceId);
     const { store, recorder, exporter, logger } = this.deps;
     if (recorder.inFlight().some((e) => e.traceId === traceId)) return this.traceUpdated(traceId);
-    const trace = store.getTrace(traceId);
-    if (!trace) return;
-    exporter.exportBundle(createTraceBundle(trace, store.getExchanges(traceId))).then(
-      () => logger.info({ traceId, url: exporter.url }, "trace exported over OTLP"),
-      (err: unknown) => logger.error({ err, traceId }, "OTLP export failed"),
-    );
+    const exported = async () => {
+      const trace = await store.getTrace(traceId);
+      if (!trace) return;
+      await exporter.exportBundle(createTraceBundle(trace, await store.getExchanges(traceId)));
+      logger.info({ traceId, url: exporter.url }, "trace exported over OTLP");
+    };
+    exported().catch((err: unknown) => logger.error({ err, traceId }, "OTLP export failed"));
   }
 
   async close(): Promise<void> {

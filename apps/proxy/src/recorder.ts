@@ -1,123 +1,156 @@
 /**
- * The recorder's live state: exchanges in flight, grouping into traces, and what gets announced on the
- * live feed and queued for SQLite. Taps call it as bytes pass; nothing here awaits, so forwarding never
- * waits on recording.
+ * The recorder: the one place that decides what an exchange is. It runs on the recording thread
+ * (recording/thread.ts), fed the taps' events in order, and for each exchange it groups it into a trace,
+ * numbers it, names the trace, classifies it, announces it on the live feed and hands its record to the
+ * store. Nothing here touches sockets: the taps forward on their own thread and never wait for this.
  */
-import type { ExchangeSummary, Tap, Trace } from "@hopscope/shared/trace/schemas";
-import { FallbackGrouper } from "@hopscope/shared/trace/group";
-import { LESSON_HEADER } from "@hopscope/shared/ollama/schemas";
-import type { TraceStore } from "./store/trace-store";
-import type { Announce } from "./live/frames";
+import type { Classification } from "@hopscope/shared/trace/schemas";
+import { FallbackGrouper, type GroupResult } from "@hopscope/shared/trace/group";
+import { isRecord, pathOf } from "@hopscope/shared/trace/json-text";
+import { parseTraceparent, traceparentFromJsonRpc } from "@hopscope/shared/trace/traceparent";
+import type { FeedEvent } from "./live/frames";
+import type { Span, TapEvent } from "./recording/protocol";
+import { ExchangeDraft } from "./exchange-draft";
+import { exchangeRecord, type ExchangeRecord } from "./exchange-record";
+import { betterTitle, titleOf, type TraceTitle } from "./trace-title";
 import { getHeader } from "./tap/hop-headers";
-import { LiveExchange } from "./live-exchange";
-/** Bound on remembered per-trace sequence counters. */
-const MAX_SEQ_ENTRIES = 2000;
+import { redactHeaders } from "./tap/redact";
+
+/** Bound on remembered per-trace counters and names (oldest forgotten first). */
+const MAX_TRACE_ENTRIES = 2000;
 
 export interface RecorderDeps {
-  store: TraceStore;
-  announce: Announce;
-  maxBodyBytes: number;
+  announce: (event: FeedEvent) => void;
+  store: (record: ExchangeRecord) => void;
+  /** Highest seq stored for a trace (for traces this process has not numbered yet). */
+  maxSeq: (traceId: string) => number;
   newTraceId: () => string;
-}
-
-export interface BeginInit {
-  tap: Tap;
-  method: string;
-  /** Path and query as the client sent them. */
-  url: string;
-  upstream: string;
-  /** Request headers as received (before redaction, after the tap's own additions). */
-  requestHeaders: [string, string][];
-}
-
-
-/** Exchanges in flight that pass through no tap (replays of saved traces), listed with the taps' own. */
-export interface InFlightSource {
-  inFlight(): ExchangeSummary[];
+  maxBodyBytes: number;
 }
 
 export class Recorder {
-  private nextId: number;
-  private readonly inFlightSources: InFlightSource[] = [];
-  private readonly live = new Map<number, LiveExchange>();
+  private readonly drafts = new Map<number, ExchangeDraft>();
   private readonly seqs = new Map<string, number>();
-  readonly grouper: FallbackGrouper;
-  /** The last `x-hopscope-lesson` a model request carried (shown by /api/config). */
-  lastLesson: string | null = null;
+  private readonly names = new Map<string, TraceTitle>();
+  private readonly grouper: FallbackGrouper;
 
-  constructor(readonly deps: RecorderDeps) {
-    this.nextId = deps.store.maxExchangeId() + 1;
+  constructor(private readonly deps: RecorderDeps) {
     this.grouper = new FallbackGrouper({ newTraceId: deps.newTraceId });
   }
 
-  begin(init: BeginInit): LiveExchange {
-    const ex = new LiveExchange(this, this.nextId++, init);
-    this.live.set(ex.id, ex);
-    if (init.tap === "model") this.lastLesson = getHeader(init.requestHeaders, LESSON_HEADER) ?? this.lastLesson;
-    return ex;
+  /** One event from a tap; `bytes` resolves a span of the batch the event came in. */
+  handle(e: TapEvent, bytes: (span: Span) => Buffer): void {
+    if (e.k === "begin") {
+      this.drafts.set(e.id, new ExchangeDraft(e, this.deps.maxBodyBytes));
+      return;
+    }
+    const d = this.drafts.get(e.id);
+    if (!d) throw new Error(`hopscope bug: tap event ${e.k} for exchange ${e.id}, which never began`);
+    switch (e.k) {
+      case "request":
+        d.setRequest(e.parts.map(bytes), e.size, e.at);
+        return this.assignTrace(d);
+      case "response":
+        this.assignTrace(d);
+        d.status = e.status;
+        d.responseHeaders = redactHeaders(e.headers);
+        d.state = "streaming";
+        return;
+      case "chunk": {
+        const chunk = d.addChunk(e.t, e.size, e.bytes ? bytes(e.bytes) : null);
+        // The chunk's text is added by the forwarding thread, which still holds the bytes (see TapRecorder).
+        return this.deps.announce({ type: "exchange.chunk", exchangeId: d.id, traceId: d.traceId as string, chunk });
+      }
+      case "end":
+        d.state = e.state;
+        d.error = e.error;
+        d.end = e.at;
+        return this.finish(d);
+    }
   }
 
-  /** Ids for exchanges written by import (they share the id space of recorded ones). */
-  allocateIds(n: number): number[] {
-    return Array.from({ length: n }, () => this.nextId++);
-  }
-
-  get(id: number): LiveExchange | undefined {
-    return this.live.get(id);
-  }
-
-  inFlight(): ExchangeSummary[] {
-    const own = [...this.live.values()].filter((e) => e.traceId !== null).map((e) => e.summary());
-    return this.inFlightSources.length === 0 ? own : own.concat(...this.inFlightSources.map((s) => s.inFlight()));
-  }
-
-  addInFlightSource(source: InFlightSource): void {
-    this.inFlightSources.push(source);
-  }
-
-  /**
-   * A trace none of whose exchanges has completed yet (so it is not stored): built from the exchanges in
-   * flight, so the UI can open a trace the moment its first exchange starts.
-   */
-  liveTrace(traceId: string): Trace | null {
-    const exchanges = this.inFlight()
-      .filter((e) => e.traceId === traceId)
-      .sort((a, b) => a.seq - b.seq);
-    const first = exchanges[0];
-    if (!first) return null;
-    const question = exchanges.find((e) => e.classification.kind === "agent")?.classification;
-    return {
-      id: traceId,
-      name: question?.kind === "agent" && question.message ? question.message : `${first.method} ${first.url}`,
-      source: "live",
-      createdAt: first.timings.start,
-      updatedAt: Math.max(...exchanges.map((e) => e.timings.start)),
-      exchangeCount: exchanges.length,
-      errorCount: 0,
-      groupedBy: this.live.get(first.id)?.grouping ?? "single",
-      simulated: null,
-      savedAs: null,
-      exchanges,
-      links: [],
-    };
-  }
-
-  /** @internal */
-  nextSeq(traceId: string, fresh = false): number {
-    const current = this.seqs.get(traceId) ?? (fresh ? 0 : this.deps.store.maxSeq(traceId));
-    this.seqs.delete(traceId);
-    this.seqs.set(traceId, current + 1);
-    if (this.seqs.size > MAX_SEQ_ENTRIES) this.seqs.delete(this.seqs.keys().next().value as string);
-    return current + 1;
-  }
-
-  /** @internal */
-  done(ex: LiveExchange): void {
-    this.live.delete(ex.id);
-  }
-
+  /** A deleted trace starts again from seq 1 and a fresh name. */
   forgetTrace(traceId: string): void {
     this.seqs.delete(traceId);
+    this.names.delete(traceId);
+  }
+
+  /** Classifies the finished exchange, announces it, and hands its record to the store. */
+  private finish(d: ExchangeDraft): void {
+    this.assignTrace(d);
+    this.drafts.delete(d.id);
+    const responseBody = d.responseBody();
+    const c = d.classify(d.status, responseBody);
+    const traceId = d.traceId as string;
+    if (c.kind === "model.chat" && c.toolCalls.length > 0) this.grouper.noteToolCalls(traceId, c.toolCalls.map((t) => t.name), Date.now());
+    const summary = d.summary(c);
+    const title = this.names.get(traceId) ?? titleOf(`${d.begin.method} ${d.url}`, c, d.requestJson());
+    this.deps.store(
+      exchangeRecord({
+        summary,
+        requestHeaders: d.requestHeaders,
+        responseHeaders: d.responseHeaders,
+        requestBody: d.request,
+        responseBody,
+        chunks: d.chunks,
+        requestJson: d.requestJson(),
+        ...title,
+        groupedBy: d.groupedBy,
+        source: "live",
+      }),
+    );
+    this.deps.announce({ type: "exchange.completed", exchange: summary });
+  }
+
+  /** Puts the exchange in a trace (once), from what of the request has arrived, names and announces it. */
+  private assignTrace(d: ExchangeDraft): void {
+    if (d.traceId !== null) return;
+    const result = this.group(d);
+    d.traceId = result.traceId;
+    d.groupedBy = result.groupedBy;
+    // "single" always means a freshly generated trace id: nothing of it can be stored yet.
+    d.seq = this.nextSeq(result.traceId, result.groupedBy === "single");
+    const c: Classification = d.requestDone ? d.requestClassification() : d.classify(null, null);
+    if (d.requestDone) this.name(result.traceId, titleOf(`${d.begin.method} ${d.url}`, c, d.requestJson()));
+    this.deps.announce({ type: "exchange.started", exchange: d.summary(c) });
+  }
+
+  private group(d: ExchangeDraft): GroupResult {
+    const { tap, url, headers } = d.begin;
+    const now = Date.now();
+    const header = parseTraceparent(getHeader(headers, "traceparent"));
+    const body = d.requestJson();
+    const path = pathOf(url);
+    if (tap === "model" && isRecord(body) && Array.isArray(body.messages) && (path === "/api/chat" || path === "/v1/chat/completions")) {
+      return this.grouper.assignModelChat(body.messages, now, header?.traceId);
+    }
+    if (tap === "mcp") {
+      const known = header ?? parseTraceparent(traceparentFromJsonRpc(body));
+      const method = isRecord(body) && typeof body.method === "string" ? body.method : undefined;
+      const tool = isRecord(body) && isRecord(body.params) && typeof body.params.name === "string" ? body.params.name : undefined;
+      if (!known) return this.grouper.assignMcp(method, tool, now);
+      if (method === "tools/call" && tool) this.grouper.consumeToolCall(known.traceId, tool);
+      return { traceId: known.traceId, groupedBy: "traceparent" };
+    }
+    return header ? { traceId: header.traceId, groupedBy: "traceparent" } : { traceId: this.deps.newTraceId(), groupedBy: "single" };
+  }
+
+  /** The trace's name from the first good candidate seen (see trace-title.ts). */
+  private name(traceId: string, candidate: TraceTitle): void {
+    const next = betterTitle(this.names.get(traceId), candidate);
+    remember(this.names, traceId, next);
+  }
+
+  private nextSeq(traceId: string, fresh: boolean): number {
+    const current = this.seqs.get(traceId) ?? (fresh ? 0 : this.deps.maxSeq(traceId));
+    remember(this.seqs, traceId, current + 1);
+    return current + 1;
   }
 }
 
+/** Sets a key as the newest entry of a bounded map. */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > MAX_TRACE_ENTRIES) map.delete(map.keys().next().value as string);
+}

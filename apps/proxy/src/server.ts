@@ -1,18 +1,20 @@
 /**
  * start(config): the recorder: SQLite store, recorder, live feed, the three taps and the UI/API server.
  * Returns handles for tests and the launcher; close() stops accepting, flushes and closes the database.
+ * Recording runs on its own thread (recording/); this thread forwards, serves the API and the live feed.
  */
 import { createAdaptorServer } from "@hono/node-server";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Tap } from "@hopscope/shared/trace/schemas";
 import type { Config } from "./config";
-import { openDb } from "./store/db";
+import { dbLocation, openDb, type Db } from "./store/db";
 import { TraceStore } from "./store/trace-store";
-import { Recorder } from "./recorder";
+import { TapRecorder } from "./tap-recorder";
+import { RecordingLink } from "./recording/link";
+import type { StorageHealth } from "@hopscope/shared/trace/api";
 import { LiveFeed } from "./live/feed";
 import type { FeedEvent, LazyEvent } from "./live/frames";
-import { traceIdSource } from "./trace-ids";
 import { startTap, type TapHandle } from "./tap/tap-server";
 import { ModelUpstreamProbe } from "./views/upstream-info";
 import { ExchangeViewBuilder } from "./views/exchange-views";
@@ -36,6 +38,8 @@ export interface RecorderHandle {
   taps: Record<Tap, TapInfo>;
   /** Live feed clients connected now (tests watch slow clients being dropped). */
   liveClients(): number;
+  /** Whether recording reaches the disk (what /api/health reports). */
+  storage(): StorageHealth;
   close(): Promise<void>;
 }
 
@@ -43,43 +47,70 @@ const TAPS: Tap[] = ["model", "mcp", "agent"];
 
 export async function start(config: Config, deps: StartDeps = {}): Promise<RecorderHandle> {
   const logger = deps.logger ?? silentLogger;
-  const db = openDb(config.dbFile);
+  const location = dbLocation(config.dbFile);
   let feed: LiveFeed | null = null;
   const announce = (event: FeedEvent | LazyEvent) => feed?.publish(event);
   let otlp: OtlpForwarder | null = null;
-  const store = new TraceStore(db, config.flushIntervalMs, (traceIds) => {
-    for (const id of traceIds) {
-      // Built (two queries) only when a live client is connected or later resumes past it; a trace deleted
-      // by then is reported as such.
-      announce({
-        lazy: () => {
-          const stored = store.storedTrace(id);
-          return stored ? { type: "trace.updated", ...stored } : { type: "trace.deleted", traceId: id };
-        },
-        size: 1024,
-      });
-      otlp?.traceUpdated(id);
-    }
-  }, (record) => logger.warn({ exchange: record.summary.id, state: record.summary.state }, "exchange ended during shutdown; not recorded"), config.maxTraces);
-  const newTraceId = traceIdSource();
-  const recorder = new Recorder({ store, announce, maxBodyBytes: config.maxBodyBytes, newTraceId });
+  let recorder: TapRecorder | null = null;
+  let store: TraceStore | null = null;
+  const link = new RecordingLink(
+    { file: location.file, maxBodyBytes: config.maxBodyBytes, flushIntervalMs: config.flushIntervalMs, maxTraces: config.maxTraces },
+    {
+      announce: (events) => recorder?.announced(events),
+      committed: (traceIds) => {
+        for (const id of traceIds) {
+          // Built (two queries) only when a live client is connected or later resumes past it; a trace deleted
+          // by then is reported as such.
+          announce({
+            lazy: () => {
+              const stored = store?.storedTrace(id);
+              return stored ? { type: "trace.updated", ...stored } : { type: "trace.deleted", traceId: id };
+            },
+            size: 1024,
+          });
+          otlp?.traceUpdated(id);
+        }
+      },
+    },
+    logger,
+  );
+  let db: Db;
+  let firstId: number;
+  try {
+    firstId = (await link.ready) + 1;
+    // The API's reader connection, opened once the recording thread has created the schema.
+    db = openDb(location.file);
+  } catch (err) {
+    await link.close();
+    location.remove();
+    throw new Error(`could not open the database ${config.dbFile}: ${(err as Error).message}`, { cause: err });
+  }
+  store = new TraceStore(db, link);
+  const traceStore = store;
+  const tapRecorder = new TapRecorder({ link, announce, maxBodyBytes: config.maxBodyBytes, firstId });
+  recorder = tapRecorder;
+  const shutdown = async () => {
+    await link.close();
+    await otlp?.close();
+    db.close();
+    location.remove();
+  };
   if (config.otlp) {
     try {
       const exporter = createOtlpLiveExporter({
         endpoint: config.otlp.endpoint,
         ...(config.otlp.headers ? { headers: parseOtlpHeaders(config.otlp.headers) } : {}),
       });
-      otlp = new OtlpForwarder({ exporter, store, recorder, logger, quietMs: config.otlp.quietMs });
+      otlp = new OtlpForwarder({ exporter, store: traceStore, recorder: tapRecorder, logger, quietMs: config.otlp.quietMs });
     } catch (err) {
-      db.close();
+      await shutdown();
       throw err;
     }
   }
-  const otlpForwarder = otlp;
   feed = new LiveFeed({
     maxBufferedBytes: config.wsMaxBufferedBytes,
     ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }),
-    snapshot: () => ({ traces: store.listTraces(50).traces, inFlight: recorder.inFlight() }),
+    snapshot: async () => ({ traces: (await traceStore.listTraces(50)).traces, inFlight: tapRecorder.inFlight() }),
     logger,
   });
   const liveFeed = feed;
@@ -88,21 +119,22 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   try {
     for (const tap of TAPS) {
       const t = config.taps[tap];
-      tapHandles.push(await startTap({ tap, upstream: t.upstream, host: config.host, port: t.port, recorder, timeoutMs: config.upstreamTimeoutMs, logger }));
+      tapHandles.push(await startTap({ tap, upstream: t.upstream, host: config.host, port: t.port, recorder: tapRecorder, timeoutMs: config.upstreamTimeoutMs, logger }));
     }
   } catch (err) {
     await Promise.all(tapHandles.map((h) => h.close()));
     liveFeed.close();
-    await otlpForwarder?.close();
-    await store.close();
-    db.close();
+    await shutdown();
     throw new Error(`could not start the taps: ${(err as Error).message}`, { cause: err });
   }
   const taps = Object.fromEntries(tapHandles.map((h) => [h.tap, { port: h.port, upstream: h.upstream, url: h.url }])) as Record<Tap, TapInfo>;
   const probe = new ModelUpstreamProbe(config.taps.model.upstream, logger);
-  const views = new ExchangeViewBuilder({ store, probe, modelUpstream: config.taps.model.upstream, logger });
-  const replays = new Replays({ store, recorder, announce, logger });
-  const app = createApp({ store, recorder, announce, feed: liveFeed, probe, views, taps, tracesDir: config.tracesDir, webDist: config.webDist, bindHost: config.host, logger, replays });
+  const views = new ExchangeViewBuilder({ store: traceStore, probe, modelUpstream: config.taps.model.upstream, logger });
+  const replays = new Replays({ store: traceStore, recorder: tapRecorder, announce, logger });
+  const app = createApp({
+    store: traceStore, recorder: tapRecorder, announce, feed: liveFeed, probe, views, taps, storage: () => link.health(),
+    tracesDir: config.tracesDir, webDist: config.webDist, bindHost: config.host, logger, replays,
+  });
 
   const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
   liveFeed.attach(server);
@@ -112,9 +144,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   }).catch(async (err: unknown) => {
     await Promise.all(tapHandles.map((h) => h.close()));
     liveFeed.close();
-    await otlpForwarder?.close();
-    await store.close();
-    db.close();
+    await shutdown();
     throw new Error(`could not listen on ${config.host}:${config.uiPort}: ${(err as Error).message}`, { cause: err });
   });
   const port = (server.address() as AddressInfo).port;
@@ -126,19 +156,18 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     wsUrl: `ws://${host}:${port}/ws`,
     taps,
     liveClients: () => liveFeed.clientCount,
+    storage: () => link.health(),
     close: async () => {
       if (closed) return;
       closed = true;
-      replays.close();
+      await replays.close();
       await Promise.all(tapHandles.map((h) => h.close()));
       liveFeed.close();
       server.closeAllConnections();
       await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
-      // Let the close events of cut-off exchanges run, so they are written before the database closes.
+      // Let the close events of cut-off exchanges run, so they reach the recording thread before it closes.
       await new Promise((resolve) => setImmediate(resolve));
-      await store.close();
-      await otlpForwarder?.close();
-      db.close();
+      await shutdown();
     },
   };
 }

@@ -10,10 +10,28 @@ export const ApiErrorSchema = z.object({ error: z.string() });
 export const TapInfoSchema = z.object({ port: z.number().int(), upstream: z.string(), url: z.string() });
 
 /** `GET /api/health`. `live.clients`: WebSocket clients connected now. */
+/**
+ * Whether recording reaches the disk. Forwarding never depends on it: when the database fails (disk full,
+ * read-only, locked) or the recorder falls behind, exchanges are still forwarded but not stored, counted here.
+ */
+export const StorageHealthSchema = z.object({
+  ok: z.boolean(),
+  /** What is failing now (null when ok). */
+  error: z.string().nullable(),
+  /** Epoch ms the current failure began (null when ok). */
+  since: z.number().nullable(),
+  /** Exchanges forwarded but not stored since the recorder started. */
+  notStored: z.number().int(),
+  /** Ids of the most recent of them (newest last, at most 20). */
+  lastNotStored: z.array(z.number().int()),
+});
+export type StorageHealth = z.infer<typeof StorageHealthSchema>;
+
 export const HealthSchema = z.object({
   ok: z.boolean(),
   taps: z.record(TapSchema, TapInfoSchema),
   live: z.object({ clients: z.number().int(), seq: z.number().int() }).optional(),
+  storage: StorageHealthSchema.optional(),
 });
 export type Health = z.infer<typeof HealthSchema>;
 

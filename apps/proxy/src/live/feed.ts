@@ -20,7 +20,7 @@ export interface FeedOptions {
   maxBufferedBytes: number;
   heartbeatMs?: number;
   /** Builds the snapshot frame's content (traces and in-flight exchanges). */
-  snapshot: () => Omit<Extract<ServerFrame, { type: "snapshot" }>, "type" | "seq">;
+  snapshot: () => Promise<Omit<Extract<ServerFrame, { type: "snapshot" }>, "type" | "seq">>;
   logger: Logger;
 }
 
@@ -29,6 +29,8 @@ export class LiveFeed {
   private readonly ring = new FrameRing();
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   private readonly alive = new WeakSet<WebSocket>();
+  /** Clients whose snapshot is being built: frames published meanwhile are in it, so they are not sent. */
+  private readonly building = new Map<WebSocket, Promise<void>>();
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(private readonly opts: FeedOptions) {
@@ -71,7 +73,7 @@ export class LiveFeed {
     }
     const data = serialise("lazy" in event ? event.lazy() : event, seq);
     this.ring.push({ seq, data, size: data.length });
-    for (const ws of this.wss.clients) this.send(ws, data);
+    for (const ws of this.wss.clients) if (!this.building.has(ws)) this.send(ws, data);
   }
 
   close(): void {
@@ -89,6 +91,8 @@ export class LiveFeed {
   }
 
   private onMessage(ws: WebSocket, text: string): void {
+    const building = this.building.get(ws);
+    if (building) return void building.then(() => this.onMessage(ws, text));
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -114,9 +118,25 @@ export class LiveFeed {
     }
   }
 
+  /**
+   * The snapshot reads the store, which first awaits the recording thread's commit; the frame takes the seq
+   * of that moment (nothing is published between the read and the frame), and frames published while it was
+   * built are in it.
+   */
   private sendSnapshot(ws: WebSocket): void {
-    const frame: ServerFrame = { type: "snapshot", seq: this.seq, ...this.opts.snapshot() };
-    this.send(ws, JSON.stringify(ServerFrameSchema.parse(frame)));
+    const built = this.opts.snapshot().then(
+      (content) => {
+        this.building.delete(ws);
+        const frame: ServerFrame = { type: "snapshot", seq: this.seq, ...content };
+        this.send(ws, JSON.stringify(ServerFrameSchema.parse(frame)));
+      },
+      (err: unknown) => {
+        this.building.delete(ws);
+        this.opts.logger.error({ err }, "live feed snapshot failed; closing the client (it reconnects)");
+        ws.close(1011, "snapshot failed");
+      },
+    );
+    this.building.set(ws, built);
   }
 
   private sendError(ws: WebSocket, message: string): void {

@@ -87,7 +87,7 @@ export class ReplayPlayer {
       case "completed": {
         const summary = x.completed();
         // Queued like a recorded exchange: the store's flush then announces `trace.updated` with the links.
-        store.enqueue(x.record(this.plan.name, this.plan.groupedBy));
+        store.enqueue(x.record(this.plan.name, this.plan.groupedBy)).catch((err: unknown) => this.deps.onEnd(this, err));
         return announce({ type: "exchange.completed", exchange: summary });
       }
     }

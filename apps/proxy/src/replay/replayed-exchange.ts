@@ -5,9 +5,7 @@
  */
 import type { Chunk, Exchange, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { bodyText, classifyExchange } from "@hopscope/shared/trace/classify";
-import { toolMessagesOfText } from "@hopscope/shared/trace/link";
-import type { ExchangeRecord } from "../store/trace-store";
-import type { StoredBody } from "../store/body";
+import { recordOfExchange, summaryOf, type ExchangeRecord } from "../exchange-record";
 
 /** Chunk text goes on the live feed only below this size, as for recorded exchanges. */
 const MAX_CHUNK_TEXT = 64 * 1024;
@@ -88,22 +86,7 @@ export class ReplayedExchange {
 
   /** What the store keeps once the exchange completes (as an import would write it). */
   record(title: string, groupedBy: ExchangeRecord["groupedBy"]): ExchangeRecord {
-    const ex = this.exchange;
-    const c = ex.classification;
-    return {
-      summary: summaryOf(ex),
-      requestHeaders: ex.requestHeaders,
-      responseHeaders: ex.responseHeaders,
-      requestBody: storedBody(ex.requestBody),
-      responseBody: storedBody(ex.responseBody),
-      chunks: ex.chunks,
-      toolMessages: c.kind === "model.chat" ? toolMessagesOfText(bodyText(ex.requestBody)) : null,
-      simulated: c.kind === "model.chat" || c.kind === "model.other" ? (c.simulated ?? null) : null,
-      title,
-      titleRank: 0,
-      groupedBy,
-      source: "imported",
-    };
+    return recordOfExchange(this.exchange, { title, groupedBy });
   }
 
   private chunkText(chunk: Chunk): string | undefined {
@@ -120,15 +103,4 @@ export class ReplayedExchange {
       throw err;
     }
   }
-}
-
-function summaryOf(ex: Exchange): ExchangeSummary {
-  const { requestHeaders: _rh, responseHeaders: _sh, requestBody: _rb, responseBody: _sb, chunks: _c, ...summary } = ex;
-  return summary;
-}
-
-function storedBody(b: Exchange["requestBody"]): StoredBody | null {
-  if (!b) return null;
-  const data = b.encoding === "utf8" ? b.data : Buffer.from(b.data, "base64");
-  return { data, encoding: b.encoding, size: b.size, storedSize: b.storedSize, truncated: b.truncated, contentType: b.contentType ?? null };
 }

@@ -10,7 +10,7 @@ import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { randomHex } from "@hopscope/shared/trace/traceparent";
 import type { Announce } from "../live/frames";
 import type { Logger } from "../logger";
-import type { Recorder } from "../recorder";
+import type { TapRecorder } from "../tap-recorder";
 import type { TraceStore } from "../store/trace-store";
 import { nowEpoch } from "../clock";
 import { planReplay } from "./plan";
@@ -18,7 +18,7 @@ import { ReplayPlayer } from "./player";
 
 export interface ReplaysDeps {
   store: TraceStore;
-  recorder: Recorder;
+  recorder: TapRecorder;
   announce: Announce;
   logger: Logger;
 }
@@ -40,7 +40,7 @@ export class Replays {
    * Stores the new (empty) trace, announces it, and starts playing; returns at once. The bundle must have
    * at least one exchange (the route says so to the user otherwise).
    */
-  start(bundle: TraceBundle, speed: number): ReplayStarted {
+  async start(bundle: TraceBundle, speed: number): Promise<ReplayStarted> {
     if (this.closed) throw new Error("the recorder is shutting down; replays cannot start");
     if (bundle.exchanges.length === 0) throw new Error("hopscope bug: a replay needs at least one exchange");
     const { store, recorder, announce } = this.deps;
@@ -50,11 +50,12 @@ export class Replays {
       now: nowEpoch(),
     });
     // Stored now, named and marked imported (a name set here sticks), so the trace list shows it at once.
-    const summary = store.insertTrace(
+    const summary = await store.insertTrace(
       { id: plan.traceId, name: plan.name, groupedBy: plan.groupedBy, createdAt: plan.startedAt, updatedAt: plan.startedAt },
       [],
     );
     announce({ type: "trace.updated", trace: summary, links: [] });
+    if (this.closed) throw new Error("the recorder is shutting down; replays cannot start");
     const player = new ReplayPlayer(plan, speed, { announce, store, onEnd: (p, err) => this.ended(p, err) });
     this.players.add(player);
     player.start();
@@ -68,23 +69,28 @@ export class Replays {
   }
 
   /** Stops every replay (no timer is left) and removes their unfinished traces. Call before the store closes. */
-  close(): void {
+  async close(): Promise<void> {
     this.closed = true;
-    for (const p of [...this.players]) {
+    const stopped = [...this.players];
+    for (const p of stopped) {
       p.stop();
       this.players.delete(p);
-      this.discard(p);
     }
+    await Promise.all(stopped.map((p) => this.discard(p)));
   }
 
   private ended(player: ReplayPlayer, err?: unknown): void {
     this.players.delete(player);
     if (err === undefined) return;
     this.deps.logger.error({ err, traceId: player.traceId }, "replay failed; its unfinished trace is removed");
-    this.discard(player);
+    void this.discard(player);
   }
 
-  private discard(player: ReplayPlayer): void {
-    if (this.deps.store.delete(player.traceId)) this.deps.announce({ type: "trace.deleted", traceId: player.traceId });
+  private async discard(player: ReplayPlayer): Promise<void> {
+    try {
+      if (await this.deps.store.delete(player.traceId)) this.deps.announce({ type: "trace.deleted", traceId: player.traceId });
+    } catch (err) {
+      this.deps.logger.error({ err, traceId: player.traceId }, "could not remove an unfinished replay");
+    }
   }
 }

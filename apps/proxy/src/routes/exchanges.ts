@@ -3,18 +3,18 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
 import type { TraceStore } from "../store/trace-store";
-import type { Recorder } from "../recorder";
+import type { TapRecorder } from "../tap-recorder";
 import type { ExchangeViewBuilder } from "../views/exchange-views";
 import { notFound } from "./errors";
 
 const IdSchema = z.coerce.number({ error: "the exchange id must be a number" }).int().positive("the exchange id must be a positive integer");
 
-export function exchangesRoutes(deps: { store: TraceStore; recorder: Recorder; views: ExchangeViewBuilder }) {
-  const find = (raw: string): Exchange => {
+export function exchangesRoutes(deps: { store: TraceStore; recorder: TapRecorder; views: ExchangeViewBuilder }) {
+  const find = async (raw: string): Promise<Exchange> => {
     const id = IdSchema.parse(raw);
-    return deps.store.getExchange(id) ?? deps.recorder.get(id)?.snapshot() ?? notFound(`no exchange ${id}`);
+    return (await deps.store.getExchange(id)) ?? deps.recorder.get(id)?.snapshot() ?? notFound(`no exchange ${id}`);
   };
   return new Hono()
-    .get("/:id", (c) => c.json(find(c.req.param("id"))))
-    .get("/:id/views", async (c) => c.json(await deps.views.build(find(c.req.param("id")))));
+    .get("/:id", async (c) => c.json(await find(c.req.param("id"))))
+    .get("/:id/views", async (c) => c.json(await deps.views.build(await find(c.req.param("id")))));
 }

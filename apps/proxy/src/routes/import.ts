@@ -4,5 +4,5 @@ import { importBundle, type ImportDeps } from "../importer";
 import { importTraceFile } from "../export/trace-file";
 
 export function importRoutes(deps: ImportDeps) {
-  return new Hono().post("/", async (c) => c.json(importBundle(importTraceFile(await c.req.text()).bundle, deps)));
+  return new Hono().post("/", async (c) => c.json(await importBundle(importTraceFile(await c.req.text()).bundle, deps)));
 }

@@ -18,11 +18,11 @@ const USAGE =
 export function replayRoutes(deps: { store: TraceStore; replays: Replays }) {
   return new Hono().post("/", async (c) => {
     const req = parseRequest(await jsonBody(c));
-    const bundle = "bundle" in req ? readBundle(req.bundle) : storedBundle(deps.store, req.traceId);
+    const bundle = "bundle" in req ? readBundle(req.bundle) : await storedBundle(deps.store, req.traceId);
     if (bundle.exchanges.length === 0) {
       throw new HTTPException(400, { message: `trace "${bundle.trace.name}" has no exchanges: there is nothing to replay` });
     }
-    return c.json(deps.replays.start(bundle, req.speed), 202);
+    return c.json(await deps.replays.start(bundle, req.speed), 202);
   });
 }
 
@@ -43,7 +43,7 @@ function readBundle(json: unknown): TraceBundle {
   }
 }
 
-function storedBundle(store: TraceStore, traceId: string): TraceBundle {
-  const trace = store.getTrace(traceId) ?? notFound(`no trace ${traceId}; list traces with GET /api/traces, or replay a file instead`);
-  return createTraceBundle(trace, store.getExchanges(traceId));
+async function storedBundle(store: TraceStore, traceId: string): Promise<TraceBundle> {
+  const trace = (await store.getTrace(traceId)) ?? notFound(`no trace ${traceId}; list traces with GET /api/traces, or replay a file instead`);
+  return createTraceBundle(trace, await store.getExchanges(traceId));
 }

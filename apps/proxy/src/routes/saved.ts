@@ -37,7 +37,7 @@ export function savedRoutes(deps: ImportDeps & { tracesDir: string; logger: Logg
       } catch (err) {
         throw new HTTPException(404, { message: `no file ${file} in the traces folder; list them with GET /api/saved`, cause: err });
       }
-      return c.json(importBundle(importHopscope(text), deps));
+      return c.json(await importBundle(importHopscope(text), deps));
     });
 }
 

@@ -1,9 +1,9 @@
 /** `/api/health` and `/api/config`: where the taps are, and what the model upstream is. */
 import { Hono } from "hono";
-import type { AppConfig, Health } from "@hopscope/shared/trace/api";
+import type { AppConfig, Health, StorageHealth } from "@hopscope/shared/trace/api";
 import type { Tap } from "@hopscope/shared/trace/schemas";
 import type { ModelUpstreamProbe } from "../views/upstream-info";
-import type { Recorder } from "../recorder";
+import type { TapRecorder } from "../tap-recorder";
 import type { LiveFeed } from "../live/feed";
 
 export interface TapInfo {
@@ -15,13 +15,16 @@ export interface TapInfo {
 export interface StatusDeps {
   taps: Record<Tap, TapInfo>;
   probe: ModelUpstreamProbe;
-  recorder: Recorder;
+  recorder: TapRecorder;
   feed: LiveFeed;
+  /** Whether recording reaches the disk. */
+  storage: () => StorageHealth;
 }
 
 export function healthRoutes(deps: StatusDeps) {
   return new Hono().get("/", (c) =>
-    c.json({ ok: true, taps: deps.taps, live: { clients: deps.feed.clientCount, seq: deps.feed.currentSeq } } satisfies Health),
+    // ok: the recorder answers and forwards; storage says whether what it forwards is being stored.
+    c.json({ ok: true, taps: deps.taps, live: { clients: deps.feed.clientCount, seq: deps.feed.currentSeq }, storage: deps.storage() } satisfies Health),
   );
 }
 

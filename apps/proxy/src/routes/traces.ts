@@ -5,7 +5,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { RenameTraceSchema, TraceListQuerySchema } from "@hopscope/shared/trace/api";
 import type { TraceStore } from "../store/trace-store";
-import type { Recorder } from "../recorder";
+import type { TapRecorder } from "../tap-recorder";
 import type { Announce } from "../live/frames";
 import { createTraceBundle } from "../export/hopscope";
 import { ExportFormatSchema, exportTrace, traceSlug } from "../export/trace-file";
@@ -13,25 +13,25 @@ import { jsonBody, notFound } from "./errors";
 
 export interface TracesDeps {
   store: TraceStore;
-  recorder: Recorder;
+  recorder: TapRecorder;
   announce: Announce;
   tracesDir: string;
 }
 
 export function tracesRoutes(deps: TracesDeps) {
   const { store } = deps;
-  const bundleOf = (id: string) => {
-    const trace = store.getTrace(id) ?? notFound(`no trace ${id}; list traces with GET /api/traces`);
-    return createTraceBundle(trace, store.getExchanges(id));
+  const bundleOf = async (id: string) => {
+    const trace = (await store.getTrace(id)) ?? notFound(`no trace ${id}; list traces with GET /api/traces`);
+    return createTraceBundle(trace, await store.getExchanges(id));
   };
   return new Hono()
-    .get("/", (c) => {
+    .get("/", async (c) => {
       const q = TraceListQuerySchema.parse(c.req.query());
-      return c.json(store.listTraces(q.limit, q.cursor));
+      return c.json(await store.listTraces(q.limit, q.cursor));
     })
-    .get("/:id", (c) => {
+    .get("/:id", async (c) => {
       const id = c.req.param("id");
-      const stored = store.getTrace(id);
+      const stored = await store.getTrace(id);
       if (!stored) return c.json(deps.recorder.liveTrace(id) ?? notFound(`no trace ${id}; list traces with GET /api/traces`));
       // Exchanges still in flight (the /agent call, a streaming chat) are not stored yet; show them too.
       const live = deps.recorder.inFlight().filter((e) => e.traceId === id);
@@ -41,22 +41,21 @@ export function tracesRoutes(deps: TracesDeps) {
     .patch("/:id", async (c) => {
       const { name } = RenameTraceSchema.parse(await jsonBody(c));
       const id = c.req.param("id");
-      const summary = store.rename(id, name) ?? notFound(`no trace ${id}`);
-      deps.announce({ type: "trace.updated", trace: summary, links: store.links(id) });
+      const summary = (await store.rename(id, name)) ?? notFound(`no trace ${id}`);
+      deps.announce({ type: "trace.updated", trace: summary, links: await store.links(id) });
       return c.json(summary);
     })
-    .delete("/:id", (c) => {
+    .delete("/:id", async (c) => {
       const id = c.req.param("id");
-      if (!store.delete(id)) notFound(`no trace ${id}`);
-      deps.recorder.forgetTrace(id);
+      if (!(await store.delete(id))) notFound(`no trace ${id}`);
       deps.announce({ type: "trace.deleted", traceId: id });
       return c.body(null, 204);
     })
-    .get("/:id/export", (c) => {
+    .get("/:id/export", async (c) => {
       const raw = c.req.query("format") ?? "hopscope";
       const format = ExportFormatSchema.safeParse(raw);
       if (!format.success) throw new HTTPException(400, { message: `unknown format "${raw}"; use one of ${ExportFormatSchema.options.join(", ")}` });
-      const file = exportTrace(bundleOf(c.req.param("id")), format.data);
+      const file = exportTrace(await bundleOf(c.req.param("id")), format.data);
       return c.body(file.body, 200, {
         "Content-Type": file.contentType,
         "Content-Disposition": `attachment; filename="${file.fileName}"`,
@@ -64,14 +63,14 @@ export function tracesRoutes(deps: TracesDeps) {
     })
     .post("/:id/save", async (c) => {
       const id = c.req.param("id");
-      const bundle = bundleOf(id);
+      const bundle = await bundleOf(id);
       await mkdir(deps.tracesDir, { recursive: true });
       // Saving again overwrites the trace's own file; the id suffix keeps two traces of the same question apart.
       const file = bundle.trace.savedAs ?? `${traceSlug(bundle)}-${id.slice(0, 8)}.hopscope.json`;
       await writeFile(path.join(deps.tracesDir, file), exportTrace(bundle, "hopscope").body);
-      store.setSavedAs(id, file);
-      const summary = store.getTraceSummary(id);
-      if (summary) deps.announce({ type: "trace.updated", trace: summary, links: store.links(id) });
+      await store.setSavedAs(id, file);
+      const summary = await store.getTraceSummary(id);
+      if (summary) deps.announce({ type: "trace.updated", trace: summary, links: await store.links(id) });
       return c.json({ savedAs: file });
     });
 }

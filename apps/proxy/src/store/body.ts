@@ -22,13 +22,24 @@ export class BodyCollector {
 
   constructor(private readonly cap: number) {}
 
-  add(chunk: Buffer): void {
-    this.size += chunk.length;
-    if (this.kept >= this.cap) return;
+  /**
+   * Counts `size` bytes (the chunk's own length unless it was cut before) and keeps what fits under the
+   * cap, as is: chunks are kept as they arrive and joined only when the body is finished. Returns the part
+   * kept (null once the cap is reached).
+   */
+  add(chunk: Buffer, size = chunk.length): Buffer | null {
+    this.size += size;
+    if (this.kept >= this.cap) return null;
     const room = this.cap - this.kept;
     const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
     this.parts.push(part);
     this.kept += part.length;
+    return part;
+  }
+
+  /** The bytes kept so far, as they arrived. */
+  get keptParts(): readonly Buffer[] {
+    return this.parts;
   }
 
   finish(contentType: string | null): StoredBody {

@@ -3,7 +3,8 @@
  * crash of the proxy (only an OS crash could lose the last batches), and writers never block readers.
  */
 import Database from "better-sqlite3";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 
 export type Db = Database.Database;
@@ -51,13 +52,28 @@ CREATE TABLE IF NOT EXISTS exchanges (
 CREATE INDEX IF NOT EXISTS exchanges_trace ON exchanges (trace_id, seq, id);
 `;
 
+/** One set of pragmas for every connection (the recording thread's writer and the API's reader). */
 export function openDb(file: string): Db {
-  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.pragma("foreign_keys = ON");
-  db.pragma("busy_timeout = 5000");
+  // Short: a writer that cannot get the lock gives up on that batch (its exchanges are reported as not
+  // stored) rather than holding up the recording thread for long.
+  db.pragma("busy_timeout = 1000");
   db.exec(SCHEMA);
   return db;
+}
+
+/**
+ * Where the database lives. `:memory:` cannot be shared between the writer's thread and the reader's, so it
+ * becomes a fresh file in the OS temp dir, removed when the recorder closes: one write path for every database.
+ */
+export function dbLocation(file: string): { file: string; remove: () => void } {
+  if (file !== ":memory:") {
+    mkdirSync(path.dirname(file), { recursive: true });
+    return { file, remove: () => {} };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), "hopscope-memory-"));
+  return { file: path.join(dir, "hopscope.sqlite"), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,17 +1,17 @@
 /**
- * The recorder's storage. Writes go through an in-memory queue flushed in one transaction per batch
- * (every `flushIntervalMs`, or sooner when the batch is large), so forwarding never waits on SQLite and
- * a crash loses at most what was in flight. Reads flush first, so the API always sees what completed.
+ * The recorder's storage as the API reads it, on the forwarding thread. Every write goes through the
+ * recording thread (its StoreWriter is the one write path); a read first awaits that thread's commit of
+ * everything recorded before it (`settled`, asynchronous: the taps keep forwarding meanwhile), then reads
+ * this thread's own connection (WAL: readers never wait for the writer).
  */
-import { ClassificationSchema, type Chunk, type Exchange, type ExchangeSummary, type HeaderList, type Link, type Trace, type TraceSummary } from "@hopscope/shared/trace/schemas";
-import type { GroupedBy } from "@hopscope/shared/trace/group";
-import { linkExchanges, type ToolMessage } from "@hopscope/shared/trace/link";
+import { ClassificationSchema, type Exchange, type Link, type Trace, type TraceSummary } from "@hopscope/shared/trace/schemas";
+import type { ToolMessage } from "@hopscope/shared/trace/link";
+import { linkExchanges } from "@hopscope/shared/trace/link";
 import { z } from "zod";
 import type { Statement } from "better-sqlite3";
 import type { Db } from "./db";
-import type { StoredBody } from "./body";
-import { INSERT_EXCHANGE_SQL, PRUNE_TRACES_SQL, UPSERT_TRACE_SQL, rowParams } from "./write-sql";
-import { SqliteWriter } from "./sqlite-writer";
+import type { ExchangeRecord } from "../exchange-record";
+import type { Call, InsertTrace } from "../recording/protocol";
 import {
   ExchangeRowSchema,
   ExchangeSummaryRowSchema,
@@ -21,65 +21,21 @@ import {
   toExchange,
   toSummary,
   toTraceSummary,
-  type BodyMeta,
 } from "./rows";
 
-/** One completed exchange, ready to be written. */
-export interface ExchangeRecord {
-  summary: ExchangeSummary;
-  requestHeaders: HeaderList;
-  responseHeaders: HeaderList;
-  requestBody: StoredBody | null;
-  responseBody: StoredBody | null;
-  chunks: Chunk[];
-  toolMessages: ToolMessage[] | null;
-  simulated: boolean | null;
-  /** A name candidate for the trace and how good it is (agent question 2 > user message 1 > request line 0). */
-  title: string;
-  titleRank: number;
-  groupedBy: GroupedBy;
-  source?: "live" | "imported";
+/** The recording thread, as the store needs it. */
+export interface StoreLink {
+  settled(): Promise<void>;
+  call(request: Call): Promise<unknown>;
 }
 
-/**
- * A flush this big happens before the interval is up. Bigger batches rewrite each B-tree page (table and
- * index leaves, the WAL) fewer times per exchange; at the bench's ~2,000 exchanges/s the interval still
- * decides, so the crash window stays FLUSH_INTERVAL_MS.
- */
-const BATCH_SIZE = 256;
-
 export class TraceStore {
-  private queue: ExchangeRecord[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private closed = false;
   private readonly statements = new Map<string, Statement>();
-  private readonly insertBatch: (records: ExchangeRecord[]) => void;
-  private readonly writer: SqliteWriter | null;
 
   constructor(
     private readonly db: Db,
-    private readonly flushIntervalMs: number,
-    /** Called after each flush with the traces it touched (the live feed announces them). */
-    private readonly onFlushed: (traceIds: string[]) => void,
-    /** Called for a record that arrives after close() (an exchange cut off by the shutdown). */
-    private readonly onDropped: (record: ExchangeRecord) => void = () => {},
-    /** Retention: keep at most this many traces, pruning the least recently updated unsaved ones (0: all). */
-    private readonly maxTraces = 0,
-  ) {
-    const upsertTrace = db.prepare(UPSERT_TRACE_SQL);
-    const insertExchange = db.prepare(INSERT_EXCHANGE_SQL);
-    this.insertBatch = db.transaction((records: ExchangeRecord[]) => {
-      for (const r of records) {
-        const [trace, exchange] = rowParams(r);
-        upsertTrace.run(trace);
-        insertExchange.run(exchange);
-      }
-    });
-    // Live recording is written on a worker thread; an in-memory database cannot be shared with one.
-    this.writer = db.memory ? null : new SqliteWriter(db.name, (traceIds) => {
-      if (!this.closed) this.onFlushed(traceIds);
-    }, maxTraces);
-  }
+    private readonly link: StoreLink,
+  ) {}
 
   /** Prepared statements are cached: preparing is far dearer than running, and some run per exchange. */
   private stmt(sql: string): Statement {
@@ -91,62 +47,10 @@ export class TraceStore {
     return st;
   }
 
-  enqueue(record: ExchangeRecord): void {
-    if (this.closed) {
-      // Shutting down: the database is gone. Only exchanges cut off by the shutdown itself land here.
-      this.onDropped(record);
-      return;
-    }
-    this.queue.push(record);
-    if (this.queue.length >= BATCH_SIZE) this.post();
-    else this.timer ??= setTimeout(() => this.post(), this.flushIntervalMs);
-  }
-
-  /** Hands everything queued to the writer as one transaction, without waiting for the commit. */
-  private post(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (this.queue.length === 0) return;
-    const batch = this.queue;
-    this.queue = [];
-    const traceIds = [...new Set(batch.map((r) => r.summary.traceId))];
-    if (this.writer) return this.writer.post(batch.map(rowParams), traceIds);
-    this.insertBatch(batch);
-    const pruned = this.maxTraces > 0 ? (this.stmt(PRUNE_TRACES_SQL).all(this.maxTraces) as { id: string }[]).map((r) => r.id) : [];
-    this.onFlushed([...traceIds, ...pruned]);
-  }
-
-  /** Writes everything queued and waits for the commit. Reads (and the API's own writes) call it first. */
-  flush(): void {
-    this.post();
-    this.writer?.wait();
-  }
-
-  /** Writes what is queued, then stops the writer. Records arriving later are dropped (see onDropped). */
-  async close(): Promise<void> {
-    this.flush();
-    this.closed = true;
-    await this.writer?.close();
-  }
-
-  maxExchangeId(): number {
-    const row = this.stmt("SELECT COALESCE(MAX(id), 0) AS m FROM exchanges").get() as { m: number };
-    return row.m;
-  }
-
-  /**
-   * Highest seq stored for a trace. No flush: queued records of a trace were numbered by the recorder,
-   * which asks only for traces it has not numbered yet in this process.
-   */
-  maxSeq(traceId: string): number {
-    const row = this.stmt("SELECT COALESCE(MAX(seq), 0) AS m FROM exchanges WHERE trace_id = ?").get(traceId) as { m: number };
-    return row.m;
-  }
-
   /** Newest first; the cursor is opaque to clients (`createdAt:id` of the last trace of the page). */
-  listTraces(limit: number, cursor?: string): { traces: TraceSummary[]; nextCursor: string | null } {
-    this.flush();
+  async listTraces(limit: number, cursor?: string): Promise<{ traces: TraceSummary[]; nextCursor: string | null }> {
     const after = cursor === undefined ? null : parseCursor(cursor);
+    await this.link.settled();
     const rows = this.stmt(
         `SELECT ${TRACE_COLUMNS} FROM traces t
          WHERE @created IS NULL OR t.created_at < @created OR (t.created_at = @created AND t.id < @id)
@@ -158,14 +62,14 @@ export class TraceStore {
     return { traces, nextCursor: rows.length > limit && last ? `${last.createdAt}:${last.id}` : null };
   }
 
-  getTraceSummary(id: string): TraceSummary | null {
-    this.flush();
+  async getTraceSummary(id: string): Promise<TraceSummary | null> {
+    await this.link.settled();
     return this.readTraceSummary(id);
   }
 
   /**
-   * A trace's summary and links as stored, without flushing first: for frames built while a flush is
-   * announcing (or later, when a resuming client reads them), where flushing would announce anew.
+   * A trace's summary and links as stored, without awaiting the writer: for `trace.updated` frames, built
+   * after the commit that announced them (or later, when a resuming client reads them).
    */
   storedTrace(id: string): { trace: TraceSummary; links: Link[] } | null {
     const trace = this.readTraceSummary(id);
@@ -177,17 +81,17 @@ export class TraceStore {
     return row === undefined ? null : toTraceSummary(TraceRowSchema.parse(row));
   }
 
-  getTrace(id: string): Trace | null {
-    const summary = this.getTraceSummary(id);
+  async getTrace(id: string): Promise<Trace | null> {
+    const summary = await this.getTraceSummary(id);
     if (!summary) return null;
     const exchanges = this.stmt(`SELECT ${SUMMARY_COLUMNS} FROM exchanges WHERE trace_id = ? ORDER BY seq, id`)
       .all(id)
       .map((r) => toSummary(ExchangeSummaryRowSchema.parse(r)));
-    return { ...summary, exchanges, links: this.links(id) };
+    return { ...summary, exchanges, links: this.readLinks(id) };
   }
 
-  links(traceId: string): Link[] {
-    this.flush();
+  async links(traceId: string): Promise<Link[]> {
+    await this.link.settled();
     return this.readLinks(traceId);
   }
 
@@ -196,62 +100,62 @@ export class TraceStore {
     return linkExchanges(rows.map((r) => LinkRowSchema.parse(r)));
   }
 
-  getExchange(id: number): Exchange | null {
-    this.flush();
+  async getExchange(id: number): Promise<Exchange | null> {
+    await this.link.settled();
+    return this.readExchange(id);
+  }
+
+  private readExchange(id: number): Exchange | null {
     const row = this.stmt("SELECT *, json_array_length(chunks) AS chunk_count FROM exchanges WHERE id = ?").get(id);
     return row === undefined ? null : toExchange(ExchangeRowSchema.parse(row));
   }
 
   /** Every exchange of a trace with bodies, in order (for exports). */
-  getExchanges(traceId: string): Exchange[] {
-    this.flush();
+  async getExchanges(traceId: string): Promise<Exchange[]> {
+    await this.link.settled();
     return this.stmt("SELECT *, json_array_length(chunks) AS chunk_count FROM exchanges WHERE trace_id = ? ORDER BY seq, id")
       .all(traceId)
       .map((r) => toExchange(ExchangeRowSchema.parse(r)));
   }
 
   /** The model.chat exchange of the same trace just before this one (for the prompt diff). */
-  previousChat(traceId: string, seq: number): Exchange | null {
-    this.flush();
+  async previousChat(traceId: string, seq: number): Promise<Exchange | null> {
+    await this.link.settled();
     const row = this.stmt(
         `SELECT id FROM exchanges WHERE trace_id = ? AND seq < ? AND json_extract(classification, '$.kind') = 'model.chat'
          ORDER BY seq DESC LIMIT 1`,
       )
       .get(traceId, seq) as { id: number } | undefined;
-    return row ? this.getExchange(row.id) : null;
+    return row ? this.readExchange(row.id) : null;
   }
 
-  rename(id: string, name: string): TraceSummary | null {
-    this.flush();
-    this.stmt("UPDATE traces SET name = ?, name_custom = 1 WHERE id = ?").run(name, id);
-    return this.getTraceSummary(id);
+  /** Renames a trace for good (a recorded name never replaces it). */
+  async rename(id: string, name: string): Promise<TraceSummary | null> {
+    await this.link.call({ op: "rename", traceId: id, name });
+    return this.readTraceSummary(id);
   }
 
-  setSavedAs(id: string, file: string): void {
-    this.flush();
-    this.stmt("UPDATE traces SET saved_as = ? WHERE id = ?").run(file, id);
+  async setSavedAs(id: string, file: string): Promise<void> {
+    await this.link.call({ op: "setSavedAs", traceId: id, file });
   }
 
-  delete(id: string): boolean {
-    this.flush();
-    return this.stmt("DELETE FROM traces WHERE id = ?").run(id).changes > 0;
+  /** Deletes a trace (the recorder forgets its numbering and name too). */
+  async delete(id: string): Promise<boolean> {
+    return (await this.link.call({ op: "delete", traceId: id })) === true;
   }
 
   /** Writes a whole trace at once (imports), in one transaction: a bad file leaves nothing behind. */
-  insertTrace(summary: Pick<TraceSummary, "id" | "name" | "groupedBy" | "createdAt" | "updatedAt">, records: ExchangeRecord[]): TraceSummary {
-    this.flush();
-    this.db.transaction(() => {
-      this.stmt(
-          `INSERT INTO traces (id, name, name_custom, name_rank, source, created_at, updated_at, grouped_by)
-           VALUES (?, ?, 1, 9, 'imported', ?, ?, ?)`,
-        )
-        .run(summary.id, summary.name, summary.createdAt, summary.updatedAt, summary.groupedBy);
-      this.insertBatch(records);
-    })();
-    // insertBatch announced nothing here (it is the raw writer); the caller announces the import.
-    const out = this.getTraceSummary(summary.id);
-    if (!out) throw new Error(`imported trace ${summary.id} was not stored`);
+  async insertTrace(trace: InsertTrace, records: ExchangeRecord[]): Promise<TraceSummary> {
+    await this.link.call({ op: "insertTrace", trace, records });
+    // The caller announces the import.
+    const out = this.readTraceSummary(trace.id);
+    if (!out) throw new Error(`imported trace ${trace.id} was not stored`);
     return out;
+  }
+
+  /** Queues one record (a replayed exchange) like a recorded one: its commit announces `trace.updated`. */
+  enqueue(record: ExchangeRecord): Promise<void> {
+    return this.link.call({ op: "enqueue", record }).then(() => {});
   }
 }
 

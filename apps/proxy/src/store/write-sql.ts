@@ -4,7 +4,7 @@
  */
 import type { BodyMeta } from "./rows";
 import type { StoredBody } from "./body";
-import type { ExchangeRecord } from "./trace-store";
+import type { ExchangeRecord } from "../exchange-record";
 
 /** Creates the trace or widens its time span, upgrades its grouping and its name. */
 export const UPSERT_TRACE_SQL = `INSERT INTO traces (id, name, name_rank, source, created_at, updated_at, grouped_by)

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import type { Tap } from "@hopscope/shared/trace/schemas";
 import { formatTraceparent, parseTraceparent } from "@hopscope/shared/trace/traceparent";
 import { randomHexId } from "../trace-ids";
-import type { Recorder } from "../recorder";
+import type { TapRecorder } from "../tap-recorder";
 import { flatten, forwardHeaders, getHeader, pairsOf, setFlatHeader, setHeader } from "./hop-headers";
 import { UpstreamTimeoutError, upstreamFailure } from "./upstream-error";
 import type { Logger } from "../logger";
@@ -19,7 +19,7 @@ export interface TapOptions {
   upstream: string;
   host: string;
   port: number;
-  recorder: Recorder;
+  recorder: TapRecorder;
   timeoutMs: number;
   logger: Logger;
 }
@@ -53,7 +53,15 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
       setFlatHeader(outgoing, "traceparent", tp);
       recorded = setHeader(received, "traceparent", tp);
     }
-    const ex = opts.recorder.begin({ tap: opts.tap, method: req.method ?? "GET", url: req.url ?? "/", upstream: opts.upstream, requestHeaders: recorded });
+    const { recorder } = opts;
+    const ex = recorder.begin({
+      tap: opts.tap,
+      method: req.method ?? "GET",
+      url: req.url ?? "/",
+      upstream: opts.upstream,
+      requestHeaders: recorded,
+      connection: `${req.socket.remoteAddress ?? "?"}:${req.socket.remotePort ?? "?"}`,
+    });
 
     const upReq = http.request({
       protocol: target.protocol,
@@ -70,13 +78,13 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
     upReq.on("response", (upRes) => relay(upRes));
 
     req.on("data", (chunk: Buffer) => {
-      ex.requestBody.add(chunk);
+      recorder.requestData(ex, chunk);
       if (!upReq.write(chunk)) req.pause();
     });
     upReq.on("drain", () => req.resume());
     req.on("end", () => {
       upReq.end();
-      ex.requestEnded();
+      recorder.requestEnded(ex);
     });
     let clientGone = false;
     req.on("error", (err) => {
@@ -88,12 +96,12 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
       if (res.writableFinished) return;
       // The client hung up before the response was complete: stop the upstream's work too.
       clientGone = true;
-      ex.finish("aborted", "the client closed the connection before the response was complete");
+      recorder.finish(ex, "aborted", "the client closed the connection before the response was complete");
       upReq.destroy();
     });
 
     function relay(upRes: http.IncomingMessage): void {
-      ex.responseStarted(upRes.statusCode ?? 502, pairsOf(upRes.rawHeaders));
+      recorder.responseStarted(ex, upRes.statusCode ?? 502, pairsOf(upRes.rawHeaders));
       res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, forwardHeaders(upRes.rawHeaders));
       // The headers go out with the first body bytes in one write when those are already here (a small
       // reply arrives in one read, its body handled before this turn of I/O ends); a stream whose first
@@ -109,12 +117,12 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
           ended = true;
           res.end(chunk);
         } else if (!res.write(chunk)) upRes.pause();
-        ex.responseChunk(chunk, arrived);
+        recorder.responseChunk(ex, chunk, arrived);
       });
       res.on("drain", () => upRes.resume());
       upRes.on("end", () => {
         if (!ended) res.end();
-        if (!res.destroyed) ex.finish("complete");
+        if (!res.destroyed) recorder.finish(ex, "complete");
       });
       upRes.on("error", (err) => fail(err));
       upRes.on("aborted", () => fail(new Error(`the upstream ${opts.upstream} closed the connection mid-response`)));
@@ -125,7 +133,7 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
       if (clientGone) return;
       if (res.headersSent) {
         // Mid-response: the status is already on the wire, so the only honest signal is to cut the connection.
-        ex.finish("error", err.message);
+        recorder.finish(ex, "error", err.message);
         res.destroy();
         return;
       }
@@ -136,11 +144,11 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
         ["Content-Type", "application/json; charset=utf-8"],
         ["Content-Length", String(body.length)],
       ];
-      ex.responseStarted(status, headers);
-      ex.responseChunk(body);
+      recorder.responseStarted(ex, status, headers);
+      recorder.responseChunk(ex, body);
       res.writeHead(status, flatten(headers));
       res.end(body);
-      ex.finish("error", message);
+      recorder.finish(ex, "error", message);
     }
   }
 

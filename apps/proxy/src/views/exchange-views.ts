@@ -58,7 +58,7 @@ export class ExchangeViewBuilder {
     }
     if (rendered) {
       views.prompt = { ...rendered, tokens: tokens(rendered.text), verified: await this.verify(ex, req, info.simulated, notes) };
-      const diff = this.diffOrNote(ex, rendered.text, info.version, notes);
+      const diff = await this.diffOrNote(ex, rendered.text, info.version, notes);
       if (diff) views.diff = diff;
     }
     const raw = rawOutput(ex);
@@ -84,17 +84,17 @@ export class ExchangeViewBuilder {
     }
   }
 
-  private diffOrNote(ex: Exchange, text: string, version: string | null, notes: string[]): ExchangeViews["diff"] | null {
+  private async diffOrNote(ex: Exchange, text: string, version: string | null, notes: string[]): Promise<ExchangeViews["diff"] | null> {
     try {
-      return this.diff(ex, text, version);
+      return await this.diff(ex, text, version);
     } catch (err) {
       notes.push(`no comparison with the previous prompt: ${(err as Error).message}`);
       return null;
     }
   }
 
-  private diff(ex: Exchange, text: string, version: string | null): ExchangeViews["diff"] | null {
-    const prev = this.deps.store.previousChat(ex.traceId, ex.seq);
+  private async diff(ex: Exchange, text: string, version: string | null): Promise<ExchangeViews["diff"] | null> {
+    const prev = await this.deps.store.previousChat(ex.traceId, ex.seq);
     const prevReq = prev ? parseRequest(prev) : null;
     if (!prev || !prevReq) return null;
     const prevText = renderChat(prevReq, version ? { ollamaVersion: version } : {}).text;

@@ -1,0 +1,113 @@
+/**
+ * One exchange as the recording thread assembles it from the tap's events: redacted headers and URL,
+ * the bodies' kept bytes (chunks as they arrived, joined only when the exchange ends), chunk times, and
+ * the trace the recorder put it in. Data only: the Recorder decides what it means.
+ */
+import type { Chunk, Classification, ExchangeState, ExchangeSummary, HeaderList } from "@hopscope/shared/trace/schemas";
+import type { GroupedBy } from "@hopscope/shared/trace/group";
+import { classifyExchange } from "@hopscope/shared/trace/classify";
+import { tryParseJson } from "@hopscope/shared/trace/json-text";
+import { BodyCollector, textOf, toStoredBody, type StoredBody } from "./store/body";
+import { getHeader } from "./tap/hop-headers";
+import { redactHeaders, redactUrl } from "./tap/redact";
+import type { TapEvent } from "./recording/protocol";
+
+type Begin = Extract<TapEvent, { k: "begin" }>;
+
+export class ExchangeDraft {
+  readonly requestHeaders: HeaderList;
+  readonly url: string;
+  traceId: string | null = null;
+  seq = 0;
+  groupedBy: GroupedBy = "single";
+  status: number | null = null;
+  state: ExchangeState = "pending";
+  error: string | null = null;
+  requestEnd: number | null = null;
+  firstByte: number | null = null;
+  end: number | null = null;
+  responseHeaders: HeaderList = [];
+  readonly chunks: Chunk[] = [];
+  /** The request body as stored, once the request is complete (or cut off). */
+  request: StoredBody | null = null;
+  requestSize = 0;
+  requestDone = false;
+  private readonly response: BodyCollector;
+  private json: unknown = NOT_PARSED;
+  private requestOnly: Classification | null = null;
+
+  constructor(readonly begin: Begin, maxBodyBytes: number) {
+    this.requestHeaders = redactHeaders(begin.headers);
+    this.url = redactUrl(begin.url);
+    this.response = new BodyCollector(maxBodyBytes);
+  }
+
+  get id(): number {
+    return this.begin.id;
+  }
+
+  setRequest(parts: Buffer[], size: number, at: number | null): void {
+    this.requestDone = true;
+    this.requestEnd = at;
+    this.requestSize = size;
+    if (size === 0) return;
+    const bytes = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+    this.request = toStoredBody(bytes, size, getHeader(this.begin.headers, "content-type") ?? null);
+  }
+
+  addChunk(t: number, size: number, kept: Buffer | null): Chunk {
+    // Same sum as the stored start + chunk t, so the two agree to the last bit.
+    if (this.firstByte === null) this.firstByte = this.begin.start + t;
+    const chunk: Chunk = { index: this.chunks.length, t, offset: this.response.size, size };
+    this.chunks.push(chunk);
+    this.response.add(kept ?? EMPTY, size);
+    return chunk;
+  }
+
+  /** The complete request body parsed as JSON (undefined when it is not JSON); parsed once. */
+  requestJson(): unknown {
+    if (this.json === NOT_PARSED) this.json = tryParseJson(textOf(this.request));
+    return this.json;
+  }
+
+  /** Classified from the request alone (what `exchange.started` says: "chat, 5 messages, 5 tools"). */
+  requestClassification(): Classification {
+    this.requestOnly ??= this.classify(null, null);
+    return this.requestOnly;
+  }
+
+  responseBody(): StoredBody | null {
+    return this.status !== null && (this.response.size > 0 || this.chunks.length > 0)
+      ? this.response.finish(getHeader(this.responseHeaders, "content-type") ?? null)
+      : null;
+  }
+
+  classify(status: number | null, responseBody: StoredBody | null): Classification {
+    const { tap, method, url } = this.begin;
+    return classifyExchange({ tap, method, url, status, requestText: textOf(this.request), responseText: textOf(responseBody), responseHeaders: status === null ? [] : this.responseHeaders });
+  }
+
+  summary(classification: Classification): ExchangeSummary {
+    const { tap, method, upstream, start } = this.begin;
+    return {
+      id: this.id,
+      traceId: this.traceId ?? "",
+      seq: this.seq,
+      tap,
+      method,
+      url: this.url,
+      upstream,
+      status: this.status,
+      state: this.state,
+      error: this.error,
+      timings: { start, requestEnd: this.requestEnd, firstByte: this.firstByte, end: this.end },
+      requestSize: this.requestSize,
+      responseSize: this.response.size,
+      chunkCount: this.chunks.length,
+      classification,
+    };
+  }
+}
+
+const NOT_PARSED = Symbol("not parsed");
+const EMPTY = Buffer.alloc(0);

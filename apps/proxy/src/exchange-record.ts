@@ -1,0 +1,87 @@
+/**
+ * The one place an exchange becomes what the store keeps, for live traffic, imports and replays alike:
+ * the same rules for tool messages (what links a tool result to the chat that read it), the stand-in flag
+ * and the trace's name candidate.
+ */
+import type { Body, Chunk, Exchange, ExchangeSummary, HeaderList } from "@hopscope/shared/trace/schemas";
+import type { GroupedBy } from "@hopscope/shared/trace/group";
+import { toolMessagesOf, type ToolMessage } from "@hopscope/shared/trace/link";
+import { tryParseJson } from "@hopscope/shared/trace/json-text";
+import { textOf, type StoredBody } from "./store/body";
+
+/** One completed exchange, ready to be written. */
+export interface ExchangeRecord {
+  summary: ExchangeSummary;
+  requestHeaders: HeaderList;
+  responseHeaders: HeaderList;
+  requestBody: StoredBody | null;
+  responseBody: StoredBody | null;
+  chunks: Chunk[];
+  toolMessages: ToolMessage[] | null;
+  simulated: boolean | null;
+  /** A name candidate for the trace and how good it is (see trace-title.ts); a better one renames it. */
+  title: string;
+  titleRank: number;
+  groupedBy: GroupedBy;
+  source: "live" | "imported";
+}
+
+export interface RecordInput {
+  summary: ExchangeSummary;
+  requestHeaders: HeaderList;
+  responseHeaders: HeaderList;
+  requestBody: StoredBody | null;
+  responseBody: StoredBody | null;
+  chunks: Chunk[];
+  title: string;
+  titleRank: number;
+  groupedBy: GroupedBy;
+  source: "live" | "imported";
+  /** The request body parsed as JSON, when the caller has it already (else the body text is parsed). */
+  requestJson?: unknown;
+}
+
+export function exchangeRecord(input: RecordInput): ExchangeRecord {
+  const { requestJson, ...rest } = input;
+  const c = input.summary.classification;
+  const chat = c.kind === "model.chat";
+  return {
+    ...rest,
+    toolMessages: chat ? toolMessagesOf("requestJson" in input ? requestJson : tryParseJson(textOf(input.requestBody))) : null,
+    simulated: chat || c.kind === "model.other" ? (c.simulated ?? null) : null,
+  };
+}
+
+/** A recorded exchange (from a file or the store) as a record under new ids (imports, replays). */
+export function recordOfExchange(
+  ex: Exchange,
+  meta: { id?: number; traceId?: string; seq?: number; title: string; groupedBy: GroupedBy },
+): ExchangeRecord {
+  const summary = summaryOf(ex);
+  return exchangeRecord({
+    summary: { ...summary, id: meta.id ?? summary.id, traceId: meta.traceId ?? summary.traceId, seq: meta.seq ?? summary.seq },
+    requestHeaders: ex.requestHeaders,
+    responseHeaders: ex.responseHeaders,
+    requestBody: storedBodyOf(ex.requestBody),
+    responseBody: storedBodyOf(ex.responseBody),
+    chunks: ex.chunks,
+    // Imported traces keep the name they came with (the trace row is written with it, see insertTrace).
+    title: meta.title,
+    titleRank: 0,
+    groupedBy: meta.groupedBy,
+    source: "imported",
+  });
+}
+
+/** An exchange without its headers, bodies and chunks. */
+export function summaryOf(ex: Exchange): ExchangeSummary {
+  const { requestHeaders: _rh, responseHeaders: _sh, requestBody: _rb, responseBody: _sb, chunks: _c, ...summary } = ex;
+  return summary;
+}
+
+/** A body as the API serves it, back to how the store keeps it. */
+export function storedBodyOf(b: Body | null): StoredBody | null {
+  if (!b) return null;
+  const data = b.encoding === "utf8" ? b.data : Buffer.from(b.data, "base64");
+  return { data, encoding: b.encoding, size: b.size, storedSize: b.storedSize, truncated: b.truncated, contentType: b.contentType ?? null };
+}

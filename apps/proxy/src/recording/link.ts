@@ -1,0 +1,228 @@
+/**
+ * The forwarding thread's side of the recording thread: tap events are batched (one message per turn of
+ * the event loop, bytes copied once into a transferred arena), calls are answered by promise, and reads
+ * await the writer's commit without blocking (`settled`). Nothing here ever waits synchronously.
+ *
+ * The queue to the recording thread is bounded: when the thread falls this far behind (a locked database,
+ * a burst it cannot keep up with), new exchanges are forwarded but not recorded, reported in StorageHealth,
+ * until it catches up.
+ */
+import { Worker } from "node:worker_threads";
+import type { StorageHealth } from "@hopscope/shared/trace/api";
+import type { FeedEvent } from "../live/frames";
+import type { Logger } from "../logger";
+import type { Call, FromThread, Span, TapEvent, ToThread } from "./protocol";
+import type { ThreadData } from "./thread";
+
+/** Sent to the recording thread and not yet handled: beyond either bound, new exchanges are not recorded. */
+const MAX_QUEUED_EVENTS = 50_000;
+const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
+/** A read waits at most this long for the writer's commit, then reads what is there (never hangs the API). */
+const SETTLE_LIMIT_MS = 3000;
+const LAST_NOT_STORED = 20;
+
+export interface LinkHandlers {
+  announce: (events: FeedEvent[]) => void;
+  committed: (traceIds: string[]) => void;
+}
+
+export class RecordingLink {
+  private events: TapEvent[] = [];
+  private parts: Buffer[] = [];
+  private partBytes = 0;
+  private scheduled = false;
+  private batch = 0;
+  private readonly unacked = new Map<number, { events: number; bytes: number }>();
+  private queuedEvents = 0;
+  private queuedBytes = 0;
+  private behind = false;
+  private calls = 0;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private settling: Promise<void> | null = null;
+  private sentSinceSettle = true;
+  private threadHealth: StorageHealth = { ok: true, error: null, since: null, notStored: 0, lastNotStored: [] };
+  private readonly dropped = { count: 0, last: [] as number[], since: null as number | null };
+  private dead: string | null = null;
+  private closing: Promise<void> | null = null;
+  private readonly worker: Worker;
+  readonly ready: Promise<number>;
+
+  constructor(data: ThreadData, private readonly handlers: LinkHandlers, private readonly logger: Logger) {
+    this.worker = new Worker(new URL("./thread.boot.mjs", import.meta.url), { workerData: data, execArgv: [] });
+    let readyResolve: (maxId: number) => void = () => {};
+    let readyReject: (err: Error) => void = () => {};
+    this.ready = new Promise<number>((resolve, reject) => ((readyResolve = resolve), (readyReject = reject)));
+    this.worker.on("message", (msg: FromThread) => {
+      if (msg.kind === "ready") readyResolve(msg.maxExchangeId);
+      else this.receive(msg);
+    });
+    this.worker.on("error", (err) => {
+      readyReject(err);
+      this.died(`the recording thread failed: ${err.message}`, err);
+    });
+    this.worker.on("exit", (code) => {
+      readyReject(new Error(`the recording thread exited (code ${code}) before it was ready`));
+      if (!this.closing) this.died(`the recording thread exited (code ${code})`);
+    });
+  }
+
+  /** False while the thread is too far behind (or gone): the exchange is then forwarded but not recorded. */
+  accepting(): boolean {
+    if (this.dead) return false;
+    if (this.behind && this.queuedEvents < MAX_QUEUED_EVENTS / 2 && this.queuedBytes < MAX_QUEUED_BYTES / 2) this.behind = false;
+    if (!this.behind && (this.queuedEvents >= MAX_QUEUED_EVENTS || this.queuedBytes >= MAX_QUEUED_BYTES)) this.behind = true;
+    return !this.behind;
+  }
+
+  /** Counts an exchange forwarded but not recorded (not accepted at its start). */
+  notRecorded(id: number): void {
+    this.dropped.count++;
+    this.dropped.last = [...this.dropped.last.slice(1 - LAST_NOT_STORED), id];
+    this.dropped.since ??= Date.now();
+  }
+
+  /** Bytes for an event of the batch being built (copied into the arena when the batch is sent). */
+  span(bytes: Buffer): Span {
+    const span: Span = [this.partBytes, bytes.length];
+    this.parts.push(bytes);
+    this.partBytes += bytes.length;
+    return span;
+  }
+
+  send(event: TapEvent): void {
+    if (this.dead) return;
+    this.events.push(event);
+    this.sentSinceSettle = true;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      // After this turn's I/O: the bytes are on their way to the client before recording sees them.
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Resolves once everything sent so far is handled and committed (or after SETTLE_LIMIT_MS). */
+  settled(): Promise<void> {
+    if (this.settling && !this.sentSinceSettle) return this.settling;
+    this.sentSinceSettle = false;
+    const barrier = this.call({ op: "sync" }).then(
+      () => {},
+      (err: unknown) => this.logger.warn({ err: (err as Error).message }, "recording barrier failed; reading what is stored"),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, SETTLE_LIMIT_MS)));
+    const settling = Promise.race([barrier, limit]).finally(() => {
+      clearTimeout(timer);
+      if (this.settling === settling) this.settling = null;
+    });
+    this.settling = settling;
+    return settling;
+  }
+
+  call(request: Call): Promise<unknown> {
+    if (this.dead) return Promise.reject(new Error(this.dead));
+    this.flush();
+    const call = ++this.calls;
+    return new Promise((resolve, reject) => {
+      this.pending.set(call, { resolve, reject });
+      this.post({ kind: "call", call, request });
+    });
+  }
+
+  health(): StorageHealth {
+    const t = this.threadHealth;
+    const d = this.dropped;
+    const behind = this.dead ?? (this.behind ? `the recorder is behind (${this.queuedEvents} events, ${(this.queuedBytes / 1048576).toFixed(1)} MiB queued): new exchanges are forwarded but not recorded until it catches up` : null);
+    if (!behind && d.since !== null) d.since = null;
+    const since = [t.since, d.since].filter((x): x is number => x !== null);
+    return {
+      ok: t.ok && behind === null,
+      error: behind ?? t.error,
+      since: since.length > 0 ? Math.min(...since) : null,
+      notStored: t.notStored + d.count,
+      lastNotStored: [...t.lastNotStored, ...d.last].sort((a, b) => a - b).slice(-LAST_NOT_STORED),
+    };
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.flush();
+      if (this.dead) return void (await this.worker.terminate());
+      const closed = new Promise<void>((resolve) => this.worker.once("exit", () => resolve()));
+      this.post({ kind: "close" });
+      await closed;
+    })();
+    return this.closing;
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    if (this.events.length === 0 || this.dead) return;
+    let arena: ArrayBuffer | null = null;
+    if (this.partBytes > 0) {
+      arena = new ArrayBuffer(this.partBytes);
+      const view = new Uint8Array(arena);
+      let offset = 0;
+      for (const p of this.parts) {
+        view.set(p, offset);
+        offset += p.length;
+      }
+    }
+    const batch = ++this.batch;
+    const size = { events: this.events.length, bytes: this.partBytes };
+    this.unacked.set(batch, size);
+    this.queuedEvents += size.events;
+    this.queuedBytes += size.bytes;
+    const msg: ToThread = { kind: "events", batch, events: this.events, arena };
+    this.events = [];
+    this.parts = [];
+    this.partBytes = 0;
+    this.worker.postMessage(msg, arena ? [arena] : []);
+  }
+
+  private post(msg: ToThread): void {
+    this.worker.postMessage(msg);
+  }
+
+  private receive(msg: Exclude<FromThread, { kind: "ready" }>): void {
+    switch (msg.kind) {
+      case "ack": {
+        const size = this.unacked.get(msg.batch);
+        this.unacked.delete(msg.batch);
+        if (size) {
+          this.queuedEvents -= size.events;
+          this.queuedBytes -= size.bytes;
+        }
+        return;
+      }
+      case "announce":
+        return this.handlers.announce(msg.events);
+      case "committed":
+        return this.handlers.committed(msg.traceIds);
+      case "storage":
+        if (msg.health.ok !== this.threadHealth.ok) {
+          this.logger[msg.health.ok ? "info" : "error"]({ storage: msg.health }, msg.health.ok ? "recording to SQLite works again" : "recording to SQLite failed; exchanges are forwarded but not stored");
+        }
+        this.threadHealth = msg.health;
+        return;
+      case "reply": {
+        const p = this.pending.get(msg.call);
+        this.pending.delete(msg.call);
+        if (msg.error !== undefined) p?.reject(new Error(msg.error));
+        else p?.resolve(msg.result);
+        return;
+      }
+      case "error":
+        return this.logger.error({ err: msg.message }, "recording an exchange failed (a hopscope bug); forwarding is unaffected");
+      case "closed":
+        return;
+    }
+  }
+
+  private died(message: string, err?: Error): void {
+    if (this.dead) return;
+    this.dead = message;
+    this.logger.error({ err }, `${message}; exchanges are forwarded but no longer recorded`);
+    for (const p of this.pending.values()) p.reject(new Error(message));
+    this.pending.clear();
+  }
+}
