@@ -11,6 +11,7 @@ import { HelpOverlay } from "./HelpOverlay";
 import { HopDetail } from "./HopDetail";
 import { PresenterView } from "./PresenterView";
 import { SequenceView } from "./SequenceView";
+import { StorageBanner } from "./StorageBanner";
 import { TraceList } from "./TraceList";
 import { TraceToolbar } from "./TraceToolbar";
 
@@ -31,6 +32,7 @@ export function App({ ctx }: Props) {
   return (
     <AppCtx.Provider value={ctx}>
       <div class={s.app}>
+        <StorageBanner />
         {ctx.ui.presenter.value && open ? (
           <PresenterView />
         ) : (
