@@ -3,6 +3,8 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, release, totalmem } from "node:os";
 import { join } from "node:path";
+import { readersSection, type ReadersBench } from "./readers";
+import { targets } from "./targets";
 
 export interface ContenderSummary {
   name: string;
@@ -138,6 +140,8 @@ export interface BenchResults {
   prompt: PromptBench | null;
   ui: UiBench | null;
   soak: SoakBench | null;
+  /** A stream's largest inter-line gap with and without concurrent API readers (measured with the proxies). */
+  readers?: ReadersBench | null;
 }
 
 function version(cmd: string, args: string[]): string {
@@ -151,50 +155,8 @@ function version(cmd: string, args: string[]): string {
   }
 }
 
-const f = (x: number, digits = 0) => (Number.isFinite(x) ? x.toFixed(digits) : "–");
-const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : "–");
-
-function targets(r: BenchResults): string[] {
-  const by = (prefix: string) => r.contenders.find((c) => c.name.startsWith(prefix));
-  const hop = by("hopscope");
-  const node = by("node");
-  const nginx = by("nginx");
-  const mitm = by("mitmdump");
-  const direct = by("direct");
-  if (!hop) return ["hopscope was not measured."];
-  const lines: string[] = [];
-  const check = (ok: boolean, text: string, miss: string) => lines.push(`- ${ok ? "✅" : "❌"} ${text}${ok ? "" : ` — ${miss}`}`);
-  /** How far a throughput ratio is from its goal: "needs 2.33× its throughput". */
-  const short = (have: number, goal: number) => `missed: needs ${f(goal / have, 2)}× its current throughput`;
-  // Throughput ratios use the MCP-like (400-byte) load: the issue's reference figures are for that shape.
-  if (node) {
-    const x = hop.mcpRps / node.mcpRps;
-    check(x >= 1, `hopscope with recording ≥ 1.0× the plain Node pass-through: ${ratio(hop.mcpRps, node.mcpRps)}`, short(x, 1));
-  }
-  if (mitm) {
-    const x = hop.mcpRps / mitm.mcpRps;
-    check(x >= 10, `≥ 10× mitmdump: ${ratio(hop.mcpRps, mitm.mcpRps)}`, short(x, 10));
-  }
-  if (nginx) {
-    const x = hop.mcpRps / nginx.mcpRps;
-    check(x >= 0.4, `≥ 0.4× nginx: ${ratio(hop.mcpRps, nginx.mcpRps)}`, short(x, 0.4));
-  }
-  check(hop.mcpCpuMicros <= 120, `≤ 120 µs CPU per recorded exchange: ${f(hop.mcpCpuMicros)} µs`, `missed by ${f(hop.mcpCpuMicros - 120)} µs (${f(hop.mcpCpuMicros / 120, 1)}× the budget; the plain pass-through costs ${node ? f(node.mcpCpuMicros) : "–"} µs here)`);
-  if (direct) {
-    const added = hop.singleMeanLatencyMs - direct.singleMeanLatencyMs;
-    check(added <= 0.15, `added latency at one connection ≤ 0.15 ms: ${f(added, 3)} ms`, `missed by ${f(added - 0.15, 3)} ms (the pass-through adds ${node ? f(node.singleMeanLatencyMs - direct.singleMeanLatencyMs, 3) : "–"} ms)`);
-  }
-  check(
-    hop.streamFirstLineLoadedMs < 250 && hop.streamMaxGapLoadedMs < 250,
-    `streamed lines forwarded as they come, even under load: first line ${f(hop.streamFirstLineLoadedMs)} ms, largest gap ${f(hop.streamMaxGapLoadedMs)} ms (upstream sends every 50 ms)`,
-    "lines are held back (a first line or a gap of 250 ms or more)",
-  );
-  lines.push(...recordedLines(r));
-  if (lines.some((l) => l.startsWith("- ❌"))) {
-    lines.push("", "Why the missed targets are missed: the profile below, and the analysis with suggested changes in [docs/bench.md](../docs/bench.md).");
-  }
-  return lines;
-}
+export const f = (x: number, digits = 0) => (Number.isFinite(x) ? x.toFixed(digits) : "–");
+export const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : "–");
 
 export function writeResults(r: BenchResults): string[] {
   const dir = import.meta.dirname;
@@ -235,6 +197,7 @@ export function writeResults(r: BenchResults): string[] {
     "",
     ...targets(r),
     "",
+    ...readersSection(r.readers),
     ...profileSection(r.profile),
     ...promptSection(r.prompt),
     ...uiSection(r.ui),
@@ -346,16 +309,6 @@ function profileSection(p: ProfileBench | null): string[] {
     ...p.topSelf.map((x) => `| ${x.name.replace(/\|/g, "\\|")} | ${f(x.percent, 1)} |`),
     "",
   ];
-}
-
-/** A recording proxy must have stored at least every exchange the load generator saw answered. */
-function recordedLines(r: BenchResults): string[] {
-  return r.contenders
-    .filter((c) => c.recorded !== null && c.recorded !== undefined)
-    .map((c) => {
-      const rec = c.recorded ?? 0;
-      return `- ${rec >= c.answered ? "✅" : "❌"} ${c.name} stored ${rec} exchanges in SQLite for ${c.answered} answered requests over its rounds${rec > c.answered ? " (the rest: requests cut off when a load run ended, stored as aborted)" : ""}.`;
-    });
 }
 
 /** RSS growth over the second half of the soak: a leak keeps growing after warm-up; a bounded process levels off. */

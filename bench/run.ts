@@ -6,6 +6,7 @@
  * Flags: --rounds N (3)  --seconds S (4, per load run)  --only a,b  --soak (10-minute soak of hopscope)
  *        --soak-minutes N (10)  --soak-rate R (100 requests/s)
  *        --no-profile (skip the CPU profile of the recorder taken after the proxies)
+ *        --no-readers (skip the stream-while-the-API-is-read measurement)
  *        --fresh (drop sections of earlier runs instead of carrying them over)
  *        --no-proxies  --no-prompt  --no-ui
  */
@@ -20,6 +21,7 @@ import { startUpstream } from "./start-upstream";
 import { loadavg } from "node:os";
 import { carryOver, readPrevious } from "./previous";
 import { cleanupProfile, profileRecorder } from "./profile";
+import { runReadersBench } from "./readers";
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -121,6 +123,7 @@ async function main() {
     prompt: null,
     ui: null,
     soak: null,
+    readers: null,
   };
   if (!has("no-proxies")) {
     results.sectionsAt.proxies = startedAt;
@@ -152,6 +155,9 @@ async function main() {
       }
       results.contenders = contenders.filter((c) => (samples.get(c.name)?.length ?? 0) > 0).map((c) => summarise(c.name, samples.get(c.name) ?? []));
       for (const [name, why] of failures) results.skipped.push({ name, reason: why });
+      if (!has("no-readers") && (!only || only.some((o) => "hopscope".startsWith(o)))) {
+        results.readers = await runReadersBench(upstream.port, log, rounds);
+      }
     } finally {
       upstream.stop();
     }

@@ -1,0 +1,73 @@
+/**
+ * Does an API read delay a stream passing through a tap? A recorder child with a few hundred exchanges
+ * stored; the upstream streams 40 NDJSON lines 25 ms apart through the model tap, once with nobody reading
+ * the API and once with 50 concurrent clients reading it in a loop (GET /api/traces, then one trace).
+ * Reported: the largest gap between lines as received, each way, alternated over `rounds` (median of each).
+ * Issue 15 measured this on the recorder whose reads blocked the event loop: 32–58 ms idle, 84–196 ms read.
+ */
+import { startRecorder } from "./contenders/index";
+import { median, stream } from "./measure";
+import { post } from "./traffic";
+
+export interface ReadersBench {
+  rounds: number;
+  readers: number;
+  lines: number;
+  intervalMs: number;
+  idleMaxGapMs: number[];
+  readMaxGapMs: number[];
+  /** API reads answered during the read runs. */
+  reads: number;
+}
+
+const LINES = 40;
+const INTERVAL_MS = 25;
+const READERS = 50;
+
+export async function runReadersBench(upstreamPort: number, log: (s: string) => void, rounds = 3): Promise<ReadersBench> {
+  const r = await startRecorder(upstreamPort);
+  const out: ReadersBench = { rounds, readers: READERS, lines: LINES, intervalMs: INTERVAL_MS, idleMaxGapMs: [], readMaxGapMs: [], reads: 0 };
+  try {
+    const api = `http://127.0.0.1:${r.uiPort}`;
+    log("bench: readers: seeding 300 exchanges");
+    for (let i = 0; i < 300; i += 30) {
+      await Promise.all(Array.from({ length: 30 }, (_, j) => post(`http://127.0.0.1:${r.mcpPort}/mcp`, `{"jsonrpc":"2.0","id":${i + j},"method":"tools/call","params":{"name":"append","arguments":{"text":"milk"}}}`)));
+    }
+    const genUrl = `http://127.0.0.1:${r.modelPort}/api/generate`;
+    for (let round = 0; round < rounds; round++) {
+      log(`bench: readers: round ${round + 1}/${rounds}`);
+      out.idleMaxGapMs.push((await stream(genUrl, LINES, INTERVAL_MS)).maxGapMs);
+      let reading = true;
+      const reader = async () => {
+        while (reading) {
+          const list = (await (await fetch(`${api}/api/traces?limit=50`)).json()) as { traces: { id: string }[] };
+          const id = list.traces[out.reads % Math.max(1, list.traces.length)]?.id;
+          if (id) await (await fetch(`${api}/api/traces/${id}`)).arrayBuffer();
+          out.reads += 2;
+        }
+      };
+      const readers = Array.from({ length: READERS }, reader);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      out.readMaxGapMs.push((await stream(genUrl, LINES, INTERVAL_MS)).maxGapMs);
+      reading = false;
+      await Promise.all(readers);
+    }
+  } finally {
+    await r.stop();
+    r.cleanup();
+  }
+  return out;
+}
+
+export function readersSection(b: ReadersBench | null | undefined): string[] {
+  if (!b) return [];
+  const f = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : "–");
+  const idle = median(b.idleMaxGapMs);
+  const read = median(b.readMaxGapMs);
+  return [
+    "## A stream while the API is read",
+    "",
+    `The upstream streams ${b.lines} lines ${b.intervalMs} ms apart through hopscope's model tap; the largest gap between lines as received, with nobody reading the API and with ${b.readers} concurrent clients reading it in a loop (\`GET /api/traces\`, then one trace; ${b.reads} reads answered), ${b.rounds} alternating rounds: idle ${b.idleMaxGapMs.map(f).join(", ")} ms (median ${f(idle)}), while read ${b.readMaxGapMs.map(f).join(", ")} ms (median ${f(read)}). A gap is at least the upstream's ${b.intervalMs} ms; issue 15 measured 32–58 ms idle and 84–196 ms while read on the recorder whose reads blocked forwarding.`,
+    "",
+  ];
+}
