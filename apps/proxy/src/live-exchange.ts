@@ -37,8 +37,9 @@ export class LiveExchange {
   end: number | null = null;
   responseHeaders: [string, string][] = [];
   requestSent = false;
-  /** `exchange.started` as the recorder announced it (trace, seq, classification); null before. */
-  announced: ExchangeSummary | null = null;
+  /** The `exchange.started` frame as the recorder announced it (trace, seq, classification); null before. */
+  announcedJson: string | null = null;
+  private announcedCache: ExchangeSummary | null = null;
 
   constructor(
     readonly id: number,
@@ -57,8 +58,9 @@ export class LiveExchange {
 
   /** The summary as the API lists exchanges in flight (once announced). */
   summary(): ExchangeSummary | null {
-    const a = this.announced;
-    if (!a) return null;
+    if (this.announcedJson === null) return null;
+    // Parsed only when the API lists exchanges in flight (rare next to the exchanges that pass).
+    const a = (this.announcedCache ??= (JSON.parse(this.announcedJson) as { exchange: ExchangeSummary }).exchange);
     return {
       ...a,
       status: this.status,

@@ -14,7 +14,7 @@ import { TapRecorder } from "./tap-recorder";
 import { RecordingLink } from "./recording/link";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
 import { LiveFeed } from "./live/feed";
-import type { FeedEvent, LazyEvent } from "./live/frames";
+import type { Announce } from "./live/frames";
 import { startTap, type TapHandle } from "./tap/tap-server";
 import { ModelUpstreamProbe } from "./views/upstream-info";
 import { ExchangeViewBuilder } from "./views/exchange-views";
@@ -49,14 +49,14 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   const logger = deps.logger ?? silentLogger;
   const location = dbLocation(config.dbFile);
   let feed: LiveFeed | null = null;
-  const announce = (event: FeedEvent | LazyEvent) => feed?.publish(event);
+  const announce: Announce = (event) => feed?.publish(event);
   let otlp: OtlpForwarder | null = null;
   let recorder: TapRecorder | null = null;
   let store: TraceStore | null = null;
   const link = new RecordingLink(
     { file: location.file, maxBodyBytes: config.maxBodyBytes, flushIntervalMs: config.flushIntervalMs, maxTraces: config.maxTraces },
     {
-      announce: (events) => recorder?.announced(events),
+      announce: (frames) => recorder?.announced(frames),
       committed: (traceIds) => {
         for (const id of traceIds) {
           // Built (two queries) only when a live client is connected or later resumes past it; a trace deleted

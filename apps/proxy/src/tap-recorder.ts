@@ -9,7 +9,8 @@
  */
 import type { ExchangeState, ExchangeSummary, Trace } from "@hopscope/shared/trace/schemas";
 import { LESSON_HEADER } from "@hopscope/shared/ollama/schemas";
-import type { Announce, FeedEvent } from "./live/frames";
+import type { Announce } from "./live/frames";
+import type { AnnouncedFrames } from "./recording/protocol";
 import type { RecordingLink } from "./recording/link";
 import { LiveExchange, type BeginInit } from "./live-exchange";
 import { getHeader } from "./tap/hop-headers";
@@ -99,29 +100,25 @@ export class TapRecorder {
     this.deps.link.send({ k: "end", id: ex.id, state, error, at: ex.end });
   }
 
-  /** What the recorder announced, in order: kept for the exchanges in flight, then sent on the live feed. */
-  announced(events: FeedEvent[]): void {
+  /** What the recorder announced, in order (serialised frames): kept for the exchanges in flight, then sent on the live feed. */
+  announced(frames: AnnouncedFrames): void {
     const { announce } = this.deps;
-    for (const e of events) {
-      if (e.type === "exchange.chunk") {
-        const ex = this.live.get(e.exchangeId);
-        const bytes = ex?.chunkBytes[e.chunk.index];
-        if (ex) ex.chunkBytes[e.chunk.index] = EMPTY;
+    for (let i = 0; i < frames.length; i += 4) {
+      const type = frames[i] as string;
+      const id = frames[i + 1] as number;
+      const json = frames[i + 3] as string;
+      const ex = this.live.get(id);
+      if (type === "exchange.chunk") {
+        const index = frames[i + 2] as number;
+        const bytes = ex?.chunkBytes[index];
+        if (ex) ex.chunkBytes[index] = EMPTY;
         // Decoded only if a live client reads it (the Buffer is immutable once received, so decoding later is exact).
-        announce({
-          lazy: () => {
-            const text = bytes && bytes.length > 0 ? decodeChunk(bytes) : undefined;
-            return text === undefined ? e : { ...e, text };
-          },
-          size: 160 + (bytes?.length ?? 0),
-        });
+        announce({ json: () => withText(json, bytes), size: 160 + (bytes?.length ?? 0) });
         continue;
       }
-      if (e.type === "exchange.started") {
-        const ex = this.live.get(e.exchange.id);
-        if (ex) ex.announced = e.exchange;
-      } else if (e.type === "exchange.completed") this.live.delete(e.exchange.id);
-      announce(e);
+      if (type === "exchange.started" && ex) ex.announcedJson = json;
+      else if (type === "exchange.completed") this.live.delete(id);
+      announce({ json: () => json, size: json.length });
     }
   }
 
@@ -184,6 +181,12 @@ export class TapRecorder {
 
 const EMPTY = Buffer.alloc(0);
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** A chunk frame with its text, when the chunk is UTF-8 on its own. */
+function withText(json: string, bytes: Buffer | undefined): string {
+  const text = bytes && bytes.length > 0 ? decodeChunk(bytes) : undefined;
+  return text === undefined ? json : `${json.slice(0, -1)},"text":${JSON.stringify(text)}}`;
+}
 
 function decodeChunk(chunk: Buffer): string | undefined {
   try {

@@ -11,7 +11,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import { ClientFrameSchema, ServerFrameSchema, type ServerFrame } from "@hopscope/shared/trace/schemas";
-import type { FeedEvent, LazyEvent } from "./frames";
+import type { FeedEvent, JsonEvent, LazyEvent } from "./frames";
 import { FrameRing } from "./ring";
 import { isAllowedOrigin } from "./origin";
 import type { Logger } from "../logger";
@@ -64,14 +64,14 @@ export class LiveFeed {
    * not re-validated here (that cost more than forwarding the exchange); clients validate what they read.
    * With no client connected a lazy event stays unbuilt in the ring until a resume asks for it.
    */
-  publish(event: FeedEvent | LazyEvent): void {
+  publish(event: FeedEvent | LazyEvent | JsonEvent): void {
     const seq = ++this.seq;
-    if ("lazy" in event && this.wss.clients.size === 0) {
-      const { lazy } = event;
-      this.ring.push({ seq, size: event.size, build: () => serialise(lazy(), seq) });
+    const build = "json" in event ? () => withSeq(event.json(), seq) : "lazy" in event ? () => serialise(event.lazy(), seq) : null;
+    if (build && "size" in event && this.wss.clients.size === 0) {
+      this.ring.push({ seq, size: event.size, build });
       return;
     }
-    const data = serialise("lazy" in event ? event.lazy() : event, seq);
+    const data = build ? build() : serialise(event as FeedEvent, seq);
     this.ring.push({ seq, data, size: data.length });
     for (const ws of this.wss.clients) if (!this.building.has(ws)) this.send(ws, data);
   }
@@ -168,6 +168,11 @@ export class LiveFeed {
 
 function serialise(event: FeedEvent, seq: number): string {
   return JSON.stringify({ ...event, seq } satisfies ServerFrame);
+}
+
+/** A serialised frame (a JSON object) with its seq added last, as serialise() would put it. */
+function withSeq(json: string, seq: number): string {
+  return `${json.slice(0, -1)},"seq":${seq}}`;
 }
 
 function reject(socket: Duplex, status: number, message: string): void {

@@ -16,4 +16,13 @@ export interface LazyEvent {
   size: number;
 }
 
-export type Announce = (event: FeedEvent | LazyEvent) => void;
+/**
+ * A frame the recording thread has serialised already: `json()` is the frame without its seq, a JSON
+ * object (the feed adds `"seq"` before its closing brace). Strings cross threads far cheaper than objects.
+ */
+export interface JsonEvent {
+  json: () => string;
+  size: number;
+}
+
+export type Announce = (event: FeedEvent | LazyEvent | JsonEvent) => void;

@@ -9,9 +9,8 @@
  */
 import { Worker } from "node:worker_threads";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
-import type { FeedEvent } from "../live/frames";
 import type { Logger } from "../logger";
-import type { Call, FromThread, Span, TapEvent, ToThread } from "./protocol";
+import type { AnnouncedFrames, Call, FromThread, Span, TapEvent, ToThread } from "./protocol";
 import type { ThreadData } from "./thread";
 
 /** Sent to the recording thread and not yet handled: beyond either bound, new exchanges are not recorded. */
@@ -20,9 +19,12 @@ const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
 /** A read waits at most this long for the writer's commit, then reads what is there (never hangs the API). */
 const SETTLE_LIMIT_MS = 3000;
 const LAST_NOT_STORED = 20;
+/** Events are sent in batches, at least this often (the live feed lags by as much), or at this many. */
+const BATCH_MS = 5;
+const BATCH_EVENTS = 2048;
 
 export interface LinkHandlers {
-  announce: (events: FeedEvent[]) => void;
+  announce: (frames: AnnouncedFrames) => void;
   committed: (traceIds: string[]) => void;
 }
 
@@ -31,6 +33,7 @@ export class RecordingLink {
   private parts: Buffer[] = [];
   private partBytes = 0;
   private scheduled = false;
+  private timer: NodeJS.Timeout | null = null;
   private batch = 0;
   private readonly unacked = new Map<number, { events: number; bytes: number }>();
   private queuedEvents = 0;
@@ -93,10 +96,12 @@ export class RecordingLink {
     if (this.dead) return;
     this.events.push(event);
     this.sentSinceSettle = true;
-    if (!this.scheduled) {
+    if (this.events.length >= BATCH_EVENTS) this.flush();
+    else if (!this.scheduled) {
       this.scheduled = true;
-      // After this turn's I/O: the bytes are on their way to the client before recording sees them.
-      setImmediate(() => this.flush());
+      // Batched for BATCH_MS: one message (and one wake-up of the recording thread) per batch, not per
+      // event; the bytes went to the client before recording sees them.
+      this.timer = setTimeout(() => this.flush(), BATCH_MS);
     }
   }
 
@@ -156,6 +161,8 @@ export class RecordingLink {
 
   private flush(): void {
     this.scheduled = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     if (this.events.length === 0 || this.dead) return;
     let arena: ArrayBuffer | null = null;
     if (this.partBytes > 0) {
@@ -195,7 +202,7 @@ export class RecordingLink {
         return;
       }
       case "announce":
-        return this.handlers.announce(msg.events);
+        return this.handlers.announce(msg.frames);
       case "committed":
         return this.handlers.committed(msg.traceIds);
       case "storage":

@@ -4,8 +4,10 @@
  * so a batch costs one copy of its bytes and one postMessage however many exchanges it carries.
  */
 import type { ExchangeState, Tap } from "@hopscope/shared/trace/schemas";
-import type { FeedEvent } from "../live/frames";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
+
+/** Announced frames as they cross threads: four entries per frame (see FromThread "announce"). */
+export type AnnouncedFrames = (string | number)[];
 
 /** Bytes in the batch's arena: [offset, length]. */
 export type Span = [number, number];
@@ -59,7 +61,8 @@ export type FromThread =
   | { kind: "ready"; maxExchangeId: number }
   /** The batch was handled (its events are recorded, not necessarily committed). */
   | { kind: "ack"; batch: number }
-  | { kind: "announce"; events: FeedEvent[] }
+  /** Frames the recorder announced, flat: [type, exchangeId, chunkIndex (-1: none), JSON without seq] × n. */
+  | { kind: "announce"; frames: AnnouncedFrames }
   /** Committed: traces touched (and deleted by retention): the forwarding thread announces trace.updated. */
   | { kind: "committed"; traceIds: string[] }
   | { kind: "storage"; health: StorageHealth }

@@ -9,9 +9,8 @@ import { StoreWriter } from "../store/store-writer";
 import { Recorder } from "../recorder";
 import { traceIdSource } from "../trace-ids";
 import type { ExchangeRecord } from "../exchange-record";
-import type { FeedEvent } from "../live/frames";
 import type { StoredBody } from "../store/body";
-import type { Call, FromThread, ToThread } from "./protocol";
+import type { AnnouncedFrames, Call, FromThread, ToThread } from "./protocol";
 
 export interface ThreadData {
   file: string;
@@ -32,9 +31,13 @@ const writer = new StoreWriter(db, {
   onCommitted: (traceIds) => post({ kind: "committed", traceIds }),
   onHealth: (health) => post({ kind: "storage", health }),
 });
-let announced: FeedEvent[] = [];
+let announced: AnnouncedFrames = [];
 const recorder = new Recorder({
-  announce: (e) => announced.push(e),
+  // Serialised here, off the forwarding thread; it keeps strings only (see TapRecorder.announced).
+  announce: (e) => {
+    const id = e.type === "exchange.chunk" ? e.exchangeId : e.type === "exchange.started" || e.type === "exchange.completed" ? e.exchange.id : -1;
+    announced.push(e.type, id, e.type === "exchange.chunk" ? e.chunk.index : -1, JSON.stringify(e));
+  },
   store: (r) => writer.enqueue(r),
   maxSeq: (id) => writer.maxSeq(id),
   newTraceId: traceIdSource(),
@@ -74,7 +77,7 @@ post({ kind: "ready", maxExchangeId: writer.maxExchangeId() });
 
 function flushAnnounced(): void {
   if (announced.length === 0) return;
-  post({ kind: "announce", events: announced });
+  post({ kind: "announce", frames: announced });
   announced = [];
 }
 
