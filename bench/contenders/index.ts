@@ -60,7 +60,8 @@ async function waitFor(url: string, child: ChildProcess, what: string, okStatus?
   throw new Error(`${what} did not become ready at ${url}: ${lastError}`);
 }
 
-function stopper(child: ChildProcess, cleanup?: () => void): () => Promise<void> {
+/** SIGTERM, then SIGKILL after `graceMs` (the recorder writes what it has queued before it exits). */
+function stopper(child: ChildProcess, cleanup?: () => void, graceMs = 3000): () => Promise<void> {
   return () =>
     new Promise((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) {
@@ -68,7 +69,7 @@ function stopper(child: ChildProcess, cleanup?: () => void): () => Promise<void>
         resolve();
         return;
       }
-      const t = setTimeout(() => child.kill("SIGKILL"), 3000);
+      const t = setTimeout(() => child.kill("SIGKILL"), graceMs);
       child.once("exit", () => {
         clearTimeout(t);
         cleanup?.();
@@ -158,7 +159,8 @@ export async function startRecorder(upstreamPort: number, env: Record<string, st
   }
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   let stopping = false;
-  const stop = stopper(child);
+  // A recorder behind a saturating load may still be writing what it recorded: give it time to finish.
+  const stop = stopper(child, undefined, 30_000);
   const failure = () => {
     if (stopping || (child.exitCode === null && child.signalCode === null)) return null;
     let tail = "";

@@ -51,7 +51,9 @@ export class RecordingLink {
   readonly ready: Promise<number>;
 
   constructor(data: ThreadData, private readonly handlers: LinkHandlers, private readonly logger: Logger) {
-    this.worker = new Worker(new URL("./thread.boot.mjs", import.meta.url), { workerData: data, execArgv: [] });
+    // The boot file registers the TypeScript loader itself; profiling flags (bench/profile.ts) carry over.
+    const execArgv = process.execArgv.filter((a) => a.startsWith("--cpu-prof") || a.startsWith("--heap-prof"));
+    this.worker = new Worker(new URL("./thread.boot.mjs", import.meta.url), { workerData: data, execArgv });
     let readyResolve: (maxId: number) => void = () => {};
     let readyReject: (err: Error) => void = () => {};
     this.ready = new Promise<number>((resolve, reject) => ((readyResolve = resolve), (readyReject = reject)));
