@@ -1,5 +1,5 @@
 /**
- * View state that is not about data: theme, presenter mode, the help overlay, the detail tab, and the
+ * View state that is not about data: theme, presenter mode, zoom, the help overlay, the detail tab, and the
  * follow-the-data query. The chosen theme ("system" | "light" | "dark") is resolved here into the scheme
  * actually shown, `data-scheme` on <html>, so tokens.css writes the dark palette once; "system" follows
  * prefers-color-scheme, live.
@@ -10,6 +10,14 @@ export type Theme = "system" | "light" | "dark";
 export type DetailTab = "agent" | "wire" | "saw" | "wrote" | "diff" | "mcp" | "timing";
 
 const THEME_KEY = "hopscope.theme";
+const ZOOM_KEY = "hopscope.zoom";
+/** Zoom steps for the whole UI (every size is in rem, so scaling the root font scales everything). */
+export const ZOOMS = [0.75, 0.9, 1, 1.1, 1.25, 1.5, 1.75, 2] as const;
+
+function storedZoom(): number {
+  const z = Number(globalThis.localStorage?.getItem(ZOOM_KEY));
+  return (ZOOMS as readonly number[]).includes(z) ? z : 1;
+}
 
 function storedTheme(): Theme {
   const t = globalThis.localStorage?.getItem(THEME_KEY);
@@ -19,6 +27,7 @@ function storedTheme(): Theme {
 export const UiModel = createModel(() => {
   const theme = signal<Theme>(storedTheme());
   const presenter = signal(false);
+  const zoom = signal(storedZoom());
   const helpOpen = signal(false);
   const tab = signal<DetailTab | null>(null);
   const followQuery = signal("");
@@ -42,6 +51,18 @@ export const UiModel = createModel(() => {
     document.documentElement.dataset.presenter = presenter.value ? "on" : "off";
   });
 
+  effect(() => {
+    document.documentElement.style.setProperty("--zoom", String(zoom.value));
+    if (zoom.value === 1) localStorage.removeItem(ZOOM_KEY);
+    else localStorage.setItem(ZOOM_KEY, String(zoom.value));
+  });
+
+  /** One zoom step in (+1) or out (−1); 0 resets to 100 %. */
+  function zoomBy(delta: 1 | -1 | 0): void {
+    const i = ZOOMS.indexOf(zoom.value as (typeof ZOOMS)[number]);
+    zoom.value = delta === 0 ? 1 : (ZOOMS[Math.min(ZOOMS.length - 1, Math.max(0, (i < 0 ? 2 : i) + delta))] as number);
+  }
+
   function cycleTheme(): void {
     const dark = theme.value === "dark" || (theme.value === "system" && prefersDark.value);
     theme.value = dark ? "light" : "dark";
@@ -53,6 +74,6 @@ export const UiModel = createModel(() => {
     selection.value = null;
   }
 
-  return { theme, presenter, helpOpen, tab, followQuery, followOpen, selection, cycleTheme, follow };
+  return { theme, presenter, zoom, zoomBy, helpOpen, tab, followQuery, followOpen, selection, cycleTheme, follow };
 });
 export type UiModel = InstanceType<typeof UiModel>;
