@@ -65,6 +65,12 @@ export function createAppContext(wsUrl: string): AppContext {
       else trace.selectedHop.value = r.hop;
     }
   }
+  // A tab chosen on one hop applies to that hop only: the next hop opens on its own lesson tab.
+  const stopTabReset = effect(() => {
+    void trace.selectedHop.value;
+    void trace.traceId.value;
+    ui.tab.value = null;
+  });
   applyHash();
   window.addEventListener("hashchange", applyHash);
   const stopUrlSync = effect(() => {
@@ -89,6 +95,7 @@ export function createAppContext(wsUrl: string): AppContext {
       window.removeEventListener("hashchange", applyHash);
       if (flushTimer) clearTimeout(flushTimer);
       stopUrlSync();
+      stopTabReset();
       for (const m of [connection, follow, ask, replay, ui, trace, traces]) m[Symbol.dispose]();
     },
   };

@@ -41,6 +41,7 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ["4"], label: "What is new (diff)", run: tab("diff") },
   { keys: ["5"], label: "MCP", run: tab("mcp") },
   { keys: ["6"], label: "Timing", run: tab("timing") },
+  { keys: ["7"], label: "Token budget (what the tools cost)", run: tab("budget") },
   { keys: ["?"], label: "This help", run: (c) => (c.ui.helpOpen.value = !c.ui.helpOpen.value) },
 ];
 

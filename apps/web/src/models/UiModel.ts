@@ -7,7 +7,7 @@
 import { createModel, effect, signal } from "@preact/signals";
 
 export type Theme = "system" | "light" | "dark";
-export type DetailTab = "agent" | "wire" | "saw" | "wrote" | "diff" | "mcp" | "timing";
+export type DetailTab = "agent" | "wire" | "saw" | "budget" | "wrote" | "diff" | "mcp" | "timing";
 
 const THEME_KEY = "hopscope.theme";
 const ZOOM_KEY = "hopscope.zoom";
