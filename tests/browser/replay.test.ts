@@ -58,7 +58,7 @@ describe("save, reload, replay and present a trace", () => {
     expect(await page.getByTestId("caption").textContent()).toContain("append");
   });
 
-  it("replays with the keyboard: r restarts, j steps forward, k steps back, Space plays to the end", async () => {
+  it("replays with the keyboard: r restarts, j steps forward, k steps back, Space shows the next hop, m and Space auto-advance to the end", async () => {
     const { page } = browser;
     await page.locator("body").click({ position: { x: 5, y: 700 } });
     await page.keyboard.press("r");
@@ -70,10 +70,23 @@ describe("save, reload, replay and present a trace", () => {
     await browser.screenshot("11-replay-step-3");
     await page.keyboard.press("k");
     await expect.poll(() => page.getByTestId("hop-position").textContent()).toContain("hop 2 / 8");
-    for (const _ of [1, 2, 3]) await page.keyboard.press("f"); // 10×
-    expect(await page.getByTestId("speed").textContent()).toBe("10×");
+    // Step mode (the default): Space shows the next hop.
     await page.keyboard.press(" ");
-    await expect.poll(() => page.getByTestId("hop-position").textContent(), { timeout: 20_000 }).toContain("hop 8 / 8");
+    await expect.poll(() => page.getByTestId("hop-position").textContent()).toContain("hop 3 / 8");
+    // Auto-advance at 4×, going on with Space whenever it holds at a key hop.
+    await page.keyboard.press("m");
+    for (const _ of [1, 2]) await page.keyboard.press("f"); // 4×
+    expect(await page.getByTestId("speed").inputValue()).toBe("4");
+    await page.keyboard.press(" ");
+    await expect
+      .poll(
+        async () => {
+          if ((await page.getByTestId("replay-status").textContent())?.includes("paused at key hop")) await page.keyboard.press(" ");
+          return page.getByTestId("hop-position").textContent();
+        },
+        { timeout: 30_000 },
+      )
+      .toContain("hop 8 / 8");
     await expect.poll(() => visibleHops(browser)).toHaveLength(8);
     await page.keyboard.press("?");
     await page.getByTestId("help").waitFor();

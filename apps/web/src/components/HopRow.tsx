@@ -57,7 +57,7 @@ function ArrowLine({ arrow, x, hop, double }: { arrow: Arrow; x: ExchangeSummary
         <span class={s.line} />
       </div>
       <span class={`${s.label} ${place}`} data-align={labelRight ? "start" : "end"} style={labelStyle} title={label}>
-        <span class={s.labelText}>{label}</span>
+        <span class={s.labelText} data-label="">{label}</span>
         {streaming ? <span class={s.caret} aria-hidden="true" /> : null}
       </span>
       {detail && !double ? (

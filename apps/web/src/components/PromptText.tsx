@@ -52,12 +52,23 @@ export function PromptText({ text, segments, hovered, large, newFrom }: Props) {
     const lead = parseFloat(getComputedStyle(pre).lineHeight) || 20;
     // The prompt's own box: a resent request opens where the new part starts; a first one at its very end
     // (the user's turn and the waiting assistant tag). An outer box scrolls only if the target is still hidden.
-    scrollBoxes(pre).forEach((box, i) => {
-      const t = target.getBoundingClientRect();
-      const b = box.getBoundingClientRect();
-      if (i === 0) box.scrollTop = marker ? box.scrollTop + t.top - b.top - lead : box.scrollHeight;
-      else if (t.top < b.top || t.bottom > b.bottom) box.scrollTop += t.top - b.top - lead;
-    });
+    function place(): void {
+      scrollBoxes(pre!).forEach((box, i) => {
+        const t = target!.getBoundingClientRect();
+        const b = box.getBoundingClientRect();
+        if (i === 0) box.scrollTop = marker ? box.scrollTop + t.top - b.top - lead : box.scrollHeight;
+        else if (t.top < b.top || t.bottom > b.bottom) box.scrollTop += t.top - b.top - lead;
+      });
+    }
+    place();
+    // Content above may still be loading (the token budget) and shrink the box: keep the end in view until
+    // the reader scrolls by themselves.
+    const ro = new ResizeObserver(place);
+    ro.observe(pre);
+    if (pre.parentElement) ro.observe(pre.parentElement);
+    const stop = (): void => ro.disconnect();
+    for (const ev of ["wheel", "pointerdown", "touchstart", "keydown"]) pre.parentElement?.addEventListener(ev, stop, { once: true, passive: true });
+    return stop;
   }, [text, newFrom]);
   const parts = pieces(text, segments, newFrom).map((p, i) => {
     const resent = newFrom !== undefined && p.end <= newFrom;

@@ -22,6 +22,8 @@ export const ReplayModel = createModel((trace: TraceModel) => {
   let timer: ReturnType<typeof setTimeout> | null = null;
   /** Real ms spent on the current hop so far (auto-advance's minimum dwell counts it). */
   let sinceHop = 0;
+  /** The key hop already held at (or played on from): auto-advance does not hold there again. */
+  let passed: number | null = null;
 
   const start = computed(() => traceStart(trace.list.value));
   const chunks = computed(() => {
@@ -56,10 +58,11 @@ export const ReplayModel = createModel((trace: TraceModel) => {
       return;
     }
     const current = trace.selectedHop.value;
-    if (next.type === "hop" && (withinHop || (current !== null && keys.value.has(current) && heldAt.value !== current))) {
+    if (next.type === "hop" && (withinHop || (current !== null && keys.value.has(current) && passed !== current))) {
       playing.value = false;
       if (!withinHop && current !== null) {
         heldAt.value = current;
+        passed = current;
         // Held long enough: going on from a key hop shows the next one at once.
         sinceHop = Number.POSITIVE_INFINITY;
       }
@@ -85,6 +88,7 @@ export const ReplayModel = createModel((trace: TraceModel) => {
     stopTimer();
     playing.value = false;
     heldAt.value = null;
+    passed = null;
     sinceHop = 0;
     const first = trace.hops.value[0];
     cursor.value = first ? hopAppearsAt(first, trace.exchanges.value.get(first.exchangeId), start.value) : 0;
@@ -100,6 +104,9 @@ export const ReplayModel = createModel((trace: TraceModel) => {
   /** Auto-advance from here (from the start when not replaying or at the end). */
   function play(): void {
     if (cursor.value === null || atEnd()) begin();
+    // Playing on from a key hop means the speaker is done with it.
+    passed = trace.selectedHop.value;
+    heldAt.value = null;
     playing.value = true;
     stopTimer();
     tick(false);
