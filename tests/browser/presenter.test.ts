@@ -160,10 +160,45 @@ describe("presenting the article's trace", () => {
     await page.setViewportSize({ width: 1280, height: 720 });
   });
 
+  it("follows buy milk along its path, docked under the sequence; a click scrolls to the match; tool wording set apart", async () => {
+    const { page } = browser;
+    await page.goto(`${stack.uiUrl}/#/trace/${traceId}/hop/1`);
+    await page.locator('[data-hop="8"]').waitFor();
+    await page.getByLabel("Follow a value across hops").fill("buy milk");
+    await page.getByLabel("Follow a value across hops").press("Enter");
+    const path = page.getByTestId("follow-path");
+    await expect.poll(() => page.getByTestId("follow-panel").textContent(), { timeout: 15_000 }).toContain("in the order it travelled");
+    await expect.poll(() => path.locator("button").count()).toBeGreaterThan(5);
+    const hops = (await path.locator("button").evaluateAll((bs) => bs.map((b) => Number((b as HTMLElement).dataset.hop))));
+    expect(hops[0]).toBe(1);
+    expect(hops).toEqual([...hops].sort((a, b) => a - b));
+    expect(new Set(hops)).toEqual(new Set([1, 3, 4, 5, 6, 7, 8]));
+    // The append tool's example is no longer the article's value: nothing in the tools' wording matches.
+    expect(await page.getByTestId("follow-tool-definitions").count()).toBe(0);
+    // Docked: the panel and the hop's detail do not overlap.
+    const panel = await page.getByTestId("follow-panel").boundingBox();
+    const detail = await page.getByTestId("hop-detail").boundingBox();
+    expect(panel!.x + panel!.width).toBeLessThanOrEqual(detail!.x + 1);
+    await path.locator('button[data-hop="5"]').first().click();
+    const current = page.getByTestId("hop-detail").locator("mark[data-current]");
+    await current.waitFor();
+    const box = await current.boundingBox();
+    expect(box!.y).toBeGreaterThan(0);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(720);
+    await browser.screenshot("26-follow-buy-milk");
+    await page.getByLabel("Follow a value across hops").fill("whole notes file");
+    await page.getByLabel("Follow a value across hops").press("Enter");
+    await page.getByTestId("follow-tool-definitions").waitFor();
+    expect(await path.locator("button").count()).toBe(0);
+    await page.keyboard.press("Escape"); // leaves the input
+    await page.keyboard.press("Escape"); // closes the panel
+    expect(await page.getByTestId("follow-panel").count()).toBe(0);
+  });
+
   it("narrates from the keyboard: r starts, Space shows one hop (and its caption) per press; auto mode holds at key hops", async () => {
     const { page } = browser;
     await present(1);
-    const shown = () => page.locator("[data-hop]").evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.hop));
+    const shown = () => page.locator('[role="listitem"][data-hop]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.hop));
     await page.keyboard.press("r");
     await expect.poll(shown).toEqual(["1"]);
     expect(await page.getByTestId("replay-status").textContent()).toContain("step mode");
