@@ -133,6 +133,23 @@ describe("presenting the article's trace", () => {
     expect(await page.getByTestId("hop-detail").locator("ol li").allTextContents()).toEqual([expect.stringContaining('append({"content":"buy milk"})')]);
   });
 
+  it("numbers add up: hop 4's generated tokens match eval_count (the ending token explained); hops and exchanges explained", async () => {
+    const { page } = browser;
+    await page.goto(`${stack.uiUrl}/#/trace/${traceId}/hop/4`);
+    const generated = page.getByTestId("generated-count");
+    await generated.waitFor();
+    const text = (await generated.textContent()) ?? "";
+    const list = (await (await fetch(`${stack.uiUrl}/api/traces/${traceId}`)).json()) as { exchanges: { classification: { kind: string; evalCount?: number } }[] };
+    const evalCount = list.exchanges.filter((x) => x.classification.kind === "model.chat")[0]!.classification.evalCount!;
+    expect(text).toContain(`${evalCount} tokens generated, as the model server counted`);
+    expect(text).toContain("<|im_end|>");
+    await page.getByTestId("vocabulary").locator("summary").click();
+    expect(await page.getByTestId("vocabulary").textContent()).toContain("An HTTP exchange is one request with its response");
+    // One duration per exchange: hop 3 (the request side of hop 4's exchange) draws no second duration.
+    expect(await page.locator('[data-hop="3"]').textContent()).not.toMatch(/\d+ ms\b/);
+    expect(await page.locator('[data-hop="4"]').textContent()).toMatch(/\d+ ms\b/);
+  });
+
   it("hop 8 in presenter mode lists the tool calls the host made", async () => {
     const { page } = browser;
     await present(8);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countAgreement, requestFacts } from "../src/models/budget";
+import { countAgreement, generatedAgreement, requestFacts } from "../src/models/budget";
 import { numberHops } from "../src/models/hops";
 import { keyHops, MIN_DWELL_MS, narratedDelay, nextSpeed, SPEEDS } from "../src/models/replay-timing";
 import { toolRows } from "../src/models/tools-table";
@@ -62,5 +62,13 @@ describe("hop payloads", () => {
     expect(countAgreement(400, 410).detail).toContain("different prompt");
     expect(countAgreement(10, undefined).equal).toBe(false);
     expect(requestFacts({ tools: [{ function: { name: "read" } }], options: { num_ctx: 8192 } })).toEqual({ toolNames: ["read"], numCtx: 8192 });
+  });
+});
+
+describe("generated tokens against eval_count", () => {
+  it("explains the one token the server counts more: the end of the turn", () => {
+    expect(generatedAgreement(19, 20)).toContain("20 tokens generated, as the model server counted (eval_count): the 19 of this text, plus <|im_end|>");
+    expect(generatedAgreement(12, 12)).toBe("12 tokens generated, as the model server counted (eval_count)");
+    expect(generatedAgreement(12, 30)).toContain("the model server counted 30");
   });
 });

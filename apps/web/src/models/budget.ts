@@ -80,3 +80,14 @@ export function countAgreement(ours: number, server: number | undefined): { equa
     detail: `The server counted ${(server - ours).toLocaleString()} more tokens than this prompt has: it rendered a different prompt (another template, Ollama version or system text).`,
   };
 }
+
+/**
+ * The tokens of the text the model wrote against the server's `eval_count`, in words. The server also counts
+ * the token that ended the turn (`<|im_end|>`), which the text shown does not contain: one more is expected.
+ */
+export function generatedAgreement(ours: number, evalCount: number | undefined): string {
+  if (evalCount === undefined) return `${ours.toLocaleString()} tokens in this text, as our tokenizer counts`;
+  if (evalCount === ours) return `${ours.toLocaleString()} tokens generated, as the model server counted (eval_count)`;
+  if (evalCount === ours + 1) return `${evalCount.toLocaleString()} tokens generated, as the model server counted (eval_count): the ${ours.toLocaleString()} of this text, plus <|im_end|>, the token that ended its turn`;
+  return `${ours.toLocaleString()} tokens in this text; the model server counted ${evalCount.toLocaleString()} generated (eval_count) — it stopped on another token, or the text was rebuilt differently from what it wrote`;
+}
