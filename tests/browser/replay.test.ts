@@ -132,16 +132,16 @@ describe("save, reload, replay and present a trace", () => {
       await res.arrayBuffer();
     }
     const file = Buffer.from(await (await fetch(links[0]!)).arrayBuffer());
-    const before = await page.getByTestId("trace-list").locator("li").count();
+    const before = await page.getByTestId("trace-list").locator("button[data-trace]").count();
     await page.getByTestId("import-input").setInputFiles({ name: "buy-milk.hopscope.json", mimeType: "application/json", buffer: file });
-    await expect.poll(() => page.getByTestId("trace-list").locator("li").count()).toBe(before + 1);
+    await expect.poll(() => page.getByTestId("trace-list").locator("button[data-trace]").count()).toBe(before + 1);
     await page.locator('[data-hop="8"]').waitFor();
     // ] and [ walk the traces list from the keyboard.
     const current = () => page.getByTestId("trace-list").locator('button[aria-current="true"]').textContent();
     const first = await current();
     await page.locator("body").click({ position: { x: 5, y: 400 } });
     // The open trace may be last in the list (then ] stays put): step towards the other end.
-    const ids = await page.getByTestId("trace-list").locator("button").evaluateAll((bs) => bs.map((b) => b.getAttribute("aria-current")));
+    const ids = await page.getByTestId("trace-list").locator("button[data-trace]").evaluateAll((bs) => bs.map((b) => b.getAttribute("aria-current")));
     const atEnd = ids.indexOf("true") === ids.length - 1;
     await page.keyboard.press(atEnd ? "[" : "]");
     await expect.poll(current).not.toBe(first);
@@ -151,9 +151,9 @@ describe("save, reload, replay and present a trace", () => {
 
   it("loads the saved file back as an imported trace", async () => {
     const { page } = browser;
-    const before = await page.getByTestId("trace-list").locator("li").count();
+    const before = await page.getByTestId("trace-list").locator("button[data-trace]").count();
     await page.getByTestId("saved-list").locator("button").first().click();
-    await expect.poll(() => page.getByTestId("trace-list").locator("li").count()).toBe(before + 1);
+    await expect.poll(() => page.getByTestId("trace-list").locator("button[data-trace]").count()).toBe(before + 1);
     // The loaded copy is the one open now.
     await expect.poll(() => page.getByTestId("trace-list").locator('button[aria-current="true"]').textContent()).toContain("imported");
     await page.locator('[data-hop="8"]').waitFor();
@@ -161,10 +161,10 @@ describe("save, reload, replay and present a trace", () => {
 
   it("deletes the open trace after asking for confirmation", async () => {
     const { page } = browser;
-    const before = await page.getByTestId("trace-list").locator("li").count();
+    const before = await page.getByTestId("trace-list").locator("button[data-trace]").count();
     page.once("dialog", (d) => void d.accept());
     await page.getByRole("button", { name: "Delete" }).click();
-    await expect.poll(() => page.getByTestId("trace-list").locator("li").count()).toBe(before - 1);
+    await expect.poll(() => page.getByTestId("trace-list").locator("button[data-trace]").count()).toBe(before - 1);
     await page.getByText("Open a trace, or ask something new").waitFor();
     expect(browser.pageErrors).toEqual([]);
   });

@@ -3,6 +3,7 @@ import { countAgreement, generatedAgreement, requestFacts } from "../src/models/
 import { numberHops } from "../src/models/hops";
 import { keyHops, MIN_DWELL_MS, narratedDelay, nextSpeed, SPEEDS } from "../src/models/replay-timing";
 import { toolRows } from "../src/models/tools-table";
+import { groupTraces } from "../src/models/trace-groups";
 import { articleTrace } from "./fixtures";
 
 describe("narrated replay timing", () => {
@@ -70,5 +71,24 @@ describe("generated tokens against eval_count", () => {
     expect(generatedAgreement(19, 20)).toContain("20 tokens generated, as the model server counted (eval_count): the 19 of this text, plus <|im_end|>");
     expect(generatedAgreement(12, 12)).toBe("12 tokens generated, as the model server counted (eval_count)");
     expect(generatedAgreement(12, 30)).toContain("the model server counted 30");
+  });
+});
+
+describe("trace list groups", () => {
+  const t = (id: string, createdAt: number, source: "live" | "imported" = "live") =>
+    ({ id, name: `q ${id}`, source, createdAt, updatedAt: createdAt, exchangeCount: 5, errorCount: 0, groupedBy: "traceparent", simulated: true, savedAs: null }) as const;
+
+  it("groups a conversation's turns (oldest first), keeps imported apart, and searches names and questions", () => {
+    const traces = [t("c", 30), t("b", 20), t("i", 15, "imported"), t("a", 10)];
+    const facts = new Map([
+      ["a", { conversationId: "conv1", question: "Add buy milk to my notes", outcome: "answered" as const }],
+      ["c", { conversationId: "conv1", question: "What is in my notes?", outcome: "answered" as const }],
+      ["b", { question: "Clear my notes", outcome: "tool error" as const }],
+    ]);
+    const g = groupTraces(traces, facts);
+    expect(g.live.map((x) => x.turns.map((y) => y.id))).toEqual([["a", "c"], ["b"]]);
+    expect(g.imported.map((x) => x.key)).toEqual(["i"]);
+    expect(groupTraces(traces, facts, "MILK").live.map((x) => x.turns.map((y) => y.id))).toEqual([["a"]]);
+    expect(groupTraces(traces, facts, "q i").imported).toHaveLength(1);
   });
 });

@@ -11,6 +11,9 @@ export type DetailTab = "agent" | "wire" | "saw" | "budget" | "wrote" | "diff" |
 
 const THEME_KEY = "hopscope.theme";
 const ZOOM_KEY = "hopscope.zoom";
+const LIST_KEY = "hopscope.listWidth";
+/** The traces list's width in rem: resizable between these, by dragging its edge or with ← → on it. */
+export const LIST_WIDTH = { min: 11, max: 36, initial: 17 } as const;
 /** Zoom steps for the whole UI (every size is in rem, so scaling the root font scales everything). */
 export const ZOOMS = [0.75, 0.9, 1, 1.1, 1.25, 1.5, 1.75, 2] as const;
 
@@ -28,6 +31,8 @@ export const UiModel = createModel(() => {
   const theme = signal<Theme>(storedTheme());
   const presenter = signal(false);
   const zoom = signal(storedZoom());
+  const storedWidth = Number(globalThis.localStorage?.getItem(LIST_KEY));
+  const listWidth = signal<number>(storedWidth >= LIST_WIDTH.min && storedWidth <= LIST_WIDTH.max ? storedWidth : LIST_WIDTH.initial);
   const helpOpen = signal(false);
   const tab = signal<DetailTab | null>(null);
   const followQuery = signal("");
@@ -57,6 +62,15 @@ export const UiModel = createModel(() => {
     else localStorage.setItem(ZOOM_KEY, String(zoom.value));
   });
 
+  effect(() => {
+    document.documentElement.style.setProperty("--list-w", `${listWidth.value}rem`);
+    localStorage.setItem(LIST_KEY, String(listWidth.value));
+  });
+
+  function setListWidth(rem: number): void {
+    listWidth.value = Math.round(Math.min(LIST_WIDTH.max, Math.max(LIST_WIDTH.min, rem)) * 4) / 4;
+  }
+
   /** One zoom step in (+1) or out (−1); 0 resets to 100 %. */
   function zoomBy(delta: 1 | -1 | 0): void {
     const i = ZOOMS.indexOf(zoom.value as (typeof ZOOMS)[number]);
@@ -74,6 +88,6 @@ export const UiModel = createModel(() => {
     selection.value = null;
   }
 
-  return { theme, presenter, zoom, zoomBy, helpOpen, tab, followQuery, followOpen, selection, cycleTheme, follow };
+  return { theme, presenter, zoom, zoomBy, listWidth, setListWidth, helpOpen, tab, followQuery, followOpen, selection, cycleTheme, follow };
 });
 export type UiModel = InstanceType<typeof UiModel>;
