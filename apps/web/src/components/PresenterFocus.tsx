@@ -80,7 +80,7 @@ export function PresenterFocus({ hop, x }: Props) {
         <div class={`${s.col} ${s.fill}`}>
           <PromptInfo p={views.prompt} promptEvalCount={c.kind === "model.chat" ? c.promptEvalCount : undefined} />
           <TokenBudget x={x} compact />
-          {views.diff ? <h3 class={s.label}>New since the previous request (the rest, dimmed, is resent)</h3> : <h3 class={s.label}>The prompt, as the model received it — its end</h3>}
+          {views.diff ? <h3 class={s.label}>New since the previous request (dimmed: resent)</h3> : <h3 class={s.label}>The prompt, as the model received it — its end</h3>}
           {/* Its own scroll box, so opening at the prompt's end keeps the counts above in view. */}
           <div class={s.scroll}>
             <PromptText text={views.prompt.text} segments={views.prompt.segments} hovered={hovered} newFrom={views.diff?.commonPrefixLength} large />
