@@ -62,6 +62,12 @@ describe("presenting the article's trace", () => {
     expect(lanes).toHaveLength(4);
     for (let i = 1; i < lanes.length; i++) expect(lanes[i]!.left - lanes[i - 1]!.right, "gap between lane names").toBeGreaterThan(4);
     await browser.screenshot("20-presenter-1280-hop-4");
+    // The timeline (not presenting) at 1280×720: no label cut either, lane names apart.
+    await page.keyboard.press("Escape");
+    await page.getByTestId("hop-detail").waitFor();
+    expect(await cutLabels()).toEqual([]);
+    const laneBoxes = await page.locator("span[data-lane]").evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as Box));
+    for (let i = 1; i < laneBoxes.length; i++) expect(laneBoxes[i]!.left - laneBoxes[i - 1]!.right, "gap between lane names").toBeGreaterThan(4);
   });
 
   it("hop 2 shows the five tools as a table, in both modes", async () => {
