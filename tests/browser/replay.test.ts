@@ -58,7 +58,7 @@ describe("save, reload, replay and present a trace", () => {
     expect(await page.getByTestId("caption").textContent()).toContain("append");
   });
 
-  it("replays with the keyboard: r restarts, j steps forward, k steps back, Space plays to the end", async () => {
+  it("replays with the keyboard: r restarts, j steps forward, k steps back, Space shows the next hop, m and Space auto-advance to the end", async () => {
     const { page } = browser;
     await page.locator("body").click({ position: { x: 5, y: 700 } });
     await page.keyboard.press("r");
@@ -70,10 +70,23 @@ describe("save, reload, replay and present a trace", () => {
     await browser.screenshot("11-replay-step-3");
     await page.keyboard.press("k");
     await expect.poll(() => page.getByTestId("hop-position").textContent()).toContain("hop 2 / 8");
-    for (const _ of [1, 2, 3]) await page.keyboard.press("f"); // 10×
-    expect(await page.getByTestId("speed").textContent()).toBe("10×");
+    // Step mode (the default): Space shows the next hop.
     await page.keyboard.press(" ");
-    await expect.poll(() => page.getByTestId("hop-position").textContent(), { timeout: 20_000 }).toContain("hop 8 / 8");
+    await expect.poll(() => page.getByTestId("hop-position").textContent()).toContain("hop 3 / 8");
+    // Auto-advance at 4×, going on with Space whenever it holds at a key hop.
+    await page.keyboard.press("m");
+    for (const _ of [1, 2]) await page.keyboard.press("f"); // 4×
+    expect(await page.getByTestId("speed").inputValue()).toBe("4");
+    await page.keyboard.press(" ");
+    await expect
+      .poll(
+        async () => {
+          if ((await page.getByTestId("replay-status").textContent())?.includes("paused at key hop")) await page.keyboard.press(" ");
+          return page.getByTestId("hop-position").textContent();
+        },
+        { timeout: 30_000 },
+      )
+      .toContain("hop 8 / 8");
     await expect.poll(() => visibleHops(browser)).toHaveLength(8);
     await page.keyboard.press("?");
     await page.getByTestId("help").waitFor();
@@ -119,16 +132,16 @@ describe("save, reload, replay and present a trace", () => {
       await res.arrayBuffer();
     }
     const file = Buffer.from(await (await fetch(links[0]!)).arrayBuffer());
-    const before = await page.getByTestId("trace-list").locator("li").count();
+    const before = await page.getByTestId("trace-list").locator("button[data-trace]").count();
     await page.getByTestId("import-input").setInputFiles({ name: "buy-milk.hopscope.json", mimeType: "application/json", buffer: file });
-    await expect.poll(() => page.getByTestId("trace-list").locator("li").count()).toBe(before + 1);
+    await expect.poll(() => page.getByTestId("trace-list").locator("button[data-trace]").count()).toBe(before + 1);
     await page.locator('[data-hop="8"]').waitFor();
     // ] and [ walk the traces list from the keyboard.
     const current = () => page.getByTestId("trace-list").locator('button[aria-current="true"]').textContent();
     const first = await current();
     await page.locator("body").click({ position: { x: 5, y: 400 } });
     // The open trace may be last in the list (then ] stays put): step towards the other end.
-    const ids = await page.getByTestId("trace-list").locator("button").evaluateAll((bs) => bs.map((b) => b.getAttribute("aria-current")));
+    const ids = await page.getByTestId("trace-list").locator("button[data-trace]").evaluateAll((bs) => bs.map((b) => b.getAttribute("aria-current")));
     const atEnd = ids.indexOf("true") === ids.length - 1;
     await page.keyboard.press(atEnd ? "[" : "]");
     await expect.poll(current).not.toBe(first);
@@ -138,9 +151,9 @@ describe("save, reload, replay and present a trace", () => {
 
   it("loads the saved file back as an imported trace", async () => {
     const { page } = browser;
-    const before = await page.getByTestId("trace-list").locator("li").count();
+    const before = await page.getByTestId("trace-list").locator("button[data-trace]").count();
     await page.getByTestId("saved-list").locator("button").first().click();
-    await expect.poll(() => page.getByTestId("trace-list").locator("li").count()).toBe(before + 1);
+    await expect.poll(() => page.getByTestId("trace-list").locator("button[data-trace]").count()).toBe(before + 1);
     // The loaded copy is the one open now.
     await expect.poll(() => page.getByTestId("trace-list").locator('button[aria-current="true"]').textContent()).toContain("imported");
     await page.locator('[data-hop="8"]').waitFor();
@@ -148,10 +161,10 @@ describe("save, reload, replay and present a trace", () => {
 
   it("deletes the open trace after asking for confirmation", async () => {
     const { page } = browser;
-    const before = await page.getByTestId("trace-list").locator("li").count();
+    const before = await page.getByTestId("trace-list").locator("button[data-trace]").count();
     page.once("dialog", (d) => void d.accept());
     await page.getByRole("button", { name: "Delete" }).click();
-    await expect.poll(() => page.getByTestId("trace-list").locator("li").count()).toBe(before - 1);
+    await expect.poll(() => page.getByTestId("trace-list").locator("button[data-trace]").count()).toBe(before - 1);
     await page.getByText("Open a trace, or ask something new").waitFor();
     expect(browser.pageErrors).toEqual([]);
   });

@@ -61,36 +61,31 @@ describe("streamed answers and reconnecting", () => {
     await browser.screenshot("30-streamed-chunks");
   });
 
-  it("replays the streamed answer at its recorded pace, tokens appearing one after another", async () => {
+  it("replays the streamed answer at its recorded pace within its hop: step mode, one hop per Space", async () => {
     const { page } = browser;
-    // In the page: once a third partial answer is on screen, press Space (pause) so the screenshot
-    // shows the replay mid-stream however slow this machine is.
     await page.evaluate(() => {
-      const w = window as unknown as { __streamed: string[]; __paused: boolean };
+      const w = window as unknown as { __streamed: string[] };
       w.__streamed = [];
-      w.__paused = false;
       new MutationObserver(() => {
         const detail = document.querySelector('[data-testid="streaming-text"]');
         if (!detail) return;
         const text = `detail:${detail.textContent ?? ""}`;
         if (!w.__streamed.includes(text)) w.__streamed.push(text);
-        if (w.__streamed.length >= 3 && !w.__paused) {
-          w.__paused = true;
-          window.dispatchEvent(new KeyboardEvent("keydown", { key: " " }));
-        }
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
     await page.locator("body").click({ position: { x: 5, y: 400 } });
-    await page.keyboard.press("3"); // the "What the model wrote" tab, where the tokens arrive
+    await page.keyboard.press("s"); // 0.5×: the tokens come at half their recorded pace
     await page.keyboard.press("r");
-    await page.keyboard.press(" ");
-    await expect.poll(() => page.evaluate(() => (window as unknown as { __paused: boolean }).__paused), { timeout: 30_000 }).toBe(true);
-    expect(await page.getByTestId("play").textContent()).toContain("Replay"); // paused
+    for (const _ of [2, 3, 4]) await page.keyboard.press(" ");
+    await expect.poll(() => page.getByTestId("hop-position").textContent()).toContain("hop 4 / 8");
+    // Hop 4 is the model's streamed answer: its text arrives chunk by chunk, then the hop waits for the next press.
+    await expect.poll(() => streamed(browser), { timeout: 30_000 }).toEqual(expect.arrayContaining([expect.stringMatching(/^detail:/)]));
     await browser.screenshot("31-replay-streaming");
-    await page.keyboard.press(" ");
+    await expect.poll(async () => (await streamed(browser)).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => page.getByTestId("replay-status").textContent(), { timeout: 30_000 }).toContain("step mode");
+    expect(await page.getByTestId("hop-position").textContent()).toContain("hop 4 / 8");
+    for (const _ of [5, 6, 7, 8]) await page.keyboard.press("j");
     await expect.poll(() => page.getByTestId("hop-position").textContent(), { timeout: 30_000 }).toContain("hop 8 / 8");
-    const seen = await streamed(browser);
-    expect(seen.length).toBeGreaterThanOrEqual(3);
   });
 
   it("reconnects after the recorder restarts and catches up on what happened meanwhile", async () => {

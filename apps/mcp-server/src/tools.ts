@@ -34,7 +34,7 @@ export const TOOLS: Tool[] = [
     description: "Add a note: appends `content` as a new line at the end of the notes file. Existing notes are kept.",
     inputSchema: {
       type: "object",
-      properties: { content: { type: "string", description: "The note to add, e.g. \"buy milk\"" } },
+      properties: { content: { type: "string", description: "The note to add, e.g. \"call the dentist\"" } },
       required: ["content"],
       additionalProperties: false,
     },

@@ -51,7 +51,15 @@ export function createAppContext(wsUrl: string): AppContext {
       }
     });
   }
+  // The lesson and model badges follow the running host: the recorder learns them from each model call.
+  let configTimer: ReturnType<typeof setTimeout> | null = null;
   function onFrame(frame: ServerFrame): void {
+    if (frame.type === "trace.updated" && !configTimer) {
+      configTimer = setTimeout(() => {
+        configTimer = null;
+        void ask.loadConfig();
+      }, 1_000);
+    }
     queued.push(frame);
     flushTimer ??= setTimeout(flush, FRAME_BATCH_MS);
   }
@@ -65,6 +73,12 @@ export function createAppContext(wsUrl: string): AppContext {
       else trace.selectedHop.value = r.hop;
     }
   }
+  // A tab chosen on one hop applies to that hop only: the next hop opens on its own lesson tab.
+  const stopTabReset = effect(() => {
+    void trace.selectedHop.value;
+    void trace.traceId.value;
+    ui.tab.value = null;
+  });
   applyHash();
   window.addEventListener("hashchange", applyHash);
   const stopUrlSync = effect(() => {
@@ -88,7 +102,9 @@ export function createAppContext(wsUrl: string): AppContext {
     dispose() {
       window.removeEventListener("hashchange", applyHash);
       if (flushTimer) clearTimeout(flushTimer);
+      if (configTimer) clearTimeout(configTimer);
       stopUrlSync();
+      stopTabReset();
       for (const m of [connection, follow, ask, replay, ui, trace, traces]) m[Symbol.dispose]();
     },
   };

@@ -25,8 +25,10 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ["["], label: "Newer trace in the list", run: (c) => openNeighbour(c, -1) },
   { keys: ["]"], label: "Older trace in the list", run: (c) => openNeighbour(c, 1) },
   { keys: ["r"], label: "Replay from the start", run: (c) => c.replay.begin() },
-  { keys: [" "], label: "Play / pause the replay (at recorded pace)", run: (c) => c.replay.togglePlay() },
-  { keys: ["f"], label: "Faster: 1× → 2× → 4× → 10×", run: (c) => c.replay.faster() },
+  { keys: [" "], label: "Replay: next hop (step mode) · play / pause / go on from a key hop (auto mode)", run: (c) => c.replay.advance() },
+  { keys: ["m"], label: "Replay mode: step (Space per hop) / auto-advance (holds at key hops)", run: (c) => c.replay.toggleMode() },
+  { keys: ["f"], label: "Replay faster (up to 4×)", run: (c) => c.replay.faster() },
+  { keys: ["s"], label: "Replay slower (down to 0.25×)", run: (c) => c.replay.slower() },
   { keys: ["Escape"], label: "Close overlays, leave presenter mode, then leave replay", run: escape },
   { keys: ["p"], label: "Presenter mode", run: (c) => (c.ui.presenter.value = !c.ui.presenter.value) },
   { keys: ["t"], label: "Dark / light theme", run: (c) => c.ui.cycleTheme() },
@@ -39,6 +41,7 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ["4"], label: "What is new (diff)", run: tab("diff") },
   { keys: ["5"], label: "MCP", run: tab("mcp") },
   { keys: ["6"], label: "Timing", run: tab("timing") },
+  { keys: ["7"], label: "Token budget (what the tools cost)", run: tab("budget") },
   { keys: ["?"], label: "This help", run: (c) => (c.ui.helpOpen.value = !c.ui.helpOpen.value) },
 ];
 
@@ -68,7 +71,16 @@ function isTyping(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
 }
 
+/** Ctrl/⌘ with + − 0 zooms the whole UI (instead of the browser's page zoom, which the room cannot see reset). */
+const ZOOM_KEYS: Record<string, 1 | -1 | 0> = { "+": 1, "=": 1, "-": -1, _: -1, "0": 0 };
+
 export function handleKey(ctx: AppContext, event: KeyboardEvent): void {
+  const zoom = ZOOM_KEYS[event.key];
+  if ((event.ctrlKey || event.metaKey) && !event.altKey && zoom !== undefined) {
+    event.preventDefault();
+    ctx.ui.zoomBy(zoom);
+    return;
+  }
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (isTyping(event.target)) {
     if (event.key === "Escape" && event.target instanceof HTMLElement) event.target.blur();

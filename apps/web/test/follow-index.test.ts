@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildFollowIndex, findOccurrences } from "../src/models/follow-index";
+import { alongThePath, buildFollowIndex, findOccurrences, inToolDefinition, type FollowSide } from "../src/models/follow-index";
 
 const docs = [
   { exchangeId: 1, side: "request" as const, text: JSON.stringify({ message: "Add buy milk to my notes" }) },
@@ -64,5 +64,29 @@ describe("follow the data in the rendered prompt", () => {
     expect(found.map((o) => o.origin)).toEqual(["/tools/0", "/messages/0/content"]);
     expect(found[1]!.match).toBe("buy milk");
     expect(found[1]!.before.endsWith("<|im_start|>user\nAdd ")).toBe(true);
+  });
+});
+
+describe("follow the data along its path", () => {
+  const o = (hop: number, side: FollowSide, path: string, origin?: string) => ({ exchangeId: hop, side, path, value: "", before: "", match: "buy milk", after: "", hop, ...(origin ? { origin } : {}) });
+
+  it("orders matches by hop, then as the data travels inside a hop, and sets tool definitions apart", () => {
+    const found = [
+      o(8, "response", "/reply"),
+      o(3, "prompt", "", "/messages/0/content"),
+      o(3, "request", "/messages/0/content"),
+      o(3, "request", "/tools/2/function/parameters/properties/content/description"),
+      o(3, "prompt", "", "/tools/2/function"),
+      o(2, "response", "/result/tools/2/inputSchema/properties/content/description"),
+      o(4, "response", "/message/tool_calls/0/function/arguments/content"),
+      o(4, "raw-output", ""),
+      o(1, "request", "/message"),
+      o(5, "request", "/params/arguments/content"),
+    ];
+    const { path, toolDefinitions } = alongThePath(found);
+    expect(path.map((x) => `${x.hop}:${x.side}`)).toEqual(["1:request", "3:request", "3:prompt", "4:raw-output", "4:response", "5:request", "8:response"]);
+    expect(toolDefinitions.map((x) => `${x.hop}:${x.side}`)).toEqual(["2:response", "3:request", "3:prompt"]);
+    expect(inToolDefinition({ side: "response", path: "/0/result/tools/1/description" })).toBe(true);
+    expect(inToolDefinition({ side: "request", path: "/messages/0/content" })).toBe(false);
   });
 });

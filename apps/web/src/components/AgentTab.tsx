@@ -7,6 +7,7 @@ import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { bodyText, tryJson } from "../models/body";
 import { useApp } from "./AppContext";
 import s from "./AgentTab.module.css";
+import { Highlighted } from "./Highlighted";
 import { Loading } from "./Loading";
 
 function ToolCalls({ calls }: { calls: AgentToolCall[] }) {
@@ -16,10 +17,12 @@ function ToolCalls({ calls }: { calls: AgentToolCall[] }) {
       {calls.map((c, i) => (
         <li key={i} class={s.call} data-error={c.isError ? "true" : "false"}>
           <code class={s.name}>
-            {c.name}({JSON.stringify(c.arguments)})
+            <Highlighted text={`${c.name}(${JSON.stringify(c.arguments)})`} />
           </code>
           <span class={s.arrow}>→</span>
-          <code class={s.output}>{c.output}</code>
+          <code class={s.output}>
+            <Highlighted text={c.output} />
+          </code>
           {c.isError ? <span class={s.badge}>error the model saw</span> : null}
         </li>
       ))}
@@ -38,7 +41,9 @@ export function AgentTab({ x, side }: { x: ExchangeSummary; side: "request" | "r
           return (
             <div class={s.tab}>
               <h3 class={s.heading}>You asked</h3>
-              <blockquote class={s.quote}>{req.data.message}</blockquote>
+              <blockquote class={s.quote}>
+                <Highlighted text={req.data.message} />
+              </blockquote>
               <p class={s.note}>
                 {req.data.conversationId
                   ? `Continuing conversation ${req.data.conversationId}: the host will resend everything said so far to the model.`
@@ -53,7 +58,9 @@ export function AgentTab({ x, side }: { x: ExchangeSummary; side: "request" | "r
           return (
             <div class={s.tab}>
               <h3 class={s.heading}>The host replied</h3>
-              <blockquote class={`${s.quote} ${s.reply}`}>{ok.data.reply}</blockquote>
+              <blockquote class={`${s.quote} ${s.reply}`}>
+                <Highlighted text={ok.data.reply} />
+              </blockquote>
               <p class={s.note}>
                 The host asked the model {ok.data.steps} time{ok.data.steps === 1 ? "" : "s"} and ran {ok.data.toolCalls.length} tool call
                 {ok.data.toolCalls.length === 1 ? "" : "s"}:

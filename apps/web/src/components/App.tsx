@@ -45,6 +45,7 @@ export function App({ ctx }: Props) {
                   <section class={s.center} aria-label="Sequence of hops">
                     <TraceToolbar />
                     <SequenceView />
+                    {ctx.ui.followOpen.value ? <FollowPanel docked /> : null}
                   </section>
                   <HopDetail />
                 </>
@@ -54,7 +55,7 @@ export function App({ ctx }: Props) {
             </main>
           </>
         )}
-        {ctx.ui.followOpen.value && open ? <FollowPanel /> : null}
+        {ctx.ui.followOpen.value && open && ctx.ui.presenter.value ? <FollowPanel /> : null}
         {ctx.ui.helpOpen.value ? <HelpOverlay /> : null}
       </div>
     </AppCtx.Provider>

@@ -28,6 +28,12 @@ export function AskBox() {
       <Button variant="primary" type="submit" disabled={ask.sending.value || !ask.message.value.trim()}>
         {ask.sending.value ? "Asking…" : "Ask"}
       </Button>
+      {ask.openConversation.value ? (
+        <label class={s.cont} title="Ask as the next turn of the open trace's conversation: the host resends everything said so far">
+          <input type="checkbox" checked={ask.continueOpen.value} onChange={(e) => (ask.continueOpen.value = e.currentTarget.checked)} data-testid="continue-conversation" />
+          continue
+        </label>
+      ) : null}
       <ModelBadge />
       {ask.error.value ? (
         <span class={s.error} role="alert" title={ask.error.value}>

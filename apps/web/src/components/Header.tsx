@@ -4,6 +4,7 @@ import { AskBox } from "./AskBox";
 import { Button } from "./Button";
 import { ConnectionIndicator } from "./ConnectionIndicator";
 import s from "./Header.module.css";
+import { ZoomControl } from "./ZoomControl";
 
 export function Header() {
   const { ui, trace } = useApp();
@@ -25,6 +26,7 @@ export function Header() {
       <AskBox />
       <div class={s.tools}>
         <ConnectionIndicator />
+        <ZoomControl />
         <Button variant="quiet" onClick={togglePresenter} disabled={trace.traceId.value === null} hint="p" title="Presenter mode: large type, one hop at a time">
           Present
         </Button>

@@ -14,12 +14,14 @@ import { McpTab } from "./McpTab";
 import { OutputTab } from "./OutputTab";
 import { PromptTab } from "./PromptTab";
 import { TimingTab } from "./TimingTab";
+import { TokenBudget } from "./TokenBudget";
 import { WireTab } from "./WireTab";
 
 export const TAB_LABELS: Record<DetailTab, string> = {
   agent: "Conversation",
   wire: "Wire",
   saw: "What the model saw",
+  budget: "Token budget",
   wrote: "What the model wrote",
   diff: "What's new",
   mcp: "MCP",
@@ -29,7 +31,8 @@ export const TAB_LABELS: Record<DetailTab, string> = {
 export function tabsFor(kind: HopKind, isLaterModelRequest: boolean): DetailTab[] {
   switch (kind) {
     case "model-request":
-      return isLaterModelRequest ? ["saw", "diff", "wire", "timing"] : ["saw", "wire", "timing"];
+      // A resent request's lesson is what is new: it opens on the diff, not on a prompt that looks like the first.
+      return isLaterModelRequest ? ["diff", "saw", "budget", "wire", "timing"] : ["saw", "budget", "wire", "timing"];
     case "model-response":
       return ["wrote", "wire", "timing"];
     case "mcp":
@@ -87,6 +90,8 @@ export function HopDetail() {
           <AgentTab x={x} side={hop.kind === "agent-request" ? "request" : "response"} />
         ) : tab === "saw" ? (
           <PromptTab x={x} />
+        ) : tab === "budget" ? (
+          <TokenBudget x={x} />
         ) : tab === "wrote" ? (
           <OutputTab x={x} />
         ) : tab === "diff" && prev ? (

@@ -37,13 +37,8 @@ function ArrowLine({ arrow, x, hop, double }: { arrow: Arrow; x: ExchangeSummary
   let label = arrowLabel(hop, x, arrow.direction);
   // While streaming, the label shows the newest text (its end), as it arrives.
   if (streaming && streamed !== null) label = streamed ? `…${streamed.replace(/\s+/g, " ").slice(-36)}` : "streaming…";
-  const detail = response
-    ? x.timings.end !== null && !streaming
-      ? formatMs(x.timings.end - x.timings.start)
-      : "…"
-    : x.requestSize
-      ? formatBytes(x.requestSize)
-      : "";
+  // One duration per exchange: under its response arrow in presenter mode (the waterfall carries it otherwise).
+  const detail = response ? (x.timings.end !== null && !streaming ? formatMs(x.timings.end - x.timings.start) : "…") : x.requestSize ? formatBytes(x.requestSize) : "";
   const place = double ? (response ? s.lower : s.upper) : s.single;
   // The label may use the free space beyond the arrow: rightward arrows extend it to the right edge,
   // leftward ones to the left edge, so "tool_calls: append({...})" is readable, not "tool_c…".
@@ -62,11 +57,11 @@ function ArrowLine({ arrow, x, hop, double }: { arrow: Arrow; x: ExchangeSummary
         <span class={s.line} />
       </div>
       <span class={`${s.label} ${place}`} data-align={labelRight ? "start" : "end"} style={labelStyle} title={label}>
-        <span class={s.labelText}>{label}</span>
+        <span class={s.labelText} data-label="">{label}</span>
         {streaming ? <span class={s.caret} aria-hidden="true" /> : null}
       </span>
       {detail && !double ? (
-        <span class={s.detail} style={labelRight ? { left: `${from}%` } : { right: `${100 - from}%` }}>
+        <span class={`${s.detail} ${response ? s.duration : ""}`} style={labelRight ? { left: `${from}%` } : { right: `${100 - from}%` }}>
           {detail}
         </span>
       ) : null}

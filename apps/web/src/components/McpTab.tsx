@@ -8,8 +8,10 @@ import { bodyText, jsonValues } from "../models/body";
 import { useApp } from "./AppContext";
 import { Highlighted } from "./Highlighted";
 import s from "./McpTab.module.css";
+import { toolRows } from "../models/tools-table";
+import { ToolsTable } from "./ToolsTable";
 
-const OUTCOME: Record<string, { label: string; text: string }> = {
+export const OUTCOME: Record<string, { label: string; text: string }> = {
   ok: { label: "ok", text: "The call succeeded." },
   "tool-error": { label: "tool error", text: "A normal result with isError: true. It is meant for the model: the host pastes it back, and the model can correct its arguments and try again." },
   "protocol-error": { label: "protocol error", text: "A JSON-RPC error object: the request itself was invalid (unknown tool, bad JSON, missing headers). It is a bug in the caller, for the developer — not something the model can fix." },
@@ -24,7 +26,9 @@ export function McpTab({ x }: { x: ExchangeSummary }) {
   if (c.kind !== "mcp") return <p class={s.note}>This exchange is not an MCP message.</p>;
   const o = OUTCOME[c.outcome] ?? { label: c.outcome, text: "" };
   const full = trace.full.value.get(x.id);
-  const response = full?.status === "ready" ? jsonValues(bodyText(full.value.responseBody)) : [];
+  const responseText = full?.status === "ready" ? bodyText(full.value.responseBody) : "";
+  const response = full?.status === "ready" ? jsonValues(responseText) : [];
+  const tools = c.method === "tools/list" && full?.status === "ready" ? toolRows(responseText) : null;
   return (
     <div class={s.tab} data-testid="mcp-view">
       <dl class={s.facts}>
@@ -81,8 +85,16 @@ export function McpTab({ x }: { x: ExchangeSummary }) {
           </pre>
         </section>
       ) : null}
-      <section>
-        <h3 class={s.heading}>JSON-RPC answer</h3>
+      {tools ? (
+        <section>
+          <h3 class={s.heading}>
+            {tools.length} tool{tools.length === 1 ? "" : "s"} declared — the host will put each one, word for word, into the prompt
+          </h3>
+          <ToolsTable rows={tools} />
+        </section>
+      ) : null}
+      <details class={s.raw} open={!tools}>
+        <summary class={s.heading}>JSON-RPC answer</summary>
         {full?.status !== "ready" ? (
           <p class={s.note}>Loading…</p>
         ) : response.length === 0 ? (
@@ -92,7 +104,7 @@ export function McpTab({ x }: { x: ExchangeSummary }) {
             <Highlighted text={response.map((v) => JSON.stringify(v, null, 2)).join("\n")} />
           </pre>
         )}
-      </section>
+      </details>
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { RAW_OUTPUT_NOTE } from "@hopscope/shared/toolcall/raw-output";
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { inProgressNow, streamTextNow } from "../models/stream-text";
 import { useApp } from "./AppContext";
+import { generatedAgreement } from "../models/budget";
 import { Highlighted } from "./Highlighted";
 import { Loading } from "./Loading";
 import s from "./OutputTab.module.css";
@@ -43,7 +44,11 @@ export function OutputTab({ x }: { x: ExchangeSummary }) {
                   <pre class={s.raw} data-testid="raw-output">
                     <Highlighted text={v.rawOutput.text} />
                   </pre>
-                  {v.rawOutput.tokens ? <p class={s.note}>{v.rawOutput.tokens.count} tokens generated</p> : null}
+                  {v.rawOutput.tokens ? (
+                    <p class={s.note} data-testid="generated-count">
+                      {generatedAgreement(v.rawOutput.tokens.count, x.classification.kind === "model.chat" ? x.classification.evalCount : undefined)}
+                    </p>
+                  ) : null}
                 </>
               ) : (
                 <p class={s.note}>{v.notes?.join(" ") || "No raw output could be rebuilt for this response."}</p>

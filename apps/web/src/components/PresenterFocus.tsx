@@ -1,16 +1,63 @@
-/** The one thing to look at for a hop on stage: the question, the prompt, the tool call, the result, the reply. */
+/**
+ * The payload of a hop on stage, readable from the back of the room: the question; the tools table (hop 2);
+ * the prompt with its end in view and what the tools cost (hop 3), or what is new (a resent request); what the
+ * model wrote; the tool call and its result, with which kind of error it was; the reply and every call made.
+ */
 import { useSignal } from "@preact/signals";
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
+import { bodyText } from "../models/body";
 import type { Hop } from "../models/hops";
 import { inProgressNow, streamTextNow } from "../models/stream-text";
+import { toolRows } from "../models/tools-table";
+import { AgentTab } from "./AgentTab";
 import { useApp } from "./AppContext";
+import { OUTCOME } from "./McpTab";
 import { PromptInfo } from "./PromptTab";
 import { PromptText } from "./PromptText";
 import s from "./PresenterFocus.module.css";
+import { TokenBudget } from "./TokenBudget";
+import { ToolsTable } from "./ToolsTable";
 
 interface Props {
   hop: Hop;
   x: ExchangeSummary;
+}
+
+function McpFocus({ x }: { x: ExchangeSummary }) {
+  const { trace } = useApp();
+  const c = x.classification;
+  if (c.kind !== "mcp") return null;
+  const full = trace.full.value.get(x.id);
+  const tools = c.method === "tools/list" && full?.status === "ready" ? toolRows(bodyText(full.value.responseBody)) : null;
+  const o = OUTCOME[c.outcome];
+  return (
+    <div class={s.col}>
+      <p class={s.method}>
+        <code>{c.method}</code> {c.toolName ? <b>{c.toolName}</b> : null}
+      </p>
+      {tools ? <ToolsTable rows={tools} /> : c.method === "tools/list" ? <p class={s.note}>Loading the tools…</p> : null}
+      {c.arguments ? (
+        <>
+          <h3 class={s.label}>Arguments (chosen by the model, sent by the host)</h3>
+          <pre class={s.big}>{JSON.stringify(c.arguments, null, 2)}</pre>
+        </>
+      ) : null}
+      {c.resultText || c.errorMessage ? (
+        <>
+          <h3 class={s.label}>{c.outcome === "ok" ? "Result (pasted back to the model)" : c.outcome === "tool-error" ? "Tool error (for the model)" : "Protocol error (for the developer)"}</h3>
+          <pre class={`${s.big} ${c.outcome === "ok" ? "" : s.err}`} data-testid="presenter-result">
+            {c.errorCode !== undefined ? `${c.errorCode} ` : ""}
+            {c.resultText ?? c.errorMessage}
+          </pre>
+        </>
+      ) : null}
+      {c.method === "tools/call" && o ? (
+        <p class={s.explain} data-outcome={c.outcome}>
+          <b>{o.label}:</b> {o.text}
+        </p>
+      ) : null}
+    </div>
+  );
 }
 
 export function PresenterFocus({ hop, x }: Props) {
@@ -23,12 +70,21 @@ export function PresenterFocus({ hop, x }: Props) {
     case "agent-request":
       return <blockquote class={s.quote}>{c.kind === "agent" ? c.message ?? "" : `${x.method} ${x.url}`}</blockquote>;
     case "agent-response":
-      return <blockquote class={`${s.quote} ${s.reply}`}>{c.kind === "agent" ? c.reply ?? "(no reply)" : String(x.status ?? "")}</blockquote>;
+      return (
+        <div class={s.agent} data-testid="presenter-reply">
+          <AgentTab x={x} side="response" />
+        </div>
+      );
     case "model-request":
       return views?.prompt ? (
-        <div class={s.col}>
-          <PromptInfo p={views.prompt} />
-          <PromptText text={views.prompt.text} segments={views.prompt.segments} hovered={hovered} newFrom={views.diff?.commonPrefixLength} large />
+        <div class={`${s.col} ${s.fill}`}>
+          <PromptInfo p={views.prompt} promptEvalCount={c.kind === "model.chat" ? c.promptEvalCount : undefined} />
+          <TokenBudget x={x} compact />
+          {views.diff ? <h3 class={s.label}>New since the previous request (dimmed: resent)</h3> : <h3 class={s.label}>The prompt, as the model received it — its end</h3>}
+          {/* Its own scroll box, so opening at the prompt's end keeps the counts above in view. */}
+          <div class={s.scroll}>
+            <PromptText text={views.prompt.text} segments={views.prompt.segments} hovered={hovered} newFrom={views.diff?.commonPrefixLength} large />
+          </div>
         </div>
       ) : (
         <p class={s.note}>Rendering the prompt…</p>
@@ -45,19 +101,6 @@ export function PresenterFocus({ hop, x }: Props) {
       );
     }
     case "mcp":
-      return c.kind === "mcp" ? (
-        <div class={s.col}>
-          <p class={s.method}>
-            <code>{c.method}</code> {c.toolName ? <b>{c.toolName}</b> : null}
-          </p>
-          {c.arguments ? <pre class={s.big}>{JSON.stringify(c.arguments, null, 2)}</pre> : null}
-          {c.resultText || c.errorMessage ? (
-            <>
-              <h3 class={s.label}>{c.outcome === "ok" ? "Result" : c.outcome === "tool-error" ? "Tool error (for the model)" : "Protocol error (for the developer)"}</h3>
-              <pre class={`${s.big} ${c.outcome === "ok" ? "" : s.err}`}>{c.resultText ?? c.errorMessage}</pre>
-            </>
-          ) : null}
-        </div>
-      ) : null;
+      return <McpFocus x={x} />;
   }
 }

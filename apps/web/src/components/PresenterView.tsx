@@ -1,16 +1,18 @@
 /**
- * Presenter mode, for a projector: large type, the sequence on the left with the current hop
- * highlighted, and on the right one hop at a time — its caption and the one thing to look at.
+ * Presenter mode, for a projector: large type; on the left the whole sequence (every hop fits, the current
+ * one highlighted), on the right one hop at a time — its caption and its payload, the one thing to look at.
  */
 import { captionFor } from "../models/captions";
 import { useApp } from "./AppContext";
 import { Caption } from "./Caption";
 import { PresenterFocus } from "./PresenterFocus";
 import s from "./PresenterView.module.css";
+import { ReplayStatus } from "./ReplayStatus";
 import { SequenceView } from "./SequenceView";
+import { ZoomControl } from "./ZoomControl";
 
 export function PresenterView() {
-  const { trace, replay, ui, traces } = useApp();
+  const { trace, ui, traces } = useApp();
   const hop = trace.selected.value;
   const x = hop ? trace.exchanges.value.get(hop.exchangeId) : undefined;
   const hops = trace.hops.value;
@@ -25,31 +27,36 @@ export function PresenterView() {
         <span class={s.name}>{name}</span>
         <span class={s.pos}>
           hop {hop?.number ?? "–"} of {hops[hops.length - 1]?.number ?? 0}
-          {replay.playing.value ? ` · playing ${replay.speed.value}×` : ""}
         </span>
+        <ReplayStatus />
+        <ZoomControl />
         <button type="button" class={s.leave} onClick={leave}>
           Leave <kbd>Esc</kbd>
         </button>
       </header>
-      {hop ? <Caption number={hop.number} kind={hop.kind} caption={captionFor(hop, x, trace.firstModelRequestId.value)} large /> : null}
       <div class={s.stage}>
         <div class={s.sequence}>
-          <SequenceView />
+          <SequenceView fit />
         </div>
-        <div class={s.focus}>{hop && x ? <PresenterFocus hop={hop} x={x} /> : <p class={s.hint}>Press → to start.</p>}</div>
+        <div class={s.right}>
+          {hop ? <Caption number={hop.number} kind={hop.kind} caption={captionFor(hop, x, trace.firstModelRequestId.value)} large /> : null}
+          <div class={s.focus} data-testid="presenter-focus">
+            {hop && x ? <PresenterFocus hop={hop} x={x} /> : <p class={s.hint}>Press → to start.</p>}
+          </div>
+        </div>
       </div>
       <footer class={s.foot}>
         <span>
           <kbd>←</kbd> <kbd>→</kbd> step
         </span>
         <span>
-          <kbd>Space</kbd> play at recorded pace
+          <kbd>r</kbd> narrate from the start, then <kbd>Space</kbd> next
         </span>
         <span>
-          <kbd>f</kbd> faster
+          <kbd>m</kbd> step / auto
         </span>
         <span>
-          <kbd>t</kbd> theme
+          <kbd>f</kbd> speed
         </span>
         <span>
           <kbd>?</kbd> all keys

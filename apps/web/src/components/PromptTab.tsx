@@ -7,6 +7,7 @@ import { useSignal } from "@preact/signals";
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
 import { bodyText, tryJson } from "../models/body";
+import { countAgreement } from "../models/budget";
 import { useApp } from "./AppContext";
 import { BodyView } from "./BodyView";
 import { JsonTree } from "./JsonTree";
@@ -20,43 +21,32 @@ type PromptView = NonNullable<ExchangeViews["prompt"]>;
 /** Requests up to this many characters are shown as a linked JSON tree; bigger ones as text. */
 const JSON_TREE_LIMIT = 300_000;
 
-function VerifiedMark({ p }: { p: PromptView }) {
-  if (!p.verified) {
-    return (
-      <span class={s.unverified} title="Verification asks a real Ollama to render the same request (_debug_render_only). The stand-in model cannot do that.">
-        not verified against a server
-      </span>
-    );
-  }
-  if (p.verified.match) {
-    return (
-      <span class={s.verified} data-testid="verified" title="Ollama rendered this request itself and produced exactly this text">
-        ✓ verified against the server's own render
-      </span>
-    );
-  }
-  return (
-    <span class={s.mismatch} title={`The server's render differs from ours at character ${p.verified.firstDifference ?? "?"}`}>
-      ✗ differs from the server's render at character {p.verified.firstDifference ?? "?"}
-    </span>
-  );
-}
-
+/** Plain words for what is known about this prompt; the how and why one click away. */
 export function PromptInfo({ p, promptEvalCount }: { p: PromptView; promptEvalCount?: number | undefined }) {
+  const agree = p.tokens ? countAgreement(p.tokens.count, promptEvalCount) : null;
+  const checked = p.verified ? (p.verified.match ? "checked: a live Ollama rendered exactly this text" : `differs from a live Ollama's render at character ${p.verified.firstDifference ?? "?"}`) : "not checked against a live server";
   return (
     <div class={s.info}>
-      {p.tokens ? <b data-testid="token-count">{p.tokens.count.toLocaleString()} tokens</b> : null}
-      {p.tokens && promptEvalCount !== undefined ? (
-        <span
-          class={promptEvalCount === p.tokens.count ? s.verified : s.unverified}
-          title="prompt_eval_count in the model server's response: how many prompt tokens it evaluated (fewer when it reused its cache)"
-        >
-          {promptEvalCount === p.tokens.count ? "✓" : "≠"} server counted {promptEvalCount.toLocaleString()}
-        </span>
+      {agree && p.tokens ? (
+        <details class={s.status}>
+          <summary class={agree.equal ? s.verified : s.unverified} data-testid="token-count" data-count={p.tokens.count}>
+            {agree.text}
+          </summary>
+          <p class={s.note}>{agree.detail}</p>
+        </details>
       ) : null}
-      <span title="The prompt depends on the Ollama version: tools are serialised differently across versions">Ollama {p.ollamaVersion} assumed</span>
-      <span>tools as {p.toolFormat === "json" ? "JSON" : "a Go struct dump"}</span>
-      <VerifiedMark p={p} />
+      <details class={s.status}>
+        <summary class={p.verified && !p.verified.match ? s.mismatch : p.verified ? s.verified : undefined} data-testid={p.verified?.match ? "verified" : undefined}>
+          rendered as Ollama {p.ollamaVersion} does; {checked}
+        </summary>
+        <p class={s.note}>
+          The model server turns the JSON into this text with the model's chat template; details change across Ollama versions (here the tools are printed{" "}
+          {p.toolFormat === "json" ? "as JSON" : "as a Go struct dump"}). hopscope renders it the way Ollama {p.ollamaVersion} does.{" "}
+          {p.verified
+            ? "It also asked the real server to render the same request (_debug_render_only) and compared the two."
+            : "Only a real Ollama can confirm it (it renders a request on demand with _debug_render_only); the stand-in model cannot."}
+        </p>
+      </details>
     </div>
   );
 }

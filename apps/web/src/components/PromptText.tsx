@@ -27,11 +27,48 @@ export function relatedPaths(segmentPath: string | undefined, hovered: string | 
   return segmentPath === hovered || segmentPath.startsWith(`${hovered}/`) || hovered.startsWith(`${segmentPath}/`);
 }
 
+/** The boxes that scroll the prompt, innermost first (the prompt itself when it has its own scroll). */
+function scrollBoxes(el: HTMLElement): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  for (let e: HTMLElement | null = el; e; e = e.parentElement) {
+    const o = getComputedStyle(e).overflowY;
+    if ((o === "auto" || o === "scroll") && e.scrollHeight > e.clientHeight) out.push(e);
+  }
+  return out;
+}
+
 export function PromptText({ text, segments, hovered, large, newFrom }: Props) {
   const ref = useRef<HTMLPreElement>(null);
-  // A resent history is long and dimmed: open the prompt where the new part starts.
+  // Open the prompt with its end in view — the punchline is the user's turn and the waiting
+  // "<|im_start|>assistant": a resent history opens where the new part starts, a first request at the
+  // user's last turn. Only this box scrolls (scrollIntoView would also move the page around it).
   useEffect(() => {
-    ref.current?.querySelector("[data-new-marker]")?.scrollIntoView({ block: "start" });
+    const pre = ref.current;
+    if (!pre) return;
+    const users = pre.querySelectorAll<HTMLElement>('[data-kind="message"][data-role="user"]');
+    const marker = pre.querySelector<HTMLElement>("[data-new-marker]");
+    const target = marker ?? users[users.length - 1];
+    if (!target) return;
+    const lead = parseFloat(getComputedStyle(pre).lineHeight) || 20;
+    // The prompt's own box: a resent request opens where the new part starts; a first one at its very end
+    // (the user's turn and the waiting assistant tag). An outer box scrolls only if the target is still hidden.
+    function place(): void {
+      scrollBoxes(pre!).forEach((box, i) => {
+        const t = target!.getBoundingClientRect();
+        const b = box.getBoundingClientRect();
+        if (i === 0) box.scrollTop = marker ? box.scrollTop + t.top - b.top - lead : box.scrollHeight;
+        else if (t.top < b.top || t.bottom > b.bottom) box.scrollTop += t.top - b.top - lead;
+      });
+    }
+    place();
+    // Content above may still be loading (the token budget) and shrink the box: keep the end in view until
+    // the reader scrolls by themselves.
+    const ro = new ResizeObserver(place);
+    ro.observe(pre);
+    if (pre.parentElement) ro.observe(pre.parentElement);
+    const stop = (): void => ro.disconnect();
+    for (const ev of ["wheel", "pointerdown", "touchstart", "keydown"]) pre.parentElement?.addEventListener(ev, stop, { once: true, passive: true });
+    return stop;
   }, [text, newFrom]);
   const parts = pieces(text, segments, newFrom).map((p, i) => {
     const resent = newFrom !== undefined && p.end <= newFrom;

@@ -13,19 +13,22 @@ import s from "./SequenceView.module.css";
 
 /** Row height in rem; rows are absolutely positioned at index × height. */
 const ROW_REM = 4.2;
+/** With `fit` (presenter mode), rows shrink to this so a whole turn (8–12 hops) stays on screen. */
+const MIN_FIT_REM = 3.1;
 const OVERSCAN = 6;
 
 function remPx(): number {
   return parseFloat(getComputedStyle(document.documentElement).fontSize) || 14;
 }
 
-export function SequenceView() {
+export function SequenceView({ fit = false }: { fit?: boolean }) {
   const { trace, replay } = useApp();
   const scroller = useRef<HTMLDivElement>(null);
   const scrollTop = useSignal(0);
   const viewport = useSignal(600);
   const hops = replay.visibleHops.value;
-  const rowPx = ROW_REM * remPx();
+  const rowRem = fit && hops.length > 0 ? Math.min(ROW_REM, Math.max(MIN_FIT_REM, viewport.value / remPx() / hops.length)) : ROW_REM;
+  const rowPx = rowRem * remPx();
 
   useEffect(() => {
     const el = scroller.current;
@@ -79,13 +82,13 @@ export function SequenceView() {
                 : "Waiting for the first hop…"}
           </p>
         ) : (
-          <div class={s.rows} style={{ height: `${hops.length * ROW_REM}rem` }} role="list">
+          <div class={s.rows} style={{ height: `${hops.length * rowRem}rem` }} role="list">
             {hops.slice(first, last).map((hop, i) => (
-              <HopRow key={hop.number} hop={hop} top={(first + i) * ROW_REM} height={ROW_REM} spanStart={spanStart} spanEnd={spanEnd} />
+              <HopRow key={hop.number} hop={hop} top={(first + i) * rowRem} height={rowRem} spanStart={spanStart} spanEnd={spanEnd} />
             ))}
           </div>
         )}
-        {hops.length > 0 && hops.length < 12 ? (
+        {!fit && hops.length > 0 && hops.length < 12 ? (
           <p class={s.hint}>
             Click a hop to open it · <kbd>j</kbd> <kbd>k</kbd> step · <kbd>r</kbd> replay · <kbd>p</kbd> present · <kbd>?</kbd> all keys
           </p>

@@ -1,7 +1,12 @@
-/** The traces list: live traces (newest first), saved files under traces/, and importing a file. */
+/**
+ * The traces list for real use: search; live traces, each with its question, time, outcome and source, a
+ * conversation's turns grouped under it; imported traces apart; the saved files under traces/; importing a
+ * file. Resizable: drag its right edge (or ← → on the edge).
+ */
 import type { JSX } from "preact";
 import type { SavedFile } from "@hopscope/shared/trace/api";
 import type { TraceSummary } from "@hopscope/shared/trace/schemas";
+import type { TraceGroup } from "../models/trace-groups";
 import { useApp } from "./AppContext";
 import { Button } from "./Button";
 import s from "./TraceList.module.css";
@@ -10,27 +15,55 @@ function timeOf(ms: number): string {
   return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 }
 
-function TraceItem({ t, active }: { t: TraceSummary; active: boolean }) {
+function TraceItem({ t, active, turn }: { t: TraceSummary; active: boolean; turn?: number | undefined }) {
   const { trace, traces } = useApp();
   const recording = traces.inFlight.value.has(t.id);
+  const f = traces.facts.value.get(t.id);
+  const outcome = recording ? "recording" : f?.outcome;
   function onClick(): void {
     void trace.open(t.id, 1);
   }
   return (
     <li>
-      <button type="button" class={`${s.item} ${active ? s.active : ""}`} onClick={onClick} aria-current={active ? "true" : undefined} title={t.name}>
+      <button type="button" class={`${s.item} ${active ? s.active : ""}`} onClick={onClick} aria-current={active ? "true" : undefined} title={f?.question ?? t.name} data-trace={t.id}>
         <span class={s.name}>
           {recording ? <i class={s.rec} title="Recording: exchanges still in flight" /> : null}
+          {turn !== undefined ? <span class={s.turn}>turn {turn}</span> : null}
           {t.name}
         </span>
         <span class={s.meta}>
-          {timeOf(t.createdAt)} · {t.exchangeCount} exchange{t.exchangeCount === 1 ? "" : "s"}
-          {t.errorCount ? <b class={s.err}> · {t.errorCount} error{t.errorCount === 1 ? "" : "s"}</b> : null}
-          {t.source === "imported" ? " · imported" : ""}
-          {t.simulated ? " · stand-in" : ""}
-          {t.savedAs ? " · saved" : ""}
+          <span>{timeOf(t.createdAt)}</span>
+          {outcome ? (
+            <span class={s.outcome} data-outcome={outcome}>
+              {outcome}
+            </span>
+          ) : null}
+          <span class={s.source}>{t.source === "imported" ? "imported" : "live"}</span>
+          {t.savedAs ? <span class={s.source}>saved</span> : null}
+          {t.simulated ? <span class={s.dim}>stand-in</span> : null}
+          <span class={s.dim}>
+            {t.exchangeCount} exchange{t.exchangeCount === 1 ? "" : "s"}
+          </span>
         </span>
       </button>
+    </li>
+  );
+}
+
+function Group({ g }: { g: TraceGroup }) {
+  const { trace } = useApp();
+  const id = trace.traceId.value;
+  if (g.turns.length === 1) return <TraceItem t={g.turns[0] as TraceSummary} active={g.turns[0]?.id === id} />;
+  return (
+    <li class={s.conversation} data-conversation={g.conversationId}>
+      <span class={s.convHead} title={`conversation ${g.conversationId ?? ""}`}>
+        conversation · {g.turns.length} turns
+      </span>
+      <ul class={s.items}>
+        {g.turns.map((t, i) => (
+          <TraceItem key={t.id} t={t} active={t.id === id} turn={i + 1} />
+        ))}
+      </ul>
     </li>
   );
 }
@@ -53,9 +86,45 @@ function SavedItem({ f }: { f: SavedFile }) {
   );
 }
 
+function ResizeHandle() {
+  const { ui } = useApp();
+  function onPointerDown(event: JSX.TargetedPointerEvent<HTMLDivElement>): void {
+    const el = event.currentTarget;
+    el.setPointerCapture(event.pointerId);
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 14;
+    const left = (el.parentElement?.getBoundingClientRect().left ?? 0) / rem;
+    const move = (e: PointerEvent): void => ui.setListWidth(e.clientX / rem - left);
+    const up = (): void => {
+      el.removeEventListener("pointermove", move);
+      el.removeEventListener("pointerup", up);
+    };
+    el.addEventListener("pointermove", move);
+    el.addEventListener("pointerup", up);
+  }
+  function onKeyDown(event: JSX.TargetedKeyboardEvent<HTMLDivElement>): void {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    event.preventDefault();
+    event.stopPropagation();
+    ui.setListWidth(ui.listWidth.value + (event.key === "ArrowRight" ? 1 : -1));
+  }
+  return (
+    <div
+      class={s.handle}
+      role="separator"
+      aria-orientation="vertical"
+      aria-label="Resize the traces list"
+      aria-valuenow={ui.listWidth.value}
+      tabIndex={0}
+      onPointerDown={onPointerDown}
+      onKeyDown={onKeyDown}
+      data-testid="list-resize"
+    />
+  );
+}
+
 export function TraceList() {
   const { traces, trace } = useApp();
-  const list = traces.traces.value;
+  const { live, imported } = traces.groups.value;
   async function onImport(event: JSX.TargetedEvent<HTMLInputElement>): Promise<void> {
     const input = event.currentTarget;
     const file = input.files?.[0];
@@ -67,19 +136,36 @@ export function TraceList() {
   function loadMore(): void {
     void traces.loadPage(traces.nextCursor.value ?? undefined);
   }
+  function onSearch(event: JSX.TargetedEvent<HTMLInputElement>): void {
+    traces.query.value = event.currentTarget.value;
+  }
+  const total = traces.traces.value.length;
   return (
     <nav class={s.list} aria-label="Traces">
+      <ResizeHandle />
       <h2 class={s.heading}>Traces</h2>
+      {total > 0 ? <input class={s.search} type="search" placeholder="Search questions…" value={traces.query.value} onInput={onSearch} aria-label="Search traces" data-testid="trace-search" /> : null}
       {traces.error.value ? <p class={s.error} role="alert">{traces.error.value}</p> : null}
-      {list.length === 0 ? (
+      {total === 0 ? (
         <p class={s.empty}>{traces.loaded.value ? "No traces yet. Ask the agent something above." : "Loading…"}</p>
-      ) : (
-        <ul class={s.items} data-testid="trace-list">
-          {list.map((t) => (
-            <TraceItem key={t.id} t={t} active={t.id === trace.traceId.value} />
-          ))}
-        </ul>
-      )}
+      ) : live.length + imported.length === 0 ? (
+        <p class={s.empty}>No trace matches “{traces.query.value}”.</p>
+      ) : null}
+      <ul class={s.items} data-testid="trace-list">
+        {live.map((g) => (
+          <Group key={g.key} g={g} />
+        ))}
+        {imported.length ? (
+          <li class={s.section} data-testid="imported-traces">
+            <h3 class={s.heading}>Imported</h3>
+            <ul class={s.items}>
+              {imported.map((g) => (
+                <Group key={g.key} g={g} />
+              ))}
+            </ul>
+          </li>
+        ) : null}
+      </ul>
       {traces.nextCursor.value ? (
         <Button variant="quiet" onClick={loadMore}>
           Older traces…

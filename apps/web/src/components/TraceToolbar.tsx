@@ -73,10 +73,19 @@ export function TraceToolbar() {
           </Button>
         </div>
       </div>
+      <div class={s.summaryRow}>
       <p class={s.summary} data-testid="trace-summary">
         {last} hops · {xs.length} HTTP exchange{xs.length === 1 ? "" : "s"} · the model was in {modelCalls} of them
         {trace.loadState.value === "waiting" ? " · recording…" : ""}
       </p>
+      <details class={s.vocab} data-testid="vocabulary">
+        <summary>hops and exchanges?</summary>
+        A <b>hop</b> is one numbered moment of the story, as the article numbers them: an MCP call is one hop; a model call and your question
+        are two each — the request, then its answer (something happens in between). An <b>HTTP exchange</b> is one request with its response.
+        Your question is one exchange but two hops (1 and the last); each model call one exchange, two hops. The article's “seven HTTP calls” for
+        its eight moments counts your question and its answer as one.
+      </details>
+      </div>
       {notice.value ? <p class={s.notice} role="status">{notice.value}</p> : null}
       <div class={s.row}>
         <ReplayControls />

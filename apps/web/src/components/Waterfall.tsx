@@ -31,6 +31,16 @@ export function ollamaPhases(x: ExchangeSummary): OllamaPhases | null {
 
 export function Waterfall({ hop, x, spanStart, spanEnd }: Props) {
   const span = spanEnd - spanStart;
+  // A model or agent exchange is two hops (request, response): its bar and duration are drawn once, on the response's hop.
+  if (x.tap !== "mcp" && hop.arrows.length === 1 && hop.arrows[0]?.direction === "request") {
+    return (
+      <div class={s.wf} title="Sent here; the bar and the duration are on the hop of its answer">
+        <div class={s.track}>
+          <i class={s.start} data-tap={x.tap} style={{ left: `${((x.timings.start - spanStart) / span) * 100}%` }} />
+        </div>
+      </div>
+    );
+  }
   const end = x.timings.end ?? x.timings.firstByte ?? x.timings.start;
   const left = ((x.timings.start - spanStart) / span) * 100;
   const width = Math.max(0.6, ((end - x.timings.start) / span) * 100);

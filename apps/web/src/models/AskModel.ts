@@ -3,7 +3,7 @@
  * goes through the agent tap so it is recorded like any user → host call), and knows which model
  * answers (a real Ollama or the stand-in) and which lesson is on, from `GET /api/config`.
  */
-import { createModel, signal } from "@preact/signals";
+import { computed, createModel, signal } from "@preact/signals";
 import { AgentResponseSchema } from "@hopscope/shared/agent/schemas";
 import { AppConfigSchema, type AppConfig } from "@hopscope/shared/trace/api";
 import { getJson, send } from "../api/http";
@@ -15,6 +15,13 @@ export const AskModel = createModel((trace: TraceModel) => {
   const message = signal("Add buy milk to my notes");
   const sending = signal(false);
   const error = signal<string | null>(null);
+  /** The open trace's conversation (its /agent call's conversationId): the ask box can continue it. */
+  const openConversation = computed(() => {
+    for (const x of trace.list.value) if (x.classification.kind === "agent" && x.classification.conversationId) return x.classification.conversationId;
+    return null;
+  });
+  /** Send the next question as a turn of the open conversation (the host resends its history to the model). */
+  const continueOpen = signal(false);
 
   async function loadConfig(): Promise<void> {
     try {
@@ -34,7 +41,8 @@ export const AskModel = createModel((trace: TraceModel) => {
     trace.followNextTrace.value = true;
     try {
       // The reply is on screen as the last hop; the answer is validated so a broken host shows an error.
-      await send("POST", "/api/ask", { message: text }, AgentResponseSchema);
+      const conversationId = continueOpen.value ? openConversation.value : null;
+      await send("POST", "/api/ask", conversationId ? { message: text, conversationId } : { message: text }, AgentResponseSchema);
     } catch (e) {
       error.value = e instanceof Error ? e.message : String(e);
       console.error("[hopscope] ask failed", e);
@@ -45,6 +53,6 @@ export const AskModel = createModel((trace: TraceModel) => {
     }
   }
 
-  return { config, configError, message, sending, error, loadConfig, ask };
+  return { config, configError, message, sending, error, openConversation, continueOpen, loadConfig, ask };
 });
 export type AskModel = InstanceType<typeof AskModel>;

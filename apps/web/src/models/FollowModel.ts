@@ -1,10 +1,10 @@
 /**
  * Follow the data across the open trace: builds the follow index from every loaded body and derived
- * view, and answers the current query with the hops it appears in, in hop order.
+ * view, and answers the current query with the hops it appears in, along the data's path.
  */
 import { computed, createModel, effect } from "@preact/signals";
 import { bodyText } from "./body";
-import { buildFollowIndex, findOccurrences, type FollowDoc, type Occurrence } from "./follow-index";
+import { alongThePath, buildFollowIndex, findOccurrences, type FollowDoc, type Occurrence } from "./follow-index";
 import { hopFor } from "./hops";
 import type { TraceModel } from "./TraceModel";
 import type { UiModel } from "./UiModel";
@@ -43,7 +43,10 @@ export const FollowModel = createModel((trace: TraceModel, ui: UiModel) => {
       .sort((a, b) => a.hop - b.hop);
   });
 
-  const hopsWithMatch = computed(() => new Set(occurrences.value.map((o) => o.hop)));
+  /** Along the data's path, and apart: matches inside tool definitions (they did not travel from the user). */
+  const ordered = computed(() => alongThePath(occurrences.value));
+  /** Hops the value travelled through (tool-definition matches do not count: the path is drawn on these). */
+  const hopsWithMatch = computed(() => new Set(ordered.value.path.map((o) => o.hop)));
   const loading = computed(() => [...trace.full.value.values()].some((l) => l.status === "loading"));
 
   // Following needs every body: load them when a query is first entered for this trace.
@@ -51,6 +54,6 @@ export const FollowModel = createModel((trace: TraceModel, ui: UiModel) => {
     if (ui.followOpen.value && trace.loadState.value === "ready" && trace.list.value.length > 0) void trace.loadAll({ views: true });
   });
 
-  return { occurrences, hopsWithMatch, loading };
+  return { occurrences, ordered, hopsWithMatch, loading };
 });
 export type FollowModel = InstanceType<typeof FollowModel>;

@@ -1,21 +1,29 @@
 /**
- * Replay of the open trace. `cursor` (ms since the trace began) decides what is shown: null means
- * "everything recorded so far" (live view); a number hides arrows and streamed chunks that had not
- * happened yet at that moment. Playing walks the recorded moments with their recorded gaps divided by
- * `speed` (long silences shortened, see MAX_GAP_MS), so streamed tokens appear at their recorded times.
+ * Replay of the open trace, narrated. `cursor` (ms since the trace began) decides what is shown: null means
+ * "everything recorded so far" (live view); a number hides arrows and streamed chunks that had not happened
+ * yet at that moment. Two modes: in "step" mode Space shows the next hop (and its caption) and plays its
+ * streamed text at the recorded chunk times; in "auto" mode the replay advances by itself, staying at least
+ * MIN_DWELL_MS ÷ speed on each hop and holding at the key hops (model requests, tool calls) until Space.
  */
 import { computed, createModel, effect, signal } from "@preact/signals";
 import type { Chunk } from "@hopscope/shared/trace/schemas";
-import { delayBetween, hopAppearsAt, hopDoneAt, nextEventIndex, replayEvents, traceStart } from "./replay-timing";
+import { hopAppearsAt, hopDoneAt, keyHops, narratedDelay, nextEventIndex, nextSpeed, replayEvents, traceStart } from "./replay-timing";
 import type { TraceModel } from "./TraceModel";
 
-export const SPEEDS = [1, 2, 4, 10] as const;
+export type ReplayMode = "step" | "auto";
 
 export const ReplayModel = createModel((trace: TraceModel) => {
   const cursor = signal<number | null>(null);
   const playing = signal(false);
   const speed = signal<number>(1);
+  const mode = signal<ReplayMode>("step");
+  /** The key hop auto-advance is holding at (Space goes on), or null. */
+  const heldAt = signal<number | null>(null);
   let timer: ReturnType<typeof setTimeout> | null = null;
+  /** Real ms spent on the current hop so far (auto-advance's minimum dwell counts it). */
+  let sinceHop = 0;
+  /** The key hop already held at (or played on from): auto-advance does not hold there again. */
+  let passed: number | null = null;
 
   const start = computed(() => traceStart(trace.list.value));
   const chunks = computed(() => {
@@ -24,6 +32,7 @@ export const ReplayModel = createModel((trace: TraceModel) => {
     return m;
   });
   const events = computed(() => replayEvents(trace.hops.value, trace.list.value, chunks.value));
+  const keys = computed(() => keyHops(trace.hops.value, trace.exchanges.value));
   const visibleHops = computed(() => {
     const c = cursor.value;
     if (c === null) return trace.hops.value;
@@ -36,28 +45,51 @@ export const ReplayModel = createModel((trace: TraceModel) => {
     timer = null;
   }
 
-  function tick(): void {
+  /**
+   * Plays the next moment after its delay. `withinHop`: stop before the next hop (step mode: a key press
+   * shows it). In auto mode a key hop holds once its own moments have played.
+   */
+  function tick(withinHop: boolean): void {
     const c = cursor.value ?? -1;
     const evs = events.value;
-    const i = nextEventIndex(evs, c);
-    const next = evs[i];
+    const next = evs[nextEventIndex(evs, c)];
     if (!next) {
       playing.value = false;
       return;
     }
+    const current = trace.selectedHop.value;
+    if (next.type === "hop" && (withinHop || (current !== null && keys.value.has(current) && passed !== current))) {
+      playing.value = false;
+      if (!withinHop && current !== null) {
+        heldAt.value = current;
+        passed = current;
+        // Held long enough: going on from a key hop shows the next one at once.
+        sinceHop = Number.POSITIVE_INFINITY;
+      }
+      return;
+    }
+    const wait = withinHop ? narratedDelay(next, next.t - Math.max(c, 0), speed.value, 0, 0) : narratedDelay(next, next.t - Math.max(c, 0), speed.value, sinceHop);
     timer = setTimeout(() => {
       timer = null;
       if (!playing.value) return;
       cursor.value = next.t;
-      if (next.type === "hop") trace.selectedHop.value = next.hop;
-      tick();
-    }, delayBetween(Math.max(c, 0), next.t, speed.value));
+      sinceHop += wait;
+      if (next.type === "hop") {
+        trace.selectedHop.value = next.hop;
+        sinceHop = 0;
+        heldAt.value = null;
+      }
+      tick(withinHop);
+    }, wait);
   }
 
   /** Enters replay at the very beginning (nothing shown yet but the first hop). */
   function begin(): void {
     stopTimer();
     playing.value = false;
+    heldAt.value = null;
+    passed = null;
+    sinceHop = 0;
     const first = trace.hops.value[0];
     cursor.value = first ? hopAppearsAt(first, trace.exchanges.value.get(first.exchangeId), start.value) : 0;
     trace.selectedHop.value = first?.number ?? null;
@@ -65,13 +97,19 @@ export const ReplayModel = createModel((trace: TraceModel) => {
     void trace.loadAll({ views: false, only: (x) => x.chunkCount > 0 });
   }
 
+  function atEnd(): boolean {
+    return nextEventIndex(events.value, cursor.value ?? -1) >= events.value.length;
+  }
+
+  /** Auto-advance from here (from the start when not replaying or at the end). */
   function play(): void {
-    if (cursor.value === null) begin();
-    const evs = events.value;
-    if (nextEventIndex(evs, cursor.value ?? -1) >= evs.length) begin();
+    if (cursor.value === null || atEnd()) begin();
+    // Playing on from a key hop means the speaker is done with it.
+    passed = trace.selectedHop.value;
+    heldAt.value = null;
     playing.value = true;
     stopTimer();
-    tick();
+    tick(false);
   }
 
   function pause(): void {
@@ -84,11 +122,42 @@ export const ReplayModel = createModel((trace: TraceModel) => {
     else play();
   }
 
+  /** Step mode's key press: the next hop appears (at its recorded moment), then its streamed text plays. */
+  function next(): void {
+    if (cursor.value === null) {
+      begin();
+      return;
+    }
+    stopTimer();
+    const evs = events.value;
+    const i = evs.findIndex((e, j) => j >= nextEventIndex(evs, cursor.value ?? -1) && e.type === "hop");
+    const hopEvent = evs[i];
+    if (!hopEvent || hopEvent.type !== "hop") {
+      // No hop left: finish the current one's moments at once.
+      const lastT = evs[evs.length - 1]?.t;
+      if (lastT !== undefined) cursor.value = lastT;
+      playing.value = false;
+      return;
+    }
+    cursor.value = hopEvent.t;
+    trace.selectedHop.value = hopEvent.hop;
+    heldAt.value = null;
+    playing.value = true;
+    tick(true);
+  }
+
+  /** Space: the next hop in step mode; play / pause (or go on from a key hop) in auto mode. */
+  function advance(): void {
+    if (mode.value === "step") next();
+    else togglePlay();
+  }
+
   /** Moves to a hop: selects it and, during a replay, reveals the trace up to the moment it completed. */
   function goTo(hopNumber: number): void {
     const hop = trace.hops.value.find((h) => h.number === hopNumber);
     if (!hop) return;
     pause();
+    heldAt.value = null;
     trace.selectedHop.value = hop.number;
     if (cursor.value !== null) cursor.value = hopDoneAt(hop, trace.exchanges.value.get(hop.exchangeId), start.value);
   }
@@ -98,8 +167,8 @@ export const ReplayModel = createModel((trace: TraceModel) => {
     if (hops.length === 0) return;
     const cur = trace.selectedHop.value;
     const idx = cur === null ? (delta === 1 ? -1 : hops.length) : hops.findIndex((h) => h.number === cur);
-    const next = hops[Math.min(hops.length - 1, Math.max(0, idx + delta))];
-    if (next) goTo(next.number);
+    const to = hops[Math.min(hops.length - 1, Math.max(0, idx + delta))];
+    if (to) goTo(to.number);
   }
 
   function first(): void {
@@ -112,17 +181,30 @@ export const ReplayModel = createModel((trace: TraceModel) => {
     if (h) goTo(h.number);
   }
 
-  function faster(): void {
-    const i = SPEEDS.indexOf(speed.value as (typeof SPEEDS)[number]);
-    speed.value = SPEEDS[(i + 1) % SPEEDS.length] as number;
+  function setSpeed(value: number): void {
+    speed.value = value;
     if (playing.value) {
       stopTimer();
-      tick();
+      tick(mode.value === "step");
     }
+  }
+
+  function faster(): void {
+    setSpeed(nextSpeed(speed.value, 1));
+  }
+
+  function slower(): void {
+    setSpeed(nextSpeed(speed.value, -1));
+  }
+
+  function toggleMode(): void {
+    pause();
+    mode.value = mode.value === "step" ? "auto" : "step";
   }
 
   function exit(): void {
     pause();
+    heldAt.value = null;
     cursor.value = null;
   }
 
@@ -133,6 +215,9 @@ export const ReplayModel = createModel((trace: TraceModel) => {
   });
   effect(() => () => stopTimer());
 
-  return { cursor, playing, speed, events, visibleHops, active, start, begin, play, pause, togglePlay, goTo, step, first, last, faster, exit };
+  return {
+    cursor, playing, speed, mode, heldAt, keys, events, visibleHops, active, start,
+    begin, play, pause, togglePlay, next, advance, goTo, step, first, last, setSpeed, faster, slower, toggleMode, exit,
+  };
 });
 export type ReplayModel = InstanceType<typeof ReplayModel>;

@@ -6,8 +6,9 @@
  */
 import { computed, createModel, signal } from "@preact/signals";
 import { SavedAsSchema, SavedListSchema, TraceListSchema, type SavedFile } from "@hopscope/shared/trace/api";
-import { TraceSummarySchema, type ServerFrame, type TraceSummary } from "@hopscope/shared/trace/schemas";
+import { TraceSchema, TraceSummarySchema, type ServerFrame, type TraceSummary } from "@hopscope/shared/trace/schemas";
 import { getJson, send } from "../api/http";
+import { factsOf, groupTraces, type TraceFacts } from "./trace-groups";
 
 export const TracesModel = createModel(() => {
   const byId = signal<ReadonlyMap<string, TraceSummary>>(new Map());
@@ -18,6 +19,30 @@ export const TracesModel = createModel(() => {
 
   // Newest first; an imported copy keeps its original's times, so ties are broken by id (stable order).
   const traces = computed(() => [...byId.value.values()].sort((a, b) => b.createdAt - a.createdAt || b.updatedAt - a.updatedAt || a.id.localeCompare(b.id)));
+  /** What each trace was (question, conversation, outcome), learnt from its exchanges in the background. */
+  const facts = signal<ReadonlyMap<string, TraceFacts>>(new Map());
+  /** The list's search text. */
+  const query = signal("");
+  const groups = computed(() => groupTraces(traces.value, facts.value, query.value));
+  const wanted: string[] = [];
+  let learning = 0;
+  /** Looks up a trace's exchanges (two at a time, so a page of 50 traces does not flood the recorder). */
+  function learn(id: string): void {
+    if (!wanted.includes(id)) wanted.push(id);
+    while (learning < 2 && wanted.length) {
+      const next = wanted.shift() as string;
+      learning++;
+      getJson(`/api/traces/${encodeURIComponent(next)}`, TraceSchema)
+        .then((t) => {
+          facts.value = new Map(facts.value).set(t.id, factsOf(t.exchanges));
+        })
+        .catch((e: unknown) => console.error(`[hopscope] could not read trace ${next} for the list`, e))
+        .finally(() => {
+          learning--;
+          if (wanted.length) learn(wanted[0] as string);
+        });
+    }
+  }
   /** Exchanges still in flight, per trace: the list marks those traces as recording. */
   const inFlight = signal<ReadonlyMap<string, ReadonlySet<number>>>(new Map());
 
@@ -31,6 +56,8 @@ export const TracesModel = createModel(() => {
     if (ids.size) next.set(traceId, ids);
     else next.delete(traceId);
     inFlight.value = next;
+    // Its last exchange just ended: learn how the trace ended.
+    if (!active && ids.size === 0 && byId.value.has(traceId)) learn(traceId);
   }
 
   /**
@@ -41,7 +68,13 @@ export const TracesModel = createModel(() => {
 
   function upsert(list: readonly TraceSummary[]): void {
     const next = new Map(byId.value);
-    for (const t of list) if (!deleted.has(t.id)) next.set(t.id, t);
+    for (const t of list) {
+      if (deleted.has(t.id)) continue;
+      const before = next.get(t.id);
+      next.set(t.id, t);
+      // New, or changed and no longer recording: (re)learn what it was.
+      if ((!before || before.updatedAt !== t.updatedAt) && !inFlight.value.get(t.id)?.size) learn(t.id);
+    }
     byId.value = next;
   }
 
@@ -121,7 +154,7 @@ export const TracesModel = createModel(() => {
     return t;
   }
 
-  return { traces, inFlight, saved, nextCursor, error, loaded, applyFrame, loadPage, loadSaved, rename, remove, save, importFile, openSaved };
+  return { traces, facts, query, groups, inFlight, saved, nextCursor, error, loaded, applyFrame, loadPage, loadSaved, rename, remove, save, importFile, openSaved };
 });
 export type TracesModel = InstanceType<typeof TracesModel>;
 

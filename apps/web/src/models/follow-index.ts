@@ -92,3 +92,24 @@ export function findOccurrences(entries: readonly FollowEntry[], needle: string)
   }
   return out;
 }
+
+/** Within one hop, the order the data travels: the JSON sent, the prompt it became, the text written, the answer. */
+const SIDE_RANK: Record<FollowSide, number> = { request: 0, prompt: 1, "raw-output": 2, response: 3 };
+
+/**
+ * A match inside a tool definition (the request's `tools`, the prompt's `<tools>` block, a tools/list
+ * answer): the value is in the tools' wording, so it did not travel there from the user's message.
+ */
+export function inToolDefinition(o: Pick<Occurrence, "side" | "path" | "origin">): boolean {
+  if (o.side === "prompt") return (o.origin ?? "").startsWith("/tools/");
+  return /^(\/\d+)?\/tools\//.test(o.path) || /(^|\/)result\/tools\//.test(o.path);
+}
+
+/**
+ * Occurrences along the data's path — the user's message, the prompt, the model's tool call, the MCP request,
+ * the tool result, the next prompt, the reply — with the ones inside tool definitions set apart.
+ */
+export function alongThePath<T extends Occurrence & { hop: number }>(found: readonly T[]): { path: T[]; toolDefinitions: T[] } {
+  const sorted = [...found].sort((a, b) => a.hop - b.hop || SIDE_RANK[a.side] - SIDE_RANK[b.side]);
+  return { path: sorted.filter((o) => !inToolDefinition(o)), toolDefinitions: sorted.filter((o) => inToolDefinition(o)) };
+}

@@ -80,3 +80,40 @@ export function chunksVisibleAt(chunks: readonly Chunk[], exchangeStart: number,
   for (const c of chunks) if (exchangeStart - start + c.t <= cursor) n++;
   return n;
 }
+
+/** Replay speeds a speaker can narrate at: a quarter of the recorded pace up to four times it. */
+export const SPEEDS = [0.25, 0.5, 1, 2, 4] as const;
+
+/** At 1×, auto-advance stays at least this long on each hop (÷ speed), so a caption can be read aloud. */
+export const MIN_DWELL_MS = 3_000;
+
+/**
+ * The hops a narrated replay stops at in auto-advance (the article's 3, 4 and 6): every model request —
+ * the prompt it became — and every model answer that asks for a tool.
+ */
+export function keyHops(hops: readonly Hop[], exchanges: ReadonlyMap<number, ExchangeSummary>): Set<number> {
+  const keys = new Set<number>();
+  for (const h of hops) {
+    const c = exchanges.get(h.exchangeId)?.classification;
+    if (h.kind === "model-request") keys.add(h.number);
+    if (h.kind === "model-response" && c?.kind === "model.chat" && c.toolCalls.length > 0) keys.add(h.number);
+  }
+  return keys;
+}
+
+/**
+ * How long auto-advance waits before the next moment. Within a hop (streamed chunks, the end) the recorded
+ * gap ÷ speed; before a new hop, also at least the minimum dwell ÷ speed since the current hop appeared.
+ */
+export function narratedDelay(next: ReplayEvent, gapMs: number, speed: number, sinceHopMs: number, dwellMs = MIN_DWELL_MS): number {
+  const recorded = delayBetween(0, gapMs, speed);
+  if (next.type !== "hop") return recorded;
+  return Math.max(recorded, dwellMs / speed - sinceHopMs);
+}
+
+/** The next speed up (+1) or down (−1), staying within SPEEDS. */
+export function nextSpeed(speed: number, delta: 1 | -1): number {
+  const i = SPEEDS.findIndex((s) => s >= speed);
+  const at = i < 0 ? SPEEDS.length - 1 : i;
+  return SPEEDS[Math.min(SPEEDS.length - 1, Math.max(0, at + delta))] as number;
+}

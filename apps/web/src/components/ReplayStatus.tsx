@@ -1,0 +1,20 @@
+/** What the replay is doing, in words: "step mode · Space for the next hop", "playing 1×", "paused at a key hop". */
+import { useApp } from "./AppContext";
+import s from "./ReplayStatus.module.css";
+
+export function ReplayStatus() {
+  const { replay } = useApp();
+  if (!replay.active.value) return null;
+  const text = replay.playing.value
+    ? `playing ${replay.speed.value}×`
+    : replay.mode.value === "step"
+      ? `step mode · Space: next hop`
+      : replay.heldAt.value !== null
+        ? `paused at key hop ${replay.heldAt.value} · Space: go on`
+        : `paused · Space: play`;
+  return (
+    <span class={s.status} data-testid="replay-status">
+      {text}
+    </span>
+  );
+}

@@ -1,0 +1,75 @@
+/**
+ * The traces list for real use: what each trace was (the question, when, how it ended, where it came from),
+ * conversations grouped with their turns (traces whose /agent call carried the same conversationId), a text
+ * search, and imported traces apart from live ones. Pure: the facts come from each trace's exchanges.
+ */
+import type { ExchangeSummary, TraceSummary } from "@hopscope/shared/trace/schemas";
+import { outcomeOf } from "./outcome";
+
+export type TraceOutcome = "answered" | "tool error" | "error" | "gave up" | "recording";
+
+export interface TraceFacts {
+  question?: string;
+  conversationId?: string;
+  outcome: TraceOutcome;
+}
+
+/** A trace's facts from its exchanges: the question and conversation of its /agent call, and how it ended. */
+export function factsOf(exchanges: readonly ExchangeSummary[]): TraceFacts {
+  const agent = exchanges.find((x) => x.tap === "agent" && x.classification.kind === "agent");
+  const c = agent?.classification.kind === "agent" ? agent.classification : undefined;
+  const outcomes = exchanges.map(outcomeOf);
+  const outcome: TraceOutcome = outcomes.includes("pending")
+    ? "recording"
+    : outcomes.some((o) => o === "error" || o === "protocol-error")
+      ? "error"
+      : agent && c?.reply === undefined
+        ? "gave up"
+        : outcomes.includes("tool-error")
+          ? "tool error"
+          : "answered";
+  return { ...(c?.message ? { question: c.message } : {}), ...(c?.conversationId ? { conversationId: c.conversationId } : {}), outcome };
+}
+
+export interface TraceGroup {
+  /** The conversation, or the trace's own id when it stands alone. */
+  key: string;
+  conversationId?: string;
+  /** Oldest turn first. */
+  turns: TraceSummary[];
+}
+
+/** Matches a search: the trace's name or question, case-insensitive; an empty query matches all. */
+export function matchesSearch(t: TraceSummary, facts: TraceFacts | undefined, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  if (!q) return true;
+  return t.name.toLowerCase().includes(q) || (facts?.question ?? "").toLowerCase().includes(q);
+}
+
+/**
+ * Live and imported traces apart; within each, conversations grouped (turns oldest first), groups newest
+ * first. `traces` is newest first, as the list model keeps it.
+ */
+export function groupTraces(
+  traces: readonly TraceSummary[],
+  facts: ReadonlyMap<string, TraceFacts>,
+  query = "",
+): { live: TraceGroup[]; imported: TraceGroup[] } {
+  const out = { live: [] as TraceGroup[], imported: [] as TraceGroup[] };
+  const byConversation = new Map<string, TraceGroup>();
+  for (const t of traces) {
+    if (!matchesSearch(t, facts.get(t.id), query)) continue;
+    const list = t.source === "imported" ? out.imported : out.live;
+    const conv = facts.get(t.id)?.conversationId;
+    const key = conv ? `${t.source}:${conv}` : t.id;
+    const existing = conv ? byConversation.get(key) : undefined;
+    if (existing) {
+      existing.turns.unshift(t);
+      continue;
+    }
+    const group: TraceGroup = { key, turns: [t], ...(conv ? { conversationId: conv } : {}) };
+    if (conv) byConversation.set(key, group);
+    list.push(group);
+  }
+  return out;
+}

@@ -1,0 +1,250 @@
+/**
+ * Presenting the article's trace on a projector, against the real stack: layout facts at 1280×720 and
+ * 1920×1080 (every hop on screen, no label cut, lane names apart, type large enough), each hop's payload
+ * (hop 2's tools table, hop 8's calls, the prompt opened at its end, hop 6 on its diff), the token budget
+ * summing to the prompt's count, zoom, and a narrated replay driven from the keyboard alone.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openBrowser, type Browser } from "./support/browser";
+import { buildUi } from "./support/build-ui";
+import { startRecordedStack, type RecordedStack } from "./support/recorded-stack";
+
+interface Box {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+describe("presenting the article's trace", () => {
+  let ui: Awaited<ReturnType<typeof buildUi>>;
+  let stack: RecordedStack;
+  let browser: Browser;
+  let traceId = "";
+
+  beforeAll(async () => {
+    ui = await buildUi();
+    stack = await startRecordedStack({ webDist: ui.dir });
+    const res = await fetch(`${stack.uiUrl}/api/ask`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "Add buy milk to my notes" }) });
+    expect(res.status).toBe(200);
+    const list = (await (await fetch(`${stack.uiUrl}/api/traces`)).json()) as { traces: { id: string }[] };
+    traceId = list.traces[0]!.id;
+    browser = await openBrowser({ colorScheme: "dark" });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+    await ui?.remove();
+  });
+
+  async function present(hop: number): Promise<void> {
+    await browser.page.goto(`${stack.uiUrl}/#/trace/${traceId}/hop/${hop}/present`);
+    await browser.page.getByTestId("presenter").waitFor();
+    await browser.page.locator(`[data-hop="${hop}"][data-selected="true"]`).waitFor();
+  }
+
+  /** Labels whose text does not fit their box (cut by an ellipsis or a line clamp). */
+  function cutLabels(): Promise<string[]> {
+    return browser.page.locator("[data-label]").evaluateAll((els) =>
+      els.filter((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1).map((e) => e.textContent ?? ""),
+    );
+  }
+
+  it("at 1280×720 shows all eight hops with no label cut and the lane names apart", async () => {
+    const { page } = browser;
+    await present(4);
+    const rows = await page.locator("[data-hop]").evaluateAll((els) => els.map((e) => ({ hop: (e as HTMLElement).dataset.hop, bottom: e.getBoundingClientRect().bottom })));
+    expect(rows.map((r) => r.hop)).toEqual(["1", "2", "3", "4", "5", "6", "7", "8"]);
+    for (const r of rows) expect(r.bottom, `hop ${r.hop} is on screen`).toBeLessThanOrEqual(720);
+    expect(await cutLabels()).toEqual([]);
+    expect(await page.locator("[data-label]").allTextContents()).toContain('append({"content":"buy milk"})');
+    const lanes = await page.locator("span[data-lane]").evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as Box));
+    expect(lanes).toHaveLength(4);
+    for (let i = 1; i < lanes.length; i++) expect(lanes[i]!.left - lanes[i - 1]!.right, "gap between lane names").toBeGreaterThan(4);
+    await browser.screenshot("20-presenter-1280-hop-4");
+    // The timeline (not presenting) at 1280×720: no label cut either, lane names apart.
+    await page.keyboard.press("Escape");
+    await page.getByTestId("hop-detail").waitFor();
+    expect(await cutLabels()).toEqual([]);
+    const laneBoxes = await page.locator("span[data-lane]").evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as Box));
+    for (let i = 1; i < laneBoxes.length; i++) expect(laneBoxes[i]!.left - laneBoxes[i - 1]!.right, "gap between lane names").toBeGreaterThan(4);
+  });
+
+  it("hop 2 shows the five tools as a table, in both modes", async () => {
+    const { page } = browser;
+    await present(2);
+    const table = page.getByTestId("presenter-focus").getByTestId("tools-table");
+    await table.waitFor();
+    expect(await table.locator("tbody tr").evaluateAll((trs) => trs.map((t) => (t as HTMLElement).dataset.tool))).toEqual(["read", "write", "append", "update", "clear"]);
+    expect(await table.locator('tr[data-tool="append"]').textContent()).toMatch(/content: string\s*required/);
+    await browser.screenshot("21-presenter-1280-hop-2-tools");
+    await page.keyboard.press("Escape");
+    await page.getByTestId("hop-detail").getByTestId("tools-table").waitFor();
+    expect(await page.getByTestId("hop-detail").getByTestId("tools-table").locator("tbody tr").count()).toBe(5);
+  });
+
+  it("the model request opens with the user's turn and the waiting assistant tag in view, and its budget sums to the count", async () => {
+    const { page } = browser;
+    await present(3);
+    const prompt = page.getByTestId("rendered-prompt");
+    await prompt.waitFor();
+    await page.getByTestId("token-budget").waitFor({ timeout: 20_000 });
+    const visible = await prompt.evaluate((pre) => {
+      const specials = [...pre.querySelectorAll('[data-kind="special"]')];
+      const lastStart = specials.filter((s) => s.textContent === "<|im_start|>").at(-1)!;
+      const box = pre.parentElement!.getBoundingClientRect();
+      const r = lastStart.getBoundingClientRect();
+      const next = lastStart.nextElementSibling?.textContent ?? "";
+      return { inBox: r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.bottom <= innerHeight, next };
+    });
+    expect(visible).toEqual({ inBox: true, next: "assistant\n" });
+    expect(await page.getByTestId("presenter-focus").textContent()).toContain("tokens, as the model server counted");
+    expect(await page.getByTestId("tools-cost").textContent()).toMatch(/Your five tools cost \d+ tokens on every call/);
+    await browser.screenshot("22-presenter-1280-hop-3-prompt-end");
+
+    // The budget tab: parts listed, their sum the prompt's token count, equal to the server's prompt_eval_count here.
+    await page.keyboard.press("Escape");
+    await page.getByRole("tab", { name: "Token budget" }).click();
+    const budget = page.getByTestId("hop-detail").getByTestId("token-budget");
+    await budget.waitFor();
+    const sum = Number(await budget.getAttribute("data-sum"));
+    const total = Number(await budget.getAttribute("data-total"));
+    const rows = await budget.locator("tbody tr td:nth-child(2)").allTextContents();
+    expect(rows.length).toBe(9);
+    expect(rows.reduce((n, t) => n + Number(t.replace(/\D/g, "")), 0)).toBe(sum);
+    expect(sum).toBe(total);
+    await browser.screenshot("23-token-budget");
+    await page.getByRole("tab", { name: "What the model saw" }).click();
+    expect(Number(await page.getByTestId("token-count").getAttribute("data-count"))).toBe(total);
+  });
+
+  it("hop 6 opens on what is new; a tab chosen on one hop does not stick to the next", async () => {
+    const { page } = browser;
+    await page.goto(`${stack.uiUrl}/#/trace/${traceId}/hop/6`);
+    await page.getByTestId("diff").waitFor();
+    expect(await page.locator('[role="tab"][aria-selected="true"]').getAttribute("data-tab")).toBe("diff");
+    await page.locator("body").click({ position: { x: 5, y: 700 } });
+    await page.keyboard.press("1"); // Wire
+    expect(await page.locator('[role="tab"][aria-selected="true"]').getAttribute("data-tab")).toBe("wire");
+    await page.keyboard.press("k");
+    await page.keyboard.press("k");
+    await page.keyboard.press("k"); // hop 3
+    await expect.poll(() => page.locator('[role="tab"][aria-selected="true"]').getAttribute("data-tab")).toBe("saw");
+    await page.keyboard.press("j");
+    await page.keyboard.press("j");
+    await page.keyboard.press("j");
+    await page.keyboard.press("j");
+    await page.keyboard.press("j"); // hop 8
+    await page.getByTestId("hop-detail").getByText("The host replied").waitFor();
+    expect(await page.getByTestId("hop-detail").locator("ol li").allTextContents()).toEqual([expect.stringContaining('append({"content":"buy milk"})')]);
+  });
+
+  it("numbers add up: hop 4's generated tokens match eval_count (the ending token explained); hops and exchanges explained", async () => {
+    const { page } = browser;
+    await page.goto(`${stack.uiUrl}/#/trace/${traceId}/hop/4`);
+    const generated = page.getByTestId("generated-count");
+    await generated.waitFor();
+    const text = (await generated.textContent()) ?? "";
+    const list = (await (await fetch(`${stack.uiUrl}/api/traces/${traceId}`)).json()) as { exchanges: { classification: { kind: string; evalCount?: number } }[] };
+    const evalCount = list.exchanges.filter((x) => x.classification.kind === "model.chat")[0]!.classification.evalCount!;
+    expect(text).toContain(`${evalCount} tokens generated, as the model server counted`);
+    expect(text).toContain("<|im_end|>");
+    await page.getByTestId("vocabulary").locator("summary").click();
+    expect(await page.getByTestId("vocabulary").textContent()).toContain("An HTTP exchange is one request with its response");
+    // One duration per exchange: hop 3 (the request side of hop 4's exchange) draws no second duration.
+    expect(await page.locator('[data-hop="3"]').textContent()).not.toMatch(/\d+ ms\b/);
+    expect(await page.locator('[data-hop="4"]').textContent()).toMatch(/\d+ ms\b/);
+  });
+
+  it("hop 8 in presenter mode lists the tool calls the host made", async () => {
+    const { page } = browser;
+    await present(8);
+    const reply = page.getByTestId("presenter-reply");
+    await reply.getByText("The host replied").waitFor();
+    expect(await reply.locator("ol li").count()).toBe(1);
+    expect(await reply.locator("ol li").textContent()).toContain("append");
+  });
+
+  it("at 1920×1080 the diagram's text is at least 24 px, and zoom scales the whole UI", async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await present(5);
+    const sizes = await page.locator("[data-label]").evaluateAll((els) => els.map((e) => parseFloat(getComputedStyle(e.parentElement!).fontSize)));
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(24);
+    expect(await cutLabels()).toEqual([]);
+    await browser.screenshot("24-presenter-1920-hop-5");
+    const root = () => page.evaluate(() => parseFloat(getComputedStyle(document.documentElement).fontSize));
+    const before = await root();
+    await page.keyboard.press("Control+=");
+    await expect.poll(root).toBeGreaterThan(before);
+    expect(await page.getByTestId("zoom").textContent()).toBe("110%");
+    await page.keyboard.press("Control+0");
+    await expect.poll(root).toBe(before);
+    await page.setViewportSize({ width: 1280, height: 720 });
+  });
+
+  it("follows buy milk along its path, docked under the sequence; a click scrolls to the match; tool wording set apart", async () => {
+    const { page } = browser;
+    await page.goto(`${stack.uiUrl}/#/trace/${traceId}/hop/1`);
+    await page.locator('[data-hop="8"]').waitFor();
+    await page.getByLabel("Follow a value across hops").fill("buy milk");
+    await page.getByLabel("Follow a value across hops").press("Enter");
+    const path = page.getByTestId("follow-path");
+    await expect.poll(() => page.getByTestId("follow-panel").textContent(), { timeout: 15_000 }).toContain("in the order it travelled");
+    await expect.poll(() => path.locator("button").count()).toBeGreaterThan(5);
+    const hops = (await path.locator("button").evaluateAll((bs) => bs.map((b) => Number((b as HTMLElement).dataset.hop))));
+    expect(hops[0]).toBe(1);
+    expect(hops).toEqual([...hops].sort((a, b) => a - b));
+    expect(new Set(hops)).toEqual(new Set([1, 3, 4, 5, 6, 7, 8]));
+    // The append tool's example is no longer the article's value: nothing in the tools' wording matches.
+    expect(await page.getByTestId("follow-tool-definitions").count()).toBe(0);
+    // Docked: the panel and the hop's detail do not overlap.
+    const panel = await page.getByTestId("follow-panel").boundingBox();
+    const detail = await page.getByTestId("hop-detail").boundingBox();
+    expect(panel!.x + panel!.width).toBeLessThanOrEqual(detail!.x + 1);
+    await path.locator('button[data-hop="5"]').first().click();
+    const current = page.getByTestId("hop-detail").locator("mark[data-current]");
+    await current.waitFor();
+    const box = await current.boundingBox();
+    expect(box!.y).toBeGreaterThan(0);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(720);
+    await browser.screenshot("26-follow-buy-milk");
+    await page.getByLabel("Follow a value across hops").fill("whole notes file");
+    await page.getByLabel("Follow a value across hops").press("Enter");
+    await page.getByTestId("follow-tool-definitions").waitFor();
+    expect(await path.locator("button").count()).toBe(0);
+    await page.keyboard.press("Escape"); // leaves the input
+    await page.keyboard.press("Escape"); // closes the panel
+    expect(await page.getByTestId("follow-panel").count()).toBe(0);
+  });
+
+  it("narrates from the keyboard: r starts, Space shows one hop (and its caption) per press; auto mode holds at key hops", async () => {
+    const { page } = browser;
+    await present(1);
+    const shown = () => page.locator('[role="listitem"][data-hop]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.hop));
+    await page.keyboard.press("r");
+    await expect.poll(shown).toEqual(["1"]);
+    expect(await page.getByTestId("replay-status").textContent()).toContain("step mode");
+    const captions: string[] = [];
+    for (let n = 2; n <= 4; n++) {
+      await page.keyboard.press(" ");
+      await expect.poll(shown).toHaveLength(n);
+      captions.push((await page.getByTestId("caption").textContent()) ?? "");
+    }
+    expect(captions[0]).toContain("which tools it has");
+    expect(captions[1]).toContain("The host asks the model");
+    expect(captions[2]).toContain("The model asks for a tool");
+    await browser.screenshot("25-narrated-step-hop-4");
+    // Auto-advance at 4×: goes on by itself, then holds at the next key hop (6, the resent request).
+    await page.keyboard.press("m");
+    await page.keyboard.press("f");
+    await page.keyboard.press("f");
+    await page.keyboard.press("f");
+    await page.keyboard.press(" ");
+    await expect.poll(() => page.getByTestId("replay-status").textContent(), { timeout: 15_000 }).toContain("paused at key hop 6");
+    expect(await shown()).toEqual(["1", "2", "3", "4", "5", "6"]);
+    await page.keyboard.press(" ");
+    await expect.poll(shown, { timeout: 15_000 }).toHaveLength(8);
+    expect(browser.pageErrors).toEqual([]);
+  });
+});
