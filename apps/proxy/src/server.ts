@@ -10,8 +10,9 @@ import type { Tap } from "@hopscope/shared/trace/schemas";
 import type { Config } from "./config";
 import { dbLocation, openDb, type Db } from "./store/db";
 import { TraceStore } from "./store/trace-store";
+import { TraceReader } from "./store/trace-reader";
 import { TapRecorder } from "./tap-recorder";
-import { RecordingLink } from "./recording/link";
+import { RecordingLink, type QueueLimits } from "./recording/link";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
 import { LiveFeed } from "./live/feed";
 import type { Announce } from "./live/frames";
@@ -29,6 +30,8 @@ export interface StartDeps {
   logger?: Logger;
   /** Heartbeat interval of the live feed (tests shorten it). */
   heartbeatMs?: number;
+  /** Bound on the queue to the recording thread (tests shrink it to see it reached). */
+  queueLimits?: QueueLimits;
 }
 
 export interface RecorderHandle {
@@ -53,39 +56,50 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   let otlp: OtlpForwarder | null = null;
   let recorder: TapRecorder | null = null;
   let store: TraceStore | null = null;
+  let resumeReader: TraceReader | null = null;
   const link = new RecordingLink(
     { file: location.file, maxBodyBytes: config.maxBodyBytes, flushIntervalMs: config.flushIntervalMs, maxTraces: config.maxTraces },
     {
       announce: (frames) => recorder?.announced(frames),
       committed: (traceIds) => {
+        for (const id of traceIds) otlp?.traceUpdated(id);
+        if (feed && feed.clientCount > 0 && store) {
+          // Someone is watching: read on the recording thread (the forwarding thread never queries SQLite).
+          store.storedTraces(traceIds).then(
+            (stored) => stored.forEach((s, i) => announce(s ? { type: "trace.updated", ...s } : { type: "trace.deleted", traceId: traceIds[i] as string })),
+            (err: unknown) => logger.error({ err }, "could not read committed traces for the live feed"),
+          );
+          return;
+        }
         for (const id of traceIds) {
-          // Built (two queries) only when a live client is connected or later resumes past it; a trace deleted
-          // by then is reported as such.
+          // Nobody is watching: built only if a client later resumes past it (two queries on this thread's own
+          // reader, rare); a trace deleted by then is reported as such.
           announce({
             lazy: () => {
-              const stored = store?.storedTrace(id);
+              const stored = resumeReader?.storedTrace(id);
               return stored ? { type: "trace.updated", ...stored } : { type: "trace.deleted", traceId: id };
             },
             size: 1024,
           });
-          otlp?.traceUpdated(id);
         }
       },
     },
     logger,
+    deps.queueLimits,
   );
   let db: Db;
   let firstId: number;
   try {
     firstId = (await link.ready) + 1;
-    // The API's reader connection, opened once the recording thread has created the schema.
+    // A reader for frames built when a client resumes (opened once the recording thread created the schema).
     db = openDb(location.file);
   } catch (err) {
     await link.close();
     location.remove();
     throw new Error(`could not open the database ${config.dbFile}: ${(err as Error).message}`, { cause: err });
   }
-  store = new TraceStore(db, link);
+  store = new TraceStore(link);
+  resumeReader = new TraceReader(db);
   const traceStore = store;
   const tapRecorder = new TapRecorder({ link, announce, maxBodyBytes: config.maxBodyBytes, firstId });
   recorder = tapRecorder;

@@ -175,3 +175,38 @@ describe("storage failures never stop forwarding", () => {
     await eventually(async () => (await storage(rec!)).ok && (await storedCount(rec!)) === 1, "recording to resume after the lock");
   });
 });
+
+describe("a recorder that falls behind", () => {
+  it("forwards every request, records none beyond its queue bound (reported), and records again once it catches up", async () => {
+    root = await mkdtemp(path.join(tmpdir(), "hopscope-behind-"));
+    const dbFile = path.join(root, "hopscope.sqlite");
+    up = await echoUpstream();
+    // A tiny queue (60 events: about a dozen exchanges), and a recording thread held up by a locked database.
+    rec = await startRecorder({ mcp: up.url }, { dbFile }, undefined, { queueLimits: { events: 60, bytes: 64 * 1024 * 1024 } });
+    await sendAll(rec, 1);
+    await eventually(async () => (await storedCount(rec!)) === 1, "the first exchange stored");
+    const other = new Database(dbFile);
+    other.exec("BEGIN EXCLUSIVE");
+    try {
+      await sendAll(rec, 5);
+      // Let the recording thread start its (blocked) write of those five, then send more than the queue holds.
+      await new Promise((r) => setTimeout(r, 200));
+      for (let i = 0; i < 6; i++) await sendAll(rec, 10);
+      const behind = await storage(rec);
+      expect(behind.ok).toBe(false);
+      expect(behind.error).toContain("behind");
+      expect(behind.notStored).toBeGreaterThan(0);
+    } finally {
+      other.exec("COMMIT");
+      other.close();
+    }
+    const r = rec;
+    await eventually(async () => (await storage(r)).ok, "the recorder caught up", 400);
+    await sendAll(r, 2);
+    const s = await eventually(async () => {
+      const h = await storage(r);
+      return (await storedCount(r)) + h.notStored === 68 ? h : null;
+    }, "every exchange stored or counted as not stored", 400);
+    expect(s.lastNotStored.length).toBeGreaterThan(0);
+  });
+});

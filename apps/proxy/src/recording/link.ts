@@ -1,7 +1,7 @@
 /**
  * The forwarding thread's side of the recording thread: tap events are batched (one message per turn of
- * the event loop, bytes copied once into a transferred arena), calls are answered by promise, and reads
- * await the writer's commit without blocking (`settled`). Nothing here ever waits synchronously.
+ * the event loop, bytes copied once into a transferred arena), and calls (the API's reads and writes) are
+ * answered by promise, after everything sent before them. Nothing here ever waits synchronously.
  *
  * The queue to the recording thread is bounded: when the thread falls this far behind (a locked database,
  * a burst it cannot keep up with), new exchanges are forwarded but not recorded, reported in StorageHealth,
@@ -14,10 +14,8 @@ import type { AnnouncedFrames, Call, FromThread, Span, TapEvent, ToThread } from
 import type { ThreadData } from "./thread";
 
 /** Sent to the recording thread and not yet handled: beyond either bound, new exchanges are not recorded. */
-const MAX_QUEUED_EVENTS = 50_000;
-const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
-/** A read waits at most this long for the writer's commit, then reads what is there (never hangs the API). */
-const SETTLE_LIMIT_MS = 3000;
+export const QUEUE_LIMITS = { events: 50_000, bytes: 64 * 1024 * 1024 };
+export type QueueLimits = typeof QUEUE_LIMITS;
 const LAST_NOT_STORED = 20;
 /** Events are sent in batches, at least this often (the live feed lags by as much), or at this many. */
 const BATCH_MS = 5;
@@ -41,8 +39,6 @@ export class RecordingLink {
   private behind = false;
   private calls = 0;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  private settling: Promise<void> | null = null;
-  private sentSinceSettle = true;
   private threadHealth: StorageHealth = { ok: true, error: null, since: null, notStored: 0, lastNotStored: [] };
   private readonly dropped = { count: 0, last: [] as number[], since: null as number | null };
   private dead: string | null = null;
@@ -50,7 +46,12 @@ export class RecordingLink {
   private readonly worker: Worker;
   readonly ready: Promise<number>;
 
-  constructor(data: ThreadData, private readonly handlers: LinkHandlers, private readonly logger: Logger) {
+  constructor(
+    data: ThreadData,
+    private readonly handlers: LinkHandlers,
+    private readonly logger: Logger,
+    private readonly limits: QueueLimits = QUEUE_LIMITS,
+  ) {
     // The boot file registers the TypeScript loader itself; profiling flags (bench/profile.ts) carry over.
     const execArgv = process.execArgv.filter((a) => a.startsWith("--cpu-prof") || a.startsWith("--heap-prof"));
     this.worker = new Worker(new URL("./thread.boot.mjs", import.meta.url), { workerData: data, execArgv });
@@ -74,9 +75,15 @@ export class RecordingLink {
   /** False while the thread is too far behind (or gone): the exchange is then forwarded but not recorded. */
   accepting(): boolean {
     if (this.dead) return false;
-    if (this.behind && this.queuedEvents < MAX_QUEUED_EVENTS / 2 && this.queuedBytes < MAX_QUEUED_BYTES / 2) this.behind = false;
-    if (!this.behind && (this.queuedEvents >= MAX_QUEUED_EVENTS || this.queuedBytes >= MAX_QUEUED_BYTES)) this.behind = true;
+    this.checkBehind();
     return !this.behind;
+  }
+
+  private checkBehind(): void {
+    const { events, bytes } = this.limits;
+    // Hysteresis: once behind, recording restarts when half the queue has drained, not at the first slot free.
+    if (this.behind && this.queuedEvents < events / 2 && this.queuedBytes < bytes / 2) this.behind = false;
+    if (!this.behind && (this.queuedEvents >= events || this.queuedBytes >= bytes)) this.behind = true;
   }
 
   /** Counts an exchange forwarded but not recorded (not accepted at its start). */
@@ -97,7 +104,6 @@ export class RecordingLink {
   send(event: TapEvent): void {
     if (this.dead) return;
     this.events.push(event);
-    this.sentSinceSettle = true;
     if (this.events.length >= BATCH_EVENTS) this.flush();
     else if (!this.scheduled) {
       this.scheduled = true;
@@ -105,24 +111,6 @@ export class RecordingLink {
       // event; the bytes went to the client before recording sees them.
       this.timer = setTimeout(() => this.flush(), BATCH_MS);
     }
-  }
-
-  /** Resolves once everything sent so far is handled and committed (or after SETTLE_LIMIT_MS). */
-  settled(): Promise<void> {
-    if (this.settling && !this.sentSinceSettle) return this.settling;
-    this.sentSinceSettle = false;
-    const barrier = this.call({ op: "sync" }).then(
-      () => {},
-      (err: unknown) => this.logger.warn({ err: (err as Error).message }, "recording barrier failed; reading what is stored"),
-    );
-    let timer: NodeJS.Timeout | undefined;
-    const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, SETTLE_LIMIT_MS)));
-    const settling = Promise.race([barrier, limit]).finally(() => {
-      clearTimeout(timer);
-      if (this.settling === settling) this.settling = null;
-    });
-    this.settling = settling;
-    return settling;
   }
 
   call(request: Call): Promise<unknown> {
@@ -136,6 +124,7 @@ export class RecordingLink {
   }
 
   health(): StorageHealth {
+    this.checkBehind();
     const t = this.threadHealth;
     const d = this.dropped;
     const behind = this.dead ?? (this.behind ? `the recorder is behind (${this.queuedEvents} events, ${(this.queuedBytes / 1048576).toFixed(1)} MiB queued): new exchanges are forwarded but not recorded until it catches up` : null);

@@ -5,6 +5,7 @@
  */
 import type { ExchangeState, Tap } from "@hopscope/shared/trace/schemas";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
+import type { ReadMethod } from "../store/trace-reader";
 
 /** Announced frames as they cross threads: four entries per frame (see FromThread "announce"). */
 export type AnnouncedFrames = (string | number)[];
@@ -34,9 +35,10 @@ export type TapEvent =
   | { k: "chunk"; id: number; t: number; size: number; bytes: Span | null }
   | { k: "end"; id: number; state: Exclude<ExchangeState, "pending" | "streaming">; error: string | null; at: number };
 
-/** Requests that answer (API writes and the read barrier). */
+/** Requests that answer (the API's reads and writes), handled after every event sent before them. */
 export type Call =
-  | { op: "sync" }
+  /** A read of the stored traces (store/trace-reader.ts), after what is queued is committed. */
+  | { op: "read"; method: ReadMethod; args: unknown[] }
   | { op: "rename"; traceId: string; name: string }
   | { op: "setSavedAs"; traceId: string; file: string }
   | { op: "delete"; traceId: string }

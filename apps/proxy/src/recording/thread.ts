@@ -6,6 +6,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { openDb } from "../store/db";
 import { StoreWriter } from "../store/store-writer";
+import { TraceReader } from "../store/trace-reader";
 import { Recorder } from "../recorder";
 import { traceIdSource } from "../trace-ids";
 import type { ExchangeRecord } from "../exchange-record";
@@ -31,6 +32,7 @@ const writer = new StoreWriter(db, {
   onCommitted: (traceIds) => post({ kind: "committed", traceIds }),
   onHealth: (health) => post({ kind: "storage", health }),
 });
+const reader = new TraceReader(db);
 let announced: AnnouncedFrames = [];
 const recorder = new Recorder({
   // Serialised here, off the forwarding thread; it keeps strings only (see TapRecorder.announced).
@@ -83,8 +85,12 @@ function flushAnnounced(): void {
 
 function call(req: Call): unknown {
   switch (req.op) {
-    case "sync":
-      return writer.flush();
+    case "read": {
+      // trace.updated frames are asked for after a commit: what they read is committed already.
+      if (req.method !== "storedTrace") writer.flush();
+      const read = reader[req.method] as (...args: unknown[]) => unknown;
+      return read.apply(reader, req.args);
+    }
     case "rename":
       return writer.rename(req.traceId, req.name);
     case "setSavedAs":
