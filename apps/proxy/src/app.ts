@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import type { Tap } from "@hopscope/shared/trace/schemas";
 import type { TraceStore } from "./store/trace-store";
-import type { TapRecorder } from "./tap-recorder";
+import type { RecorderClient } from "./recorder-client";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
 import type { Announce } from "./live/frames";
 import type { LiveFeed } from "./live/feed";
@@ -23,7 +23,7 @@ import { localGuard } from "./routes/local-guard";
 
 export interface AppDeps {
   store: TraceStore;
-  recorder: TapRecorder;
+  recorder: RecorderClient;
   storage: () => StorageHealth;
   announce: Announce;
   feed: LiveFeed;

@@ -3,11 +3,11 @@
  * the bodies' kept bytes (chunks as they arrived, joined only when the exchange ends), chunk times, and
  * the trace the recorder put it in. Data only: the Recorder decides what it means.
  */
-import type { Chunk, Classification, ExchangeState, ExchangeSummary, HeaderList } from "@hopscope/shared/trace/schemas";
+import type { Chunk, Classification, Exchange, ExchangeState, ExchangeSummary, HeaderList } from "@hopscope/shared/trace/schemas";
 import type { GroupedBy } from "@hopscope/shared/trace/group";
 import { classifyExchange } from "@hopscope/shared/trace/classify";
 import { tryParseJson } from "@hopscope/shared/trace/json-text";
-import { BodyCollector, textOf, toStoredBody, type StoredBody } from "./store/body";
+import { BodyCollector, textOf, toBody, toStoredBody, type StoredBody } from "./store/body";
 import { getHeader } from "./tap/hop-headers";
 import { redactHeaders, redactUrl } from "./tap/redact";
 import type { TapEvent } from "./recording/protocol";
@@ -36,14 +36,15 @@ export class ExchangeDraft {
   private json: unknown = NOT_PARSED;
   private requestOnly: Classification | null = null;
 
-  constructor(readonly begin: Begin, maxBodyBytes: number) {
+  constructor(
+    readonly begin: Begin,
+    /** The exchange id the recorder gave it. */
+    readonly id: number,
+    maxBodyBytes: number,
+  ) {
     this.requestHeaders = redactHeaders(begin.headers);
     this.url = redactUrl(begin.url);
     this.response = new BodyCollector(maxBodyBytes);
-  }
-
-  get id(): number {
-    return this.begin.id;
   }
 
   setRequest(parts: Buffer[], size: number, at: number | null): void {
@@ -105,6 +106,19 @@ export class ExchangeDraft {
       responseSize: this.response.size,
       chunkCount: this.chunks.length,
       classification,
+    };
+  }
+
+  /** The exchange so far, with what of its bodies has arrived (the API, while it is in flight). */
+  snapshot(classification: Classification): Exchange {
+    const response = this.status !== null ? this.response.finish(getHeader(this.responseHeaders, "content-type") ?? null) : null;
+    return {
+      ...this.summary(classification),
+      requestHeaders: this.requestHeaders,
+      requestBody: this.request ? toBody(this.request) : null,
+      responseHeaders: this.responseHeaders,
+      responseBody: response ? toBody(response) : null,
+      chunks: [...this.chunks],
     };
   }
 }

@@ -6,20 +6,20 @@
 import type { TraceBundle } from "@hopscope/shared/trace/bundle";
 import { randomHex } from "@hopscope/shared/trace/traceparent";
 import type { TraceSummary } from "@hopscope/shared/trace/schemas";
-import type { TapRecorder } from "./tap-recorder";
+import type { RecorderClient } from "./recorder-client";
 import type { TraceStore } from "./store/trace-store";
 import type { Announce } from "./live/frames";
 import { recordOfExchange } from "./exchange-record";
 
 export interface ImportDeps {
   store: TraceStore;
-  recorder: TapRecorder;
+  recorder: RecorderClient;
   announce: Announce;
 }
 
 export async function importBundle(bundle: TraceBundle, deps: ImportDeps): Promise<TraceSummary> {
   const traceId = randomHex(16, (a) => crypto.getRandomValues(a));
-  const ids = deps.recorder.allocateIds(bundle.exchanges.length);
+  const ids = await deps.recorder.allocateIds(bundle.exchanges.length);
   const idMap = new Map(bundle.exchanges.map((e, i) => [e.id, ids[i] as number]));
   const order = new Map(bundle.trace.exchanges.map((s, i) => [s.id, i + 1]));
   const { name, groupedBy } = bundle.trace;

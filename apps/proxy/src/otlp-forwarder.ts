@@ -5,7 +5,7 @@
  * Exporting runs after recording and never holds up the taps; failures are logged.
  */
 import type { TraceStore } from "./store/trace-store";
-import type { TapRecorder } from "./tap-recorder";
+import type { RecorderClient } from "./recorder-client";
 import type { Logger } from "./logger";
 import { createTraceBundle } from "./export/hopscope";
 import type { OtlpLiveExporter } from "./export/otlp-live";
@@ -14,7 +14,7 @@ export class OtlpForwarder {
   private readonly timers = new Map<string, NodeJS.Timeout>();
 
   constructor(
-    private readonly deps: { exporter: OtlpLiveExporter; store: TraceStore; recorder: TapRecorder; logger: Logger; quietMs: number },
+    private readonly deps: { exporter: OtlpLiveExporter; store: TraceStore; recorder: RecorderClient; logger: Logger; quietMs: number },
   ) {}
 
   /** Called whenever a trace changed (after each flush that touched it). */
@@ -29,8 +29,8 @@ export class OtlpForwarder {
   private send(traceId: string): void {
     this.timers.delete(traceId);
     const { store, recorder, exporter, logger } = this.deps;
-    if (recorder.inFlight().some((e) => e.traceId === traceId)) return this.traceUpdated(traceId);
     const exported = async () => {
+      if ((await recorder.inFlight()).some((e) => e.traceId === traceId)) return this.traceUpdated(traceId);
       const trace = await store.getTrace(traceId);
       if (!trace) return;
       await exporter.exportBundle(createTraceBundle(trace, await store.getExchanges(traceId)));

@@ -4,12 +4,13 @@
  * numbers it, names the trace, classifies it, announces it on the live feed and hands its record to the
  * store. Nothing here touches sockets: the taps forward on their own thread and never wait for this.
  */
-import type { Classification } from "@hopscope/shared/trace/schemas";
+import type { Classification, Exchange, ExchangeSummary } from "@hopscope/shared/trace/schemas";
+import { LESSON_HEADER } from "@hopscope/shared/ollama/schemas";
 import { FallbackGrouper, type GroupResult } from "@hopscope/shared/trace/group";
 import { isRecord, pathOf } from "@hopscope/shared/trace/json-text";
 import { parseTraceparent, traceparentFromJsonRpc } from "@hopscope/shared/trace/traceparent";
 import type { FeedEvent } from "./live/frames";
-import type { Span, TapEvent } from "./recording/protocol";
+import { MAX_CHUNK_TEXT, type Span, type TapEvent } from "./recording/protocol";
 import { ExchangeDraft } from "./exchange-draft";
 import { exchangeRecord, type ExchangeRecord } from "./exchange-record";
 import { betterTitle, titleOf, type TraceTitle } from "./trace-title";
@@ -26,22 +27,53 @@ export interface RecorderDeps {
   maxSeq: (traceId: string) => number;
   newTraceId: () => string;
   maxBodyBytes: number;
+  /** The first exchange id to give (one more than the highest stored). */
+  firstId: number;
 }
 
+
+
 export class Recorder {
+  /** Exchanges in flight by the taps thread's number, and by exchange id. */
   private readonly drafts = new Map<number, ExchangeDraft>();
+  private readonly byId = new Map<number, ExchangeDraft>();
+  private nextId: number;
+  /** The last `x-hopscope-lesson` a model request carried (shown by /api/config). */
+  lastLesson: string | null = null;
   private readonly seqs = new Map<string, number>();
   private readonly names = new Map<string, TraceTitle>();
   private readonly grouper: FallbackGrouper;
 
   constructor(private readonly deps: RecorderDeps) {
     this.grouper = new FallbackGrouper({ newTraceId: deps.newTraceId });
+    this.nextId = deps.firstId;
+  }
+
+  /** Ids for exchanges written by import and replay (they share the id space of recorded ones). */
+  allocateIds(n: number): number[] {
+    return Array.from({ length: n }, () => this.nextId++);
+  }
+
+  /** The exchanges in flight that have a trace (summaries as the API lists them). */
+  inFlight(): ExchangeSummary[] {
+    const out: ExchangeSummary[] = [];
+    for (const d of this.byId.values()) if (d.traceId !== null) out.push(d.summary(d.requestDone ? d.requestClassification() : d.classify(null, null)));
+    return out;
+  }
+
+  /** An exchange in flight with what of its bodies has arrived (GET /api/exchanges/:id). */
+  inFlightExchange(id: number): Exchange | null {
+    const d = this.byId.get(id);
+    return d && d.traceId !== null ? d.snapshot(d.requestDone ? d.requestClassification() : d.classify(null, null)) : null;
   }
 
   /** One event from a tap; `bytes` resolves a span of the batch the event came in. */
   handle(e: TapEvent, bytes: (span: Span) => Buffer): void {
     if (e.k === "begin") {
-      this.drafts.set(e.id, new ExchangeDraft(e, this.deps.maxBodyBytes));
+      const d = new ExchangeDraft(e, this.nextId++, this.deps.maxBodyBytes);
+      this.drafts.set(e.id, d);
+      this.byId.set(d.id, d);
+      if (e.tap === "model") this.lastLesson = getHeader(e.headers, LESSON_HEADER) ?? this.lastLesson;
       return;
     }
     const d = this.drafts.get(e.id);
@@ -57,9 +89,12 @@ export class Recorder {
         d.state = "streaming";
         return;
       case "chunk": {
-        const chunk = d.addChunk(e.t, e.size, e.bytes ? bytes(e.bytes) : null);
-        // The chunk's text is added by the forwarding thread, which still holds the bytes (see TapRecorder).
-        return this.deps.announce({ type: "exchange.chunk", exchangeId: d.id, traceId: d.traceId as string, chunk });
+        const kept = e.bytes ? bytes(e.bytes) : null;
+        const chunk = d.addChunk(e.t, e.size, kept);
+        // Text for a small chunk (MAX_CHUNK_TEXT; bigger ones: fetch the exchange) that is UTF-8 on its own.
+        const whole = e.text ? bytes(e.text) : kept && kept.length === e.size ? kept : null;
+        const text = whole && whole.length <= MAX_CHUNK_TEXT ? decodeChunk(whole) : undefined;
+        return this.deps.announce({ type: "exchange.chunk", exchangeId: d.id, traceId: d.traceId as string, chunk, ...(text === undefined ? {} : { text }) });
       }
       case "end":
         d.state = e.state;
@@ -78,7 +113,8 @@ export class Recorder {
   /** Classifies the finished exchange, announces it, and hands its record to the store. */
   private finish(d: ExchangeDraft): void {
     this.assignTrace(d);
-    this.drafts.delete(d.id);
+    this.drafts.delete(d.begin.id);
+    this.byId.delete(d.id);
     const responseBody = d.responseBody();
     const c = d.classify(d.status, responseBody);
     const traceId = d.traceId as string;
@@ -145,6 +181,18 @@ export class Recorder {
     const current = this.seqs.get(traceId) ?? (fresh ? 0 : this.deps.maxSeq(traceId));
     remember(this.seqs, traceId, current + 1);
     return current + 1;
+  }
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function decodeChunk(chunk: Buffer): string | undefined {
+  try {
+    return utf8.decode(chunk);
+  } catch (err) {
+    // Not UTF-8 on its own (binary, or a character split across chunks): the feed sends no text.
+    if (err instanceof TypeError) return undefined;
+    throw err;
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * start(config): the recorder: SQLite store, recorder, live feed, the three taps and the UI/API server.
  * Returns handles for tests and the launcher; close() stops accepting, flushes and closes the database.
- * Recording runs on its own thread (recording/); this thread forwards, serves the API and the live feed.
+ * Three threads (recording/threads.ts): the taps forward on their own, the recording thread records and
+ * stores, and this one serves the API and the live feed.
  */
 import { createAdaptorServer } from "@hono/node-server";
 import type { Server } from "node:http";
@@ -11,12 +12,12 @@ import type { Config } from "./config";
 import { dbLocation, openDb, type Db } from "./store/db";
 import { TraceStore } from "./store/trace-store";
 import { TraceReader } from "./store/trace-reader";
-import { TapRecorder } from "./tap-recorder";
-import { RecordingLink, type QueueLimits } from "./recording/link";
+import { RecorderClient } from "./recorder-client";
+import { RecorderThreads } from "./recording/threads";
+import type { QueueLimits } from "./recording/event-sender";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
 import { LiveFeed } from "./live/feed";
 import type { Announce } from "./live/frames";
-import { startTap, type TapHandle } from "./tap/tap-server";
 import { ModelUpstreamProbe } from "./views/upstream-info";
 import { ExchangeViewBuilder } from "./views/exchange-views";
 import { createApp } from "./app";
@@ -54,19 +55,30 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   let feed: LiveFeed | null = null;
   const announce: Announce = (event) => feed?.publish(event);
   let otlp: OtlpForwarder | null = null;
-  let recorder: TapRecorder | null = null;
   let store: TraceStore | null = null;
   let resumeReader: TraceReader | null = null;
-  const link = new RecordingLink(
-    { file: location.file, maxBodyBytes: config.maxBodyBytes, flushIntervalMs: config.flushIntervalMs, maxTraces: config.maxTraces },
+  const threads = new RecorderThreads(
     {
-      announce: (frames) => recorder?.announced(frames),
+      file: location.file,
+      maxBodyBytes: config.maxBodyBytes,
+      flushIntervalMs: config.flushIntervalMs,
+      maxTraces: config.maxTraces,
+      host: config.host,
+      taps: TAPS.map((tap) => ({ tap, upstream: config.taps[tap].upstream, port: config.taps[tap].port })),
+      timeoutMs: config.upstreamTimeoutMs,
+      ...(deps.queueLimits ? { queueLimits: deps.queueLimits } : {}),
+    },
+    {
+      // Serialised on the recording thread already; numbered and sent (or kept for resumes) here.
+      announce: (frames) => {
+        for (const json of frames) announce({ json: () => json, size: json.length });
+      },
       committed: (traceIds) => {
         for (const id of traceIds) otlp?.traceUpdated(id);
         if (feed && feed.clientCount > 0 && store) {
-          // Someone is watching: read on the recording thread (the forwarding thread never queries SQLite).
+          // Someone is watching: read on the recording thread (this thread never queries SQLite for it).
           store.storedTraces(traceIds).then(
-            (stored) => stored.forEach((s, i) => announce(s ? { type: "trace.updated", ...s } : { type: "trace.deleted", traceId: traceIds[i] as string })),
+            (stored) => stored.forEach((t, i) => announce(t ? { type: "trace.updated", ...t } : { type: "trace.deleted", traceId: traceIds[i] as string })),
             (err: unknown) => logger.error({ err }, "could not read committed traces for the live feed"),
           );
           return;
@@ -76,8 +88,8 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
           // reader, rare); a trace deleted by then is reported as such.
           announce({
             lazy: () => {
-              const stored = resumeReader?.storedTrace(id);
-              return stored ? { type: "trace.updated", ...stored } : { type: "trace.deleted", traceId: id };
+              const t = resumeReader?.storedTrace(id);
+              return t ? { type: "trace.updated", ...t } : { type: "trace.deleted", traceId: id };
             },
             size: 1024,
           });
@@ -85,26 +97,24 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
       },
     },
     logger,
-    deps.queueLimits,
   );
   let db: Db;
-  let firstId: number;
+  let tapList: Awaited<typeof threads.ready>;
   try {
-    firstId = (await link.ready) + 1;
+    tapList = await threads.ready;
     // A reader for frames built when a client resumes (opened once the recording thread created the schema).
     db = openDb(location.file);
   } catch (err) {
-    await link.close();
+    await threads.close();
     location.remove();
-    throw new Error(`could not open the database ${config.dbFile}: ${(err as Error).message}`, { cause: err });
+    throw new Error(`could not start the recorder: ${(err as Error).message}`, { cause: err });
   }
-  store = new TraceStore(link);
+  store = new TraceStore(threads);
   resumeReader = new TraceReader(db);
   const traceStore = store;
-  const tapRecorder = new TapRecorder({ link, announce, maxBodyBytes: config.maxBodyBytes, firstId });
-  recorder = tapRecorder;
+  const recorder = new RecorderClient(threads);
   const shutdown = async () => {
-    await link.close();
+    await threads.close();
     await otlp?.close();
     db.close();
     location.remove();
@@ -115,7 +125,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
         endpoint: config.otlp.endpoint,
         ...(config.otlp.headers ? { headers: parseOtlpHeaders(config.otlp.headers) } : {}),
       });
-      otlp = new OtlpForwarder({ exporter, store: traceStore, recorder: tapRecorder, logger, quietMs: config.otlp.quietMs });
+      otlp = new OtlpForwarder({ exporter, store: traceStore, recorder, logger, quietMs: config.otlp.quietMs });
     } catch (err) {
       await shutdown();
       throw err;
@@ -124,29 +134,16 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   feed = new LiveFeed({
     maxBufferedBytes: config.wsMaxBufferedBytes,
     ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }),
-    snapshot: async () => ({ traces: (await traceStore.listTraces(50)).traces, inFlight: tapRecorder.inFlight() }),
+    snapshot: () => recorder.snapshot(50),
     logger,
   });
   const liveFeed = feed;
-
-  const tapHandles: TapHandle[] = [];
-  try {
-    for (const tap of TAPS) {
-      const t = config.taps[tap];
-      tapHandles.push(await startTap({ tap, upstream: t.upstream, host: config.host, port: t.port, recorder: tapRecorder, timeoutMs: config.upstreamTimeoutMs, logger }));
-    }
-  } catch (err) {
-    await Promise.all(tapHandles.map((h) => h.close()));
-    liveFeed.close();
-    await shutdown();
-    throw new Error(`could not start the taps: ${(err as Error).message}`, { cause: err });
-  }
-  const taps = Object.fromEntries(tapHandles.map((h) => [h.tap, { port: h.port, upstream: h.upstream, url: h.url }])) as Record<Tap, TapInfo>;
+  const taps = Object.fromEntries(tapList.map((h) => [h.tap, { port: h.port, upstream: h.upstream, url: h.url }])) as Record<Tap, TapInfo>;
   const probe = new ModelUpstreamProbe(config.taps.model.upstream, logger);
   const views = new ExchangeViewBuilder({ store: traceStore, probe, modelUpstream: config.taps.model.upstream, logger });
-  const replays = new Replays({ store: traceStore, recorder: tapRecorder, announce, logger });
+  const replays = new Replays({ store: traceStore, recorder, announce, logger });
   const app = createApp({
-    store: traceStore, recorder: tapRecorder, announce, feed: liveFeed, probe, views, taps, storage: () => link.health(),
+    store: traceStore, recorder, announce, feed: liveFeed, probe, views, taps, storage: () => threads.health(),
     tracesDir: config.tracesDir, webDist: config.webDist, bindHost: config.host, logger, replays,
   });
 
@@ -156,7 +153,6 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     server.once("error", reject);
     server.listen(config.uiPort, config.host, () => resolve());
   }).catch(async (err: unknown) => {
-    await Promise.all(tapHandles.map((h) => h.close()));
     liveFeed.close();
     await shutdown();
     throw new Error(`could not listen on ${config.host}:${config.uiPort}: ${(err as Error).message}`, { cause: err });
@@ -170,17 +166,15 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     wsUrl: `ws://${host}:${port}/ws`,
     taps,
     liveClients: () => liveFeed.clientCount,
-    storage: () => link.health(),
+    storage: () => threads.health(),
     close: async () => {
       if (closed) return;
       closed = true;
       await replays.close();
-      await Promise.all(tapHandles.map((h) => h.close()));
       liveFeed.close();
       server.closeAllConnections();
       await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
-      // Let the close events of cut-off exchanges run, so they reach the recording thread before it closes.
-      await new Promise((resolve) => setImmediate(resolve));
+      // The taps close first; the exchanges they cut off reach the recording thread before it closes.
       await shutdown();
     },
   };

@@ -1,19 +1,25 @@
 /**
- * The messages between the forwarding thread (taps, API, feed) and the recording thread (recorder, SQLite
- * writer). Plain data, structured-cloned; bytes travel in one transferred arena per batch (offsets into it),
- * so a batch costs one copy of its bytes and one postMessage however many exchanges it carries.
+ * The messages between hopscope's three threads:
+ *   taps thread (taps-thread.ts): the three taps, forwarding bytes; sends tap events to the recording thread.
+ *   recording thread (thread.ts): the Recorder and SQLite; answers the API's calls, announces frames.
+ *   main thread (server.ts): the API, the live feed and replays.
+ * Plain data, structured-cloned. Tap events travel in batches with their bytes in one transferred arena
+ * (offsets into it), so a batch costs one copy of its bytes and one postMessage however many events it has.
  */
 import type { ExchangeState, Tap } from "@hopscope/shared/trace/schemas";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
 import type { ReadMethod } from "../store/trace-reader";
 
-/** Announced frames as they cross threads: four entries per frame (see FromThread "announce"). */
-export type AnnouncedFrames = (string | number)[];
+/** The live feed shows a chunk's text up to this size (bigger chunks: fetch the exchange). */
+export const MAX_CHUNK_TEXT = 64 * 1024;
 
 /** Bytes in the batch's arena: [offset, length]. */
 export type Span = [number, number];
 
-/** What the forwarding thread saw, in order. Times are epoch ms (fractional). */
+/**
+ * What a tap saw, in order. `id` is the taps thread's own number for the exchange (the recorder gives it
+ * its exchange id). Times are epoch ms (fractional).
+ */
 export type TapEvent =
   | {
       k: "begin";
@@ -28,23 +34,25 @@ export type TapEvent =
       connection: string | null;
       start: number;
     }
-  /** The request is complete: its kept bytes (up to the cap) and its full size. */
+  /** The request is complete (or cut off: `at` null): its kept bytes (up to the cap) and its full size. */
   | { k: "request"; id: number; parts: Span[]; size: number; at: number | null }
   | { k: "response"; id: number; status: number; headers: [string, string][] }
-  /** `t`: ms since start; `bytes`: the kept part of the chunk (absent once the cap is reached). */
-  | { k: "chunk"; id: number; t: number; size: number; bytes: Span | null }
+  /**
+   * `t`: ms since start; `bytes`: the kept part of the chunk (null once the cap is reached); `text`: the whole
+   * chunk when it is not kept whole but small enough for the live feed's text (MAX_CHUNK_TEXT).
+   */
+  | { k: "chunk"; id: number; t: number; size: number; bytes: Span | null; text?: Span }
   | { k: "end"; id: number; state: Exclude<ExchangeState, "pending" | "streaming">; error: string | null; at: number };
 
-/** Requests that answer (the API's reads and writes), handled after every event sent before them. */
-export type Call =
-  /** A read of the stored traces (store/trace-reader.ts), after what is queued is committed. */
-  | { op: "read"; method: ReadMethod; args: unknown[] }
-  | { op: "rename"; traceId: string; name: string }
-  | { op: "setSavedAs"; traceId: string; file: string }
-  | { op: "delete"; traceId: string }
-  /** Whole traces (imports, the start of a replay) and replayed exchanges: records built by exchange-record.ts. */
-  | { op: "insertTrace"; trace: InsertTrace; records: unknown[] }
-  | { op: "enqueue"; record: unknown };
+/** Taps thread → recording thread (over their own channel), and the recording thread's acknowledgement. */
+export interface EventBatch {
+  batch: number;
+  events: TapEvent[];
+  arena: ArrayBuffer | null;
+}
+export interface EventAck {
+  ack: number;
+}
 
 export interface InsertTrace {
   id: string;
@@ -54,21 +62,62 @@ export interface InsertTrace {
   updatedAt: number;
 }
 
-export type ToThread =
-  | { kind: "events"; batch: number; events: TapEvent[]; arena: ArrayBuffer | null }
-  | { kind: "call"; call: number; request: Call }
-  | { kind: "close" };
+/** The main thread's requests to the recording thread, each answered after every event before it. */
+export type Call =
+  /** A read of the stored traces (store/trace-reader.ts), after what is queued is committed. */
+  | { op: "read"; method: ReadMethod; args: unknown[] }
+  /** The live feed's snapshot content: the latest traces and the exchanges in flight, read together. */
+  | { op: "snapshot"; limit: number }
+  | { op: "inFlight" }
+  /** An exchange in flight with what of its bodies has arrived (null: not in flight). */
+  | { op: "inFlightExchange"; id: number }
+  | { op: "lesson" }
+  | { op: "allocateIds"; count: number }
+  | { op: "rename"; traceId: string; name: string }
+  | { op: "setSavedAs"; traceId: string; file: string }
+  | { op: "delete"; traceId: string }
+  /** Whole traces (imports, the start of a replay) and replayed exchanges: records built by exchange-record.ts. */
+  | { op: "insertTrace"; trace: InsertTrace; records: unknown[] }
+  | { op: "enqueue"; record: unknown };
 
-export type FromThread =
-  | { kind: "ready"; maxExchangeId: number }
-  /** The batch was handled (its events are recorded, not necessarily committed). */
-  | { kind: "ack"; batch: number }
-  /** Frames the recorder announced, flat: [type, exchangeId, chunkIndex (-1: none), JSON without seq] × n. */
+export type ToRecording = { kind: "call"; call: number; request: Call } | { kind: "close" };
+
+/** Announced frames as they cross threads: serialised, without their seq (the feed numbers them). */
+export type AnnouncedFrames = string[];
+
+export type FromRecording =
+  | { kind: "ready" }
   | { kind: "announce"; frames: AnnouncedFrames }
-  /** Committed: traces touched (and deleted by retention): the forwarding thread announces trace.updated. */
+  /** Committed: traces touched (and deleted by retention): the main thread announces trace.updated. */
   | { kind: "committed"; traceIds: string[] }
   | { kind: "storage"; health: StorageHealth }
   | { kind: "reply"; call: number; result?: unknown; error?: string }
-  /** Recording one event failed (a hopscope bug): logged by the forwarding thread. */
+  /** Recording one event failed (a hopscope bug): logged by the main thread. */
   | { kind: "error"; message: string }
   | { kind: "closed" };
+
+/** How far behind the recording thread is, as the taps thread sees it (exchanges it could not record). */
+export interface QueueState {
+  behind: string | null;
+  since: number | null;
+  notRecorded: number;
+  lastNotRecorded: number[];
+}
+
+export interface TapInfoMessage {
+  tap: Tap;
+  upstream: string;
+  port: number;
+  url: string;
+}
+
+export type FromTaps =
+  | { kind: "ready"; taps: TapInfoMessage[] }
+  | { kind: "failed"; error: string }
+  | { kind: "queue"; state: QueueState }
+  | { kind: "log"; level: "debug" | "info" | "warn" | "error"; obj: Record<string, unknown>; msg: string }
+  /** Every event seen before the flush request has been sent to the recording thread. */
+  | { kind: "flushed"; flush: number }
+  | { kind: "closed" };
+
+export type ToTaps = { kind: "flush"; flush: number } | { kind: "close" };

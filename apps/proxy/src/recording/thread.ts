@@ -1,9 +1,10 @@
 /**
- * The recording thread: the Recorder and the store's writer, fed batches of tap events by the forwarding
- * thread (see link.ts), so grouping, classification, record building and SQLite all run beside forwarding,
- * never on it. Every message is handled in order; announcements go back in one message per batch.
+ * The recording thread: the Recorder and the store (its one writer, and the API's reads), fed batches of
+ * tap events by the taps thread over their own channel, and calls by the main thread. Grouping,
+ * classification, record building and SQLite all run here, beside forwarding, never on it. Before a call,
+ * every batch already sent is handled, so a read sees every exchange that completed before it.
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
 import { openDb } from "../store/db";
 import { StoreWriter } from "../store/store-writer";
 import { TraceReader } from "../store/trace-reader";
@@ -11,19 +12,22 @@ import { Recorder } from "../recorder";
 import { traceIdSource } from "../trace-ids";
 import type { ExchangeRecord } from "../exchange-record";
 import type { StoredBody } from "../store/body";
-import type { AnnouncedFrames, Call, FromThread, ToThread } from "./protocol";
+import type { AnnouncedFrames, Call, EventAck, EventBatch, FromRecording, ToRecording } from "./protocol";
 
-export interface ThreadData {
+export interface RecordingThreadData {
+  entry: string;
   file: string;
   maxBodyBytes: number;
   flushIntervalMs: number;
   maxTraces: number;
+  /** The channel from the taps thread. */
+  events: MessagePort;
 }
 
-const port = parentPort;
-if (!port) throw new Error("recording/thread.ts runs as a worker thread (see link.ts)");
-const data = workerData as ThreadData;
-const post = (msg: FromThread) => port.postMessage(msg);
+const parent = parentPort;
+if (!parent) throw new Error("recording/thread.ts runs as a worker thread (see threads.ts)");
+const data = workerData as RecordingThreadData;
+const post = (msg: FromRecording) => parent.postMessage(msg);
 
 const db = openDb(data.file);
 const writer = new StoreWriter(db, {
@@ -35,47 +39,58 @@ const writer = new StoreWriter(db, {
 const reader = new TraceReader(db);
 let announced: AnnouncedFrames = [];
 const recorder = new Recorder({
-  // Serialised here, off the forwarding thread; it keeps strings only (see TapRecorder.announced).
-  announce: (e) => {
-    const id = e.type === "exchange.chunk" ? e.exchangeId : e.type === "exchange.started" || e.type === "exchange.completed" ? e.exchange.id : -1;
-    announced.push(e.type, id, e.type === "exchange.chunk" ? e.chunk.index : -1, JSON.stringify(e));
-  },
+  // Serialised here, off the other threads: strings cross threads far cheaper than objects.
+  announce: (e) => announced.push(JSON.stringify(e)),
   store: (r) => writer.enqueue(r),
   maxSeq: (id) => writer.maxSeq(id),
   newTraceId: traceIdSource(),
   maxBodyBytes: data.maxBodyBytes,
+  firstId: writer.maxExchangeId() + 1,
 });
 
-port.on("message", (msg: ToThread) => {
+data.events.on("message", (batch: EventBatch) => {
+  handleBatch(batch);
+  flushAnnounced();
+});
+parent.on("message", (msg: ToRecording) => {
+  drainEvents();
   switch (msg.kind) {
-    case "events": {
-      const arena = msg.arena ? Buffer.from(msg.arena) : EMPTY;
-      for (const e of msg.events) {
-        try {
-          recorder.handle(e, ([offset, length]) => arena.subarray(offset, offset + length));
-        } catch (err) {
-          // A bug in recording one exchange must not stop the others; the forwarding thread logs it.
-          post({ kind: "error", message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-        }
-      }
-      flushAnnounced();
-      return post({ kind: "ack", batch: msg.batch });
-    }
     case "call":
       try {
         const result = call(msg.request);
         flushAnnounced();
         return post({ kind: "reply", call: msg.call, result });
       } catch (err) {
+        flushAnnounced();
         return post({ kind: "reply", call: msg.call, error: err instanceof Error ? err.message : String(err) });
       }
     case "close":
+      flushAnnounced();
       writer.close();
       post({ kind: "closed" });
-      return port.close();
+      data.events.close();
+      return parent.close();
   }
 });
-post({ kind: "ready", maxExchangeId: writer.maxExchangeId() });
+post({ kind: "ready" });
+
+function handleBatch(msg: EventBatch): void {
+  const arena = msg.arena ? Buffer.from(msg.arena) : EMPTY;
+  for (const e of msg.events) {
+    try {
+      recorder.handle(e, ([offset, length]) => arena.subarray(offset, offset + length));
+    } catch (err) {
+      // A bug in recording one exchange must not stop the others; the main thread logs it.
+      post({ kind: "error", message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    }
+  }
+  data.events.postMessage({ ack: msg.batch } satisfies EventAck);
+}
+
+/** Handles every batch the taps thread has already sent (they arrive on another channel than calls). */
+function drainEvents(): void {
+  for (let m = receiveMessageOnPort(data.events); m; m = receiveMessageOnPort(data.events)) handleBatch(m.message as EventBatch);
+}
 
 function flushAnnounced(): void {
   if (announced.length === 0) return;
@@ -91,6 +106,17 @@ function call(req: Call): unknown {
       const read = reader[req.method] as (...args: unknown[]) => unknown;
       return read.apply(reader, req.args);
     }
+    case "snapshot":
+      writer.flush();
+      return { traces: reader.listTraces(req.limit, null).traces, inFlight: recorder.inFlight() };
+    case "inFlight":
+      return recorder.inFlight();
+    case "inFlightExchange":
+      return recorder.inFlightExchange(req.id);
+    case "lesson":
+      return recorder.lastLesson;
+    case "allocateIds":
+      return recorder.allocateIds(req.count);
     case "rename":
       return writer.rename(req.traceId, req.name);
     case "setSavedAs":

@@ -10,7 +10,7 @@ import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { randomHex } from "@hopscope/shared/trace/traceparent";
 import type { Announce } from "../live/frames";
 import type { Logger } from "../logger";
-import type { TapRecorder } from "../tap-recorder";
+import type { RecorderClient } from "../recorder-client";
 import type { TraceStore } from "../store/trace-store";
 import { nowEpoch } from "../clock";
 import { planReplay } from "./plan";
@@ -18,7 +18,7 @@ import { ReplayPlayer } from "./player";
 
 export interface ReplaysDeps {
   store: TraceStore;
-  recorder: TapRecorder;
+  recorder: RecorderClient;
   announce: Announce;
   logger: Logger;
 }
@@ -46,7 +46,7 @@ export class Replays {
     const { store, recorder, announce } = this.deps;
     const plan = planReplay(bundle, {
       traceId: randomHex(16, (a) => crypto.getRandomValues(a)),
-      ids: recorder.allocateIds(bundle.exchanges.length),
+      ids: await recorder.allocateIds(bundle.exchanges.length),
       now: nowEpoch(),
     });
     // Stored now, named and marked imported (a name set here sticks), so the trace list shows it at once.

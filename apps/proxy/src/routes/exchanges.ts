@@ -3,16 +3,16 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
 import type { TraceStore } from "../store/trace-store";
-import type { TapRecorder } from "../tap-recorder";
+import type { RecorderClient } from "../recorder-client";
 import type { ExchangeViewBuilder } from "../views/exchange-views";
 import { notFound } from "./errors";
 
 const IdSchema = z.coerce.number({ error: "the exchange id must be a number" }).int().positive("the exchange id must be a positive integer");
 
-export function exchangesRoutes(deps: { store: TraceStore; recorder: TapRecorder; views: ExchangeViewBuilder }) {
+export function exchangesRoutes(deps: { store: TraceStore; recorder: RecorderClient; views: ExchangeViewBuilder }) {
   const find = async (raw: string): Promise<Exchange> => {
     const id = IdSchema.parse(raw);
-    return (await deps.store.getExchange(id)) ?? deps.recorder.get(id)?.snapshot() ?? notFound(`no exchange ${id}`);
+    return (await deps.store.getExchange(id)) ?? (await deps.recorder.inFlightExchange(id)) ?? notFound(`no exchange ${id}`);
   };
   return new Hono()
     .get("/:id", async (c) => c.json(await find(c.req.param("id"))))

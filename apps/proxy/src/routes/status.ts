@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { AppConfig, Health, StorageHealth } from "@hopscope/shared/trace/api";
 import type { Tap } from "@hopscope/shared/trace/schemas";
 import type { ModelUpstreamProbe } from "../views/upstream-info";
-import type { TapRecorder } from "../tap-recorder";
+import type { RecorderClient } from "../recorder-client";
 import type { LiveFeed } from "../live/feed";
 
 export interface TapInfo {
@@ -15,7 +15,7 @@ export interface TapInfo {
 export interface StatusDeps {
   taps: Record<Tap, TapInfo>;
   probe: ModelUpstreamProbe;
-  recorder: TapRecorder;
+  recorder: RecorderClient;
   feed: LiveFeed;
   /** Whether recording reaches the disk. */
   storage: () => StorageHealth;
@@ -36,7 +36,7 @@ export function configRoutes(deps: StatusDeps) {
       modelTapUrl: deps.taps.model.url,
       mcpTapUrl: deps.taps.mcp.url,
       simulated: info.simulated,
-      lesson: deps.recorder.lastLesson,
+      lesson: await deps.recorder.lastLesson(),
       ollamaVersion: info.version,
     };
     return c.json(body);

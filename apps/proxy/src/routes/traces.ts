@@ -5,7 +5,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { RenameTraceSchema, TraceListQuerySchema } from "@hopscope/shared/trace/api";
 import type { TraceStore } from "../store/trace-store";
-import type { TapRecorder } from "../tap-recorder";
+import type { RecorderClient } from "../recorder-client";
 import type { Announce } from "../live/frames";
 import { createTraceBundle } from "../export/hopscope";
 import { ExportFormatSchema, exportTrace, traceSlug } from "../export/trace-file";
@@ -13,7 +13,7 @@ import { jsonBody, notFound } from "./errors";
 
 export interface TracesDeps {
   store: TraceStore;
-  recorder: TapRecorder;
+  recorder: RecorderClient;
   announce: Announce;
   tracesDir: string;
 }
@@ -32,9 +32,9 @@ export function tracesRoutes(deps: TracesDeps) {
     .get("/:id", async (c) => {
       const id = c.req.param("id");
       const stored = await store.getTrace(id);
-      if (!stored) return c.json(deps.recorder.liveTrace(id) ?? notFound(`no trace ${id}; list traces with GET /api/traces`));
+      if (!stored) return c.json((await deps.recorder.liveTrace(id)) ?? notFound(`no trace ${id}; list traces with GET /api/traces`));
       // Exchanges still in flight (the /agent call, a streaming chat) are not stored yet; show them too.
-      const live = deps.recorder.inFlight().filter((e) => e.traceId === id);
+      const live = (await deps.recorder.inFlight()).filter((e) => e.traceId === id);
       if (live.length === 0) return c.json(stored);
       return c.json({ ...stored, exchanges: [...stored.exchanges, ...live].sort((a, b) => a.seq - b.seq || a.id - b.id) });
     })
