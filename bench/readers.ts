@@ -2,10 +2,13 @@
  * Does an API read delay a stream passing through a tap? A recorder child with a few hundred exchanges
  * stored; the upstream streams 40 NDJSON lines 25 ms apart through the model tap, once with nobody reading
  * the API and once with 50 concurrent clients reading it in a loop (GET /api/traces, then one trace).
- * Reported: the largest gap between lines as received, each way, alternated over `rounds` (median of each).
+ * Reported: the largest gap between lines as received, each way, alternated over `rounds` (median of each),
+ * and as a baseline the same readers while the stream goes through the plain Node pass-through.
  * Issue 15 measured this on the recorder whose reads blocked the event loop: 32–58 ms idle, 84–196 ms read.
  */
-import { startRecorder } from "./contenders/index";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { nodePassthrough, startRecorder } from "./contenders/index";
 import { median, stream } from "./measure";
 import { post } from "./traffic";
 
@@ -16,6 +19,8 @@ export interface ReadersBench {
   intervalMs: number;
   idleMaxGapMs: number[];
   readMaxGapMs: number[];
+  /** The same readers on the recorder while the stream goes through the plain Node pass-through instead. */
+  baselineMaxGapMs: number[];
   /** API reads answered during the read runs. */
   reads: number;
 }
@@ -26,7 +31,8 @@ const READERS = 50;
 
 export async function runReadersBench(upstreamPort: number, log: (s: string) => void, rounds = 3): Promise<ReadersBench> {
   const r = await startRecorder(upstreamPort);
-  const out: ReadersBench = { rounds, readers: READERS, lines: LINES, intervalMs: INTERVAL_MS, idleMaxGapMs: [], readMaxGapMs: [], reads: 0 };
+  const out: ReadersBench = { rounds, readers: READERS, lines: LINES, intervalMs: INTERVAL_MS, idleMaxGapMs: [], readMaxGapMs: [], baselineMaxGapMs: [], reads: 0 };
+  const passthrough = await nodePassthrough.start(upstreamPort);
   try {
     const api = `http://127.0.0.1:${r.uiPort}`;
     log("bench: readers: seeding 300 exchanges");
@@ -37,24 +43,23 @@ export async function runReadersBench(upstreamPort: number, log: (s: string) => 
     for (let round = 0; round < rounds; round++) {
       log(`bench: readers: round ${round + 1}/${rounds}`);
       out.idleMaxGapMs.push((await stream(genUrl, LINES, INTERVAL_MS)).maxGapMs);
-      let reading = true;
-      const reader = async () => {
-        while (reading) {
-          const list = (await (await fetch(`${api}/api/traces?limit=50`)).json()) as { traces: { id: string }[] };
-          const id = list.traces[out.reads % Math.max(1, list.traces.length)]?.id;
-          if (id) await (await fetch(`${api}/api/traces/${id}`)).arrayBuffer();
-          out.reads += 2;
-        }
-      };
-      const readers = Array.from({ length: READERS }, reader);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The readers run in a process of their own: in this one, their work would delay our own reading of the stream.
+      const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./api-readers.ts", import.meta.url)), api, String(READERS)], { stdio: ["pipe", "pipe", "inherit"] });
+      let output = "";
+      child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
       out.readMaxGapMs.push((await stream(genUrl, LINES, INTERVAL_MS)).maxGapMs);
-      reading = false;
-      await Promise.all(readers);
+      // Baseline: the same load on the box, the stream through a proxy that has no API at all.
+      out.baselineMaxGapMs.push((await stream(`http://127.0.0.1:${passthrough.modelPort}/api/generate`, LINES, INTERVAL_MS)).maxGapMs);
+      child.stdin.end();
+      await exited;
+      out.reads += Number(output.trim()) || 0;
     }
   } finally {
     await r.stop();
     r.cleanup();
+    await passthrough.stop();
   }
   return out;
 }
@@ -64,10 +69,11 @@ export function readersSection(b: ReadersBench | null | undefined): string[] {
   const f = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : "–");
   const idle = median(b.idleMaxGapMs);
   const read = median(b.readMaxGapMs);
+  const base = median(b.baselineMaxGapMs ?? []);
   return [
     "## A stream while the API is read",
     "",
-    `The upstream streams ${b.lines} lines ${b.intervalMs} ms apart through hopscope's model tap; the largest gap between lines as received, with nobody reading the API and with ${b.readers} concurrent clients reading it in a loop (\`GET /api/traces\`, then one trace; ${b.reads} reads answered), ${b.rounds} alternating rounds: idle ${b.idleMaxGapMs.map(f).join(", ")} ms (median ${f(idle)}), while read ${b.readMaxGapMs.map(f).join(", ")} ms (median ${f(read)}). A gap is at least the upstream's ${b.intervalMs} ms; issue 15 measured 32–58 ms idle and 84–196 ms while read on the recorder whose reads blocked forwarding.`,
+    `The upstream streams ${b.lines} lines ${b.intervalMs} ms apart through hopscope's model tap; the largest gap between lines as received, with nobody reading the API and with ${b.readers} concurrent clients reading it in a loop (\`GET /api/traces\`, then one trace; ${b.reads} reads answered), ${b.rounds} alternating rounds: idle ${b.idleMaxGapMs.map(f).join(", ")} ms (median ${f(idle)}), while read ${b.readMaxGapMs.map(f).join(", ")} ms (median ${f(read)}); baseline, the same readers on the recorder while the stream goes through the plain Node pass-through (no API; what the load alone does to a stream on this box): ${(b.baselineMaxGapMs ?? []).map(f).join(", ")} ms (median ${f(base)}). A gap is at least the upstream's ${b.intervalMs} ms; issue 15 measured 32–58 ms idle and 84–196 ms while read on the recorder whose reads blocked forwarding.`,
     "",
   ];
 }
