@@ -65,6 +65,9 @@ const STEPS = [
   "(garbage collector)",
 ];
 
+/** The recording thread's steps: the recorder's, the store's, and what crossing threads costs. */
+const RECORDING_STEPS = ["handleBatch", "handle", "assignTrace", "finish", "classify", "tryParseJson", "flush", "rowParams", "postMessage", "(garbage collector)"];
+
 export function summariseProfile(profile: CpuProfile, steps: readonly string[] = STEPS): Pick<ProfileBench, "topSelf" | "steps"> {
   const self = new Map<number, number>();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
@@ -160,15 +163,28 @@ export async function profileRecorder(log: (s: string) => void, seconds = 8, pat
   } finally {
     upstream.stop();
   }
-  // One file per thread: CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile, thread 0 being the main thread
-  // (the forward path); others are workers (e.g. a SQLite writer).
+  // One file per thread (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile): the main thread (API, feed),
+  // the taps thread (the forward path), the recording thread, and the loader's helper threads. The taps and
+  // recording threads are told apart by the code they ran.
   const files = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"));
-  const threadOf = (f: string) => Number(f.split(".")[4]);
-  const main = files.find((f) => threadOf(f) === 0);
-  if (!main) throw new Error(`the recorder wrote no main-thread .cpuprofile in ${dir} (did it exit cleanly on SIGTERM?)`);
   // Only the load and the shutdown after it: start-up (module loading) is not what a request costs.
   const read = (f: string) => lastWindow(JSON.parse(readFileSync(join(dir, f), "utf8")) as CpuProfile, stopped - loadStart);
-  return { path, seconds, requests, rps, cpuMicrosPerRequest: cpu, threads: threadMicros, ...summariseProfile(read(main)), file: join(dir, main) };
+  const ran = (p: CpuProfile, file: string) => p.nodes.some((n) => n.callFrame.url.endsWith(file));
+  const profiles = files.map((f) => ({ f, p: read(f) }));
+  const taps = profiles.find((x) => ran(x.p, "/tap/tap-server.ts") && x.p.samples.length > 0);
+  if (!taps) throw new Error(`the recorder wrote no .cpuprofile of its taps thread in ${dir} (did it exit cleanly on SIGTERM?)`);
+  const recording = profiles.find((x) => ran(x.p, "/store/store-writer.ts"));
+  return {
+    path,
+    seconds,
+    requests,
+    rps,
+    cpuMicrosPerRequest: cpu,
+    threads: threadMicros,
+    ...summariseProfile(taps.p),
+    ...(recording ? { recording: summariseProfile(recording.p, RECORDING_STEPS) } : {}),
+    file: join(dir, taps.f),
+  };
 }
 
 export function cleanupProfile(file: string): void {

@@ -118,9 +118,11 @@ export interface ProfileBench {
   cpuMicrosPerRequest: number;
   /** CPU per request by thread during the load, from /proc (main = the forward path; "node" = worker threads). */
   threads: { name: string; microsPerRequest: number }[];
-  /** Main thread. */
+  /** The taps thread (the forward path). */
   topSelf: { name: string; percent: number }[];
   steps: ProfileStep[];
+  /** The recording thread (recorder, SQLite), self time. */
+  recording?: { topSelf: { name: string; percent: number }[]; steps: ProfileStep[] };
 }
 
 export type Section = "proxies" | "prompt" | "ui" | "soak";
@@ -298,7 +300,7 @@ function profileSection(p: ProfileBench | null): string[] {
     `apps/proxy run with \`node --cpu-prof\`, ${p.seconds} s of 16-connection load on \`${p.path}\`: ${p.requests} requests, ${f(p.rps)} req/s, ${f(p.cpuMicrosPerRequest)} µs CPU per request with the profiler on. Percentages are of the recorder's busy samples (idle excluded). Re-run alone with \`npx tsx bench/profile.ts\`; the analysis is in [docs/bench.md](../docs/bench.md).`,
     "",
     ...((p.threads ?? []).length > 0
-      ? [`CPU µs per request by thread (from /proc, profiler on): ${p.threads.map((t) => `${t.name} ${f(t.microsPerRequest)}`).join(", ")} — "main" is the forward path, "node" worker threads (summed), "V8 …" the garbage collector's helpers, "libuv-worker" the thread pool. The tables below profile the main thread.`, ""]
+      ? [`CPU µs per request by thread (from /proc, profiler on): ${p.threads.map((t) => `${t.name} ${f(t.microsPerRequest)}`).join(", ")} — "node" is the worker threads summed (the taps thread, the forward path, and the recording thread), "main" the API and live feed, "V8 …" the garbage collector's helpers, "libuv-worker" the thread pool. The first two tables profile the taps thread, the last one the recording thread.`, ""]
       : []),
     "| step (inclusive) | % CPU | main callers |",
     "|---|---|---|",
@@ -308,6 +310,18 @@ function profileSection(p: ProfileBench | null): string[] {
     "|---|---|",
     ...p.topSelf.map((x) => `| ${x.name.replace(/\|/g, "\\|")} | ${f(x.percent, 1)} |`),
     "",
+    ...(p.recording
+      ? [
+          "| recording thread: step (inclusive) | % CPU |",
+          "|---|---|",
+          ...p.recording.steps.map((s) => `| \`${s.name}\` | ${f(s.percent, 1)} |`),
+          "",
+          "| recording thread: function (self time) | % CPU |",
+          "|---|---|",
+          ...p.recording.topSelf.map((x) => `| ${x.name.replace(/\|/g, "\\|")} | ${f(x.percent, 1)} |`),
+          "",
+        ]
+      : []),
   ];
 }
 
