@@ -15,6 +15,7 @@ import { ExchangeDraft } from "./exchange-draft";
 import { exchangeRecord, type ExchangeRecord } from "./exchange-record";
 import { betterTitle, titleOf, type TraceTitle } from "./trace-title";
 import { getHeader } from "./tap/hop-headers";
+import { decodeOrNull } from "./store/body";
 import { redactHeaders } from "./tap/redact";
 
 /** Bound on remembered per-trace counters and names (oldest forgotten first). */
@@ -93,7 +94,7 @@ export class Recorder {
         const chunk = d.addChunk(e.t, e.size, kept);
         // Text for a small chunk (MAX_CHUNK_TEXT; bigger ones: fetch the exchange) that is UTF-8 on its own.
         const whole = e.text ? bytes(e.text) : kept && kept.length === e.size ? kept : null;
-        const text = whole && whole.length <= MAX_CHUNK_TEXT ? decodeChunk(whole) : undefined;
+        const text = whole && whole.length <= MAX_CHUNK_TEXT ? (decodeOrNull(whole) ?? undefined) : undefined;
         return this.deps.announce({ type: "exchange.chunk", exchangeId: d.id, traceId: d.traceId as string, chunk, ...(text === undefined ? {} : { text }) });
       }
       case "end":
@@ -181,18 +182,6 @@ export class Recorder {
     const current = this.seqs.get(traceId) ?? (fresh ? 0 : this.deps.maxSeq(traceId));
     remember(this.seqs, traceId, current + 1);
     return current + 1;
-  }
-}
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-
-function decodeChunk(chunk: Buffer): string | undefined {
-  try {
-    return utf8.decode(chunk);
-  } catch (err) {
-    // Not UTF-8 on its own (binary, or a character split across chunks): the feed sends no text.
-    if (err instanceof TypeError) return undefined;
-    throw err;
   }
 }
 

@@ -9,8 +9,11 @@
 import type { MessagePort } from "node:worker_threads";
 import type { EventAck, EventBatch, QueueState, Span, TapEvent } from "./protocol";
 
-/** Sent to the recording thread and not yet handled: beyond either bound, new exchanges are not recorded. */
-export const QUEUE_LIMITS = { events: 50_000, bytes: 64 * 1024 * 1024 };
+/**
+ * Sent to the recording thread and not yet handled: beyond either bound, new exchanges are not recorded.
+ * 250,000 events is about 50,000 small exchanges (tens of MB queued), seconds of a saturating burst.
+ */
+export const QUEUE_LIMITS = { events: 250_000, bytes: 64 * 1024 * 1024 };
 export type QueueLimits = typeof QUEUE_LIMITS;
 /** Events are sent in batches, at least this often (the live feed lags by as much), or at this many. */
 const BATCH_MS = 5;

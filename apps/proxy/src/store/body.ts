@@ -62,7 +62,8 @@ export function toStoredBody(bytes: Buffer, size: number, contentType: string | 
   return { data: bytes, encoding: "base64", size, storedSize: bytes.length, truncated, contentType };
 }
 
-function decodeOrNull(bytes: Uint8Array): string | null {
+/** The bytes as UTF-8 text, or null when they are not valid UTF-8 (binary, or a character cut in two). */
+export function decodeOrNull(bytes: Uint8Array): string | null {
   try {
     return utf8.decode(bytes);
   } catch (err) {
