@@ -68,12 +68,6 @@ const STEPS = [
 /** The recording thread's steps: the recorder's, the store's, and what crossing threads costs. */
 const RECORDING_STEPS = ["handleBatch", "handle", "assignTrace", "finish", "classify", "tryParseJson", "flush", "rowParams", "postMessage", "(garbage collector)"];
 
-/** CPU time a thread's profile was busy (every sample but idle), in µs. */
-function busyMicros(p: CpuProfile): number {
-  const idle = new Set(p.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
-  return p.samples.reduce((sum, id, i) => sum + (idle.has(id) ? 0 : (p.timeDeltas[i] ?? 0)), 0);
-}
-
 export function summariseProfile(profile: CpuProfile, steps: readonly string[] = STEPS): Pick<ProfileBench, "topSelf" | "steps"> {
   const self = new Map<number, number>();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
@@ -188,8 +182,7 @@ export async function profileRecorder(log: (s: string) => void, seconds = 8, pat
     cpuMicrosPerRequest: cpu,
     threads: threadMicros,
     ...summariseProfile(taps.p),
-    tapsMicrosPerRequest: busyMicros(taps.p) / Math.max(1, requests),
-    ...(recording ? { recording: { ...summariseProfile(recording.p, RECORDING_STEPS), microsPerRequest: busyMicros(recording.p) / Math.max(1, requests) } } : {}),
+    ...(recording ? { recording: summariseProfile(recording.p, RECORDING_STEPS) } : {}),
     file: join(dir, taps.f),
   };
 }
