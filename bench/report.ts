@@ -263,7 +263,7 @@ function soakSection(s: SoakBench | null): string[] {
     "",
     rssTrend(s),
     "",
-    "What bounds memory: exchanges leave memory once written (batches every FLUSH_INTERVAL_MS, or sooner when large, handed to the SQLite writer; a writer slower than the traffic would let batches queue, which the DB + WAL column and RSS here would show); the per-trace sequence map is capped at 2,000 entries and the grouper's conversation and pending-call lists at a fixed count; the live feed's resume ring at 5,000 frames / 16 MiB; each WebSocket client's unsent bytes at WS_MAX_BUFFERED_BYTES (then it is dropped); SQLite's page cache at its default 2 MiB. The database is not bounded: it grows linearly with what is recorded (bodies up to MAX_BODY_BYTES each), so its size per exchange is the figure to watch; deleting traces reclaims it.",
+    "What bounds memory: exchanges leave memory once written (batches every FLUSH_INTERVAL_MS, or sooner when large, on the recording thread); the queue from the taps to the recording thread is bounded (250,000 events or 64 MiB; beyond it exchanges are forwarded and counted as not recorded); the per-trace sequence map is capped at 2,000 entries and the grouper's conversation and pending-call lists at a fixed count; the live feed's resume ring at 5,000 frames / 16 MiB; each WebSocket client's unsent bytes at WS_MAX_BUFFERED_BYTES (then it is dropped); SQLite's page cache at its default 2 MiB. The database is not bounded: it grows linearly with what is recorded (bodies up to MAX_BODY_BYTES each), so its size per exchange is the figure to watch; deleting traces reclaims it.",
     "",
   ];
 }
