@@ -124,8 +124,11 @@ export class RecorderThreads {
         if ((msg.state.behind === null) !== (this.queue.behind === null)) this.logger.warn({ queue: msg.state }, msg.state.behind ?? "the recorder caught up; recording again");
         this.queue = msg.state;
         return;
-      case "log":
-        return (this.logger[msg.level] ?? this.logger.info).call(this.logger, msg.obj, msg.msg);
+      case "log": {
+        // A logger without debug drops debug lines (as the taps' own calls `logger.debug?.(…)` would).
+        const log = this.logger[msg.level];
+        return log?.call(this.logger, msg.obj, msg.msg);
+      }
       case "closed":
         return;
     }
