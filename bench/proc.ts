@@ -69,7 +69,7 @@ export function treeRssMiB(root: number): number {
   return kib / 1024;
 }
 
-/** CPU seconds per thread of one process, by thread name (`comm`: "node" is the main thread and workers). */
+/** CPU seconds per thread of one process, by thread name (`comm`; hopscope names its workers hs-taps and hs-recording). */
 export function threadCpuSeconds(pid: number): Map<string, number> {
   const out = new Map<string, number>();
   let tids: string[];

@@ -13,6 +13,7 @@ import type { FromTaps, ToTaps } from "./protocol";
 
 export interface TapsThreadData {
   entry: string;
+  threadName: string;
   host: string;
   taps: { tap: Tap; upstream: string; port: number }[];
   timeoutMs: number;

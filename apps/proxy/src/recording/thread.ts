@@ -16,6 +16,7 @@ import type { AnnouncedFrames, Call, EventAck, EventBatch, FromRecording, ToReco
 
 export interface RecordingThreadData {
   entry: string;
+  threadName: string;
   file: string;
   maxBodyBytes: number;
   flushIntervalMs: number;

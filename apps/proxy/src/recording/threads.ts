@@ -49,13 +49,13 @@ export class RecorderThreads {
     const channel = new MessageChannel();
     // Profiling flags (bench/profile.ts) carry over; the boot file registers the TypeScript loader itself.
     const execArgv = process.execArgv.filter((a) => a.startsWith("--cpu-prof") || a.startsWith("--heap-prof"));
-    const recordingData: RecordingThreadData = { entry: "./thread.ts", file: opts.file, maxBodyBytes: opts.maxBodyBytes, flushIntervalMs: opts.flushIntervalMs, maxTraces: opts.maxTraces, events: channel.port1 };
+    const recordingData: RecordingThreadData = { entry: "./thread.ts", threadName: "hs-recording", file: opts.file, maxBodyBytes: opts.maxBodyBytes, flushIntervalMs: opts.flushIntervalMs, maxTraces: opts.maxTraces, events: channel.port1 };
     this.recording = new Worker(BOOT, { workerData: recordingData, transferList: [channel.port1], execArgv });
     const recordingReady = new Promise<void>((resolve, reject) => {
       this.recording.on("message", (msg: FromRecording) => (msg.kind === "ready" ? resolve() : this.fromRecording(msg)));
       this.watch(this.recording, "recording", reject);
     });
-    const tapsData: TapsThreadData = { entry: "./taps-thread.ts", host: opts.host, taps: opts.taps, timeoutMs: opts.timeoutMs, maxBodyBytes: opts.maxBodyBytes, events: channel.port2, ...(opts.queueLimits ? { queueLimits: opts.queueLimits } : {}) };
+    const tapsData: TapsThreadData = { entry: "./taps-thread.ts", threadName: "hs-taps", host: opts.host, taps: opts.taps, timeoutMs: opts.timeoutMs, maxBodyBytes: opts.maxBodyBytes, events: channel.port2, ...(opts.queueLimits ? { queueLimits: opts.queueLimits } : {}) };
     this.tapsWorker = new Worker(BOOT, { workerData: tapsData, transferList: [channel.port2], execArgv });
     const tapsReady = new Promise<TapInfoMessage[]>((resolve, reject) => {
       this.tapsWorker.on("message", (msg: FromTaps) => {
