@@ -101,6 +101,9 @@ describe("streamed answers and reconnecting", () => {
     expect(res.status).toBe(200);
     await res.arrayBuffer();
     await expect.poll(() => page.getByTestId("trace-list").locator("li").count()).toBe(before + 1);
-    expect(browser.pageErrors.filter((e) => !e.includes("WebSocket") && !e.includes("ERR_CONNECTION_REFUSED"))).toEqual([]);
+    // While the recorder is down the page may log its failed requests (the badges' /api/config poll can be cut
+    // mid-request, or refused); anything else is a bug.
+    const downErrors = ["WebSocket", "ERR_CONNECTION_REFUSED", "ERR_CONNECTION_RESET", "/api/config failed"];
+    expect(browser.pageErrors.filter((e) => !downErrors.some((d) => e.includes(d)))).toEqual([]);
   });
 });

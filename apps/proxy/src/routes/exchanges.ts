@@ -12,7 +12,9 @@ const IdSchema = z.coerce.number({ error: "the exchange id must be a number" }).
 export function exchangesRoutes(deps: { store: TraceStore; recorder: RecorderClient; views: ExchangeViewBuilder }) {
   const find = async (raw: string): Promise<Exchange> => {
     const id = IdSchema.parse(raw);
-    return (await deps.store.getExchange(id)) ?? (await deps.recorder.inFlightExchange(id)) ?? notFound(`no exchange ${id}`);
+    // In flight first, then the store: an exchange that completes between the two reads has been queued
+    // by then, and the store's read commits the queue first, so it is found in one or the other.
+    return (await deps.recorder.inFlightExchange(id)) ?? (await deps.store.getExchange(id)) ?? notFound(`no exchange ${id}`);
   };
   return new Hono()
     .get("/:id", async (c) => c.json(await find(c.req.param("id"))))
