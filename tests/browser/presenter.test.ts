@@ -4,10 +4,10 @@
  * (hop 2's tools table, hop 8's calls, the prompt opened at its end, hop 6 on its diff), the token budget
  * summing to the prompt's count, zoom, and a narrated replay driven from the keyboard alone.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
-import { startRecordedStack, type RecordedStack } from "./support/recorded-stack";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "./support/browser";
+import type { RecordedStack } from "./support/recorded-stack";
+import { browserSuite } from "./support/suite";
 
 interface Box {
   left: number;
@@ -17,24 +17,17 @@ interface Box {
 }
 
 describe("presenting the article's trace", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
+  const suite = browserSuite();
   let stack: RecordedStack;
   let browser: Browser;
   let traceId = "";
 
   beforeAll(async () => {
-    ui = await buildUi();
-    stack = await startRecordedStack({ webDist: ui.dir });
+    ({ stack, browser } = suite);
     const res = await fetch(`${stack.uiUrl}/api/ask`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "Add buy milk to my notes" }) });
     expect(res.status).toBe(200);
     const list = (await (await fetch(`${stack.uiUrl}/api/traces`)).json()) as { traces: { id: string }[] };
     traceId = list.traces[0]!.id;
-    browser = await openBrowser({ colorScheme: "dark" });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await ui?.remove();
   });
 
   async function present(hop: number): Promise<void> {

@@ -3,28 +3,14 @@
  * turn of the open conversation is grouped under the first; each entry says its question, time, outcome and
  * source; search filters; imported traces sit apart; the list is resizable from the mouse and the keyboard.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
-import { startRecordedStack, type RecordedStack } from "./support/recorded-stack";
+import { describe, expect, it } from "vitest";
+import { browserSuite } from "./support/suite";
 
 describe("the traces list and continuing a conversation", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
-  let stack: RecordedStack;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ui = await buildUi();
-    stack = await startRecordedStack({ webDist: ui.dir });
-    browser = await openBrowser({ colorScheme: "dark" });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await ui?.remove();
-  });
+  const suite = browserSuite();
 
   it("continues the open conversation from the ask box and groups its turns", async () => {
+    const { browser, stack } = suite;
     const { page } = browser;
     await page.goto(stack.uiUrl);
     await page.fill("#ask-input", "Add buy milk to my notes");
@@ -53,6 +39,7 @@ describe("the traces list and continuing a conversation", () => {
   });
 
   it("searches, keeps imported traces apart, and resizes", async () => {
+    const { browser, stack } = suite;
     const { page } = browser;
     const list = page.getByTestId("trace-list");
     await page.getByTestId("trace-search").fill("notes?");
