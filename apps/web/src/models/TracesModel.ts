@@ -7,7 +7,7 @@
 import { computed, createModel, signal } from "@preact/signals";
 import { SavedAsSchema, SavedListSchema, TraceListSchema, type SavedFile } from "@hopscope/shared/trace/api";
 import { TraceSchema, TraceSummarySchema, type ServerFrame, type TraceSummary } from "@hopscope/shared/trace/schemas";
-import { getJson, send } from "../api/http";
+import { ApiError, getJson, send } from "../api/http";
 import { factsOf, groupTraces, type TraceFacts } from "./trace-groups";
 
 export const TracesModel = createModel(() => {
@@ -36,7 +36,11 @@ export const TracesModel = createModel(() => {
         .then((t) => {
           facts.value = new Map(facts.value).set(t.id, factsOf(t.exchanges));
         })
-        .catch((e: unknown) => console.error(`[hopscope] could not read trace ${next} for the list`, e))
+        .catch((e: unknown) => {
+          // A trace deleted (or pruned by retention) since it was listed has nothing to learn: not an error.
+          if (e instanceof ApiError && e.status === 404) console.warn(`[hopscope] trace ${next} is gone`, e.message);
+          else console.error(`[hopscope] could not read trace ${next} for the list`, e);
+        })
         .finally(() => {
           learning--;
           if (wanted.length) learn(wanted[0] as string);
