@@ -238,6 +238,13 @@ describe("presenting the article's trace", () => {
     expect(await shown()).toEqual(["1", "2", "3", "4", "5", "6"]);
     await page.keyboard.press(" ");
     await expect.poll(shown, { timeout: 15_000 }).toHaveLength(8);
+    // A speaker who stepped to hop 5 with the arrows and then presses Space narrates on from there.
+    await present(5);
+    await page.reload();
+    await page.locator('[data-hop="5"][data-selected="true"]').waitFor();
+    await page.keyboard.press(" ");
+    await expect.poll(shown).toEqual(["1", "2", "3", "4", "5", "6"]);
+    expect(await page.getByTestId("caption").textContent()).toContain("resending everything");
     expect(browser.pageErrors).toEqual([]);
   });
 });
