@@ -46,7 +46,7 @@ export const SHORTCUTS: Shortcut[] = [
 ];
 
 function openNeighbour(ctx: AppContext, delta: 1 | -1): void {
-  const list = ctx.traces.traces.value;
+  const list = ctx.traces.shown.value;
   const i = list.findIndex((t) => t.id === ctx.trace.traceId.value);
   const next = list[i < 0 ? 0 : Math.min(list.length - 1, Math.max(0, i + delta))];
   if (next && next.id !== ctx.trace.traceId.value) void ctx.trace.open(next.id, 1);

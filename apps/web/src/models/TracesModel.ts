@@ -24,6 +24,8 @@ export const TracesModel = createModel(() => {
   /** The list's search text. */
   const query = signal("");
   const groups = computed(() => groupTraces(traces.value, facts.value, query.value));
+  /** The traces in the order the list shows them (live groups, then imported): what [ and ] walk. */
+  const shown = computed(() => [...groups.value.live, ...groups.value.imported].flatMap((g) => g.turns));
   const wanted: string[] = [];
   let learning = 0;
   /** Looks up a trace's exchanges (two at a time, so a page of 50 traces does not flood the recorder). */
@@ -158,7 +160,7 @@ export const TracesModel = createModel(() => {
     return t;
   }
 
-  return { traces, facts, query, groups, inFlight, saved, nextCursor, error, loaded, applyFrame, loadPage, loadSaved, rename, remove, save, importFile, openSaved };
+  return { traces, facts, query, groups, shown, inFlight, saved, nextCursor, error, loaded, applyFrame, loadPage, loadSaved, rename, remove, save, importFile, openSaved };
 });
 export type TracesModel = InstanceType<typeof TracesModel>;
 
