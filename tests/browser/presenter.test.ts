@@ -109,6 +109,13 @@ describe("presenting the article's trace", () => {
     await browser.screenshot("23-token-budget");
     await page.getByRole("tab", { name: "What the model saw" }).click();
     expect(Number(await page.getByTestId("token-count").getAttribute("data-count"))).toBe(total);
+    // Not presenting, too: the prompt opens with the waiting assistant tag on screen.
+    const tag = page.getByTestId("hop-detail").getByTestId("rendered-prompt").locator('[data-kind="special"]', { hasText: "<|im_start|>" }).last();
+    await expect.poll(() => tag.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const pre = el.closest("pre")!.getBoundingClientRect();
+      return r.top >= pre.top - 1 && r.bottom <= pre.bottom + 1 && r.top >= 0 && r.bottom <= innerHeight;
+    })).toBe(true);
   });
 
   it("hop 6 opens on what is new; a tab chosen on one hop does not stick to the next", async () => {
