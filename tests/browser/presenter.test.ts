@@ -104,6 +104,7 @@ describe("presenting the article's trace", () => {
     const total = Number(await budget.getAttribute("data-total"));
     const rows = await budget.locator("tbody tr td:nth-child(2)").allTextContents();
     expect(rows.length).toBe(9);
+    expect(await budget.textContent()).toContain("Tool: append");
     expect(rows.reduce((n, t) => n + Number(t.replace(/\D/g, "")), 0)).toBe(sum);
     expect(sum).toBe(total);
     await browser.screenshot("23-token-budget");
@@ -169,7 +170,11 @@ describe("presenting the article's trace", () => {
     const { page } = browser;
     await page.setViewportSize({ width: 1920, height: 1080 });
     await present(5);
-    const sizes = await page.locator("[data-label]").evaluateAll((els) => els.map((e) => parseFloat(getComputedStyle(e.parentElement!).fontSize)));
+    // Every piece of diagram text: lane names, hop numbers, arrow labels, sizes and durations.
+    const sizes = await page.locator('[data-testid="sequence"] span, span[data-lane]').evaluateAll((els) =>
+      els.filter((e) => e.checkVisibility() && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim())).map((e) => parseFloat(getComputedStyle(e).fontSize)),
+    );
+    expect(sizes.length).toBeGreaterThan(20);
     expect(Math.min(...sizes)).toBeGreaterThanOrEqual(24);
     expect(await cutLabels()).toEqual([]);
     await browser.screenshot("24-presenter-1920-hop-5");
