@@ -14,7 +14,7 @@ import s from "./SequenceView.module.css";
 /** Row height in rem; rows are absolutely positioned at index × height. */
 const ROW_REM = 4.2;
 /** With `fit` (presenter mode), rows shrink to this so a whole turn (8–12 hops) stays on screen. */
-const MIN_FIT_REM = 3.1;
+const MIN_FIT_REM = 3.3;
 const OVERSCAN = 6;
 
 function remPx(): number {
