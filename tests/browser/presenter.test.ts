@@ -257,6 +257,20 @@ describe("presenting the article's trace", () => {
     await page.keyboard.press(" ");
     await expect.poll(shown).toEqual(["1", "2", "3", "4", "5", "6"]);
     expect(await page.getByTestId("caption").textContent()).toContain("resending everything");
+    // A presentation clicker sends PageDown.
+    await page.keyboard.press("PageDown");
+    await expect.poll(shown).toHaveLength(7);
+    // Space while the Next button has focus advances once, not twice (the key and the button's click).
+    await page.keyboard.press("Escape");
+    await page.getByTestId("hop-detail").waitFor();
+    for (const _ of [6, 5]) await page.keyboard.press("k");
+    await expect.poll(shown).toHaveLength(5);
+    await page.getByTestId("play").click();
+    await expect.poll(shown).toHaveLength(6);
+    await page.keyboard.press(" ");
+    await expect.poll(shown).toHaveLength(7);
+    await page.waitForTimeout(300);
+    expect(await shown()).toHaveLength(7);
     expect(browser.pageErrors).toEqual([]);
   });
 });
