@@ -39,9 +39,10 @@ export const TracesModel = createModel(() => {
           facts.value = new Map(facts.value).set(t.id, factsOf(t.exchanges));
         })
         .catch((e: unknown) => {
-          // A trace deleted (or pruned by retention) since it was listed has nothing to learn: not an error.
+          // The entry stays listed, without its outcome: a trace deleted (or pruned) since it was listed, or a
+          // recorder restarting, is not an error of this page.
           if (e instanceof ApiError && e.status === 404) console.warn(`[hopscope] trace ${next} is gone`, e.message);
-          else console.error(`[hopscope] could not read trace ${next} for the list`, e);
+          else console.warn(`[hopscope] could not read trace ${next} for the list; it shows without its outcome`, e);
         })
         .finally(() => {
           learning--;
