@@ -43,4 +43,14 @@ describe("a lesson: the model forgets an argument", () => {
     await browser.screenshot("40-lesson-tool-error");
     expect(browser.pageErrors).toEqual([]);
   });
+
+  it("on stage, the tool error hop shows the call, the error text and which kind of error it is", async () => {
+    const { page } = browser;
+    await page.keyboard.press("p");
+    const focus = page.getByTestId("presenter-focus");
+    await focus.getByTestId("presenter-result").waitFor();
+    expect(await focus.textContent()).toContain("Tool error (for the model)");
+    expect(await focus.locator('[data-outcome="tool-error"]').textContent()).toMatch(/tool error:.*isError: true.*the model can correct/);
+    await browser.screenshot("41-presenter-tool-error");
+  });
 });

@@ -4,10 +4,10 @@
  * (hop 2's tools table, hop 8's calls, the prompt opened at its end, hop 6 on its diff), the token budget
  * summing to the prompt's count, zoom, and a narrated replay driven from the keyboard alone.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
-import { startRecordedStack, type RecordedStack } from "./support/recorded-stack";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "./support/browser";
+import type { RecordedStack } from "./support/recorded-stack";
+import { browserSuite } from "./support/suite";
 
 interface Box {
   left: number;
@@ -17,24 +17,17 @@ interface Box {
 }
 
 describe("presenting the article's trace", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
+  const suite = browserSuite();
   let stack: RecordedStack;
   let browser: Browser;
   let traceId = "";
 
   beforeAll(async () => {
-    ui = await buildUi();
-    stack = await startRecordedStack({ webDist: ui.dir });
+    ({ stack, browser } = suite);
     const res = await fetch(`${stack.uiUrl}/api/ask`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "Add buy milk to my notes" }) });
     expect(res.status).toBe(200);
     const list = (await (await fetch(`${stack.uiUrl}/api/traces`)).json()) as { traces: { id: string }[] };
     traceId = list.traces[0]!.id;
-    browser = await openBrowser({ colorScheme: "dark" });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await ui?.remove();
   });
 
   async function present(hop: number): Promise<void> {
@@ -111,11 +104,19 @@ describe("presenting the article's trace", () => {
     const total = Number(await budget.getAttribute("data-total"));
     const rows = await budget.locator("tbody tr td:nth-child(2)").allTextContents();
     expect(rows.length).toBe(9);
+    expect(await budget.textContent()).toContain("Tool: append");
     expect(rows.reduce((n, t) => n + Number(t.replace(/\D/g, "")), 0)).toBe(sum);
     expect(sum).toBe(total);
     await browser.screenshot("23-token-budget");
     await page.getByRole("tab", { name: "What the model saw" }).click();
     expect(Number(await page.getByTestId("token-count").getAttribute("data-count"))).toBe(total);
+    // Not presenting, too: the prompt opens with the waiting assistant tag on screen.
+    const tag = page.getByTestId("hop-detail").getByTestId("rendered-prompt").locator('[data-kind="special"]', { hasText: "<|im_start|>" }).last();
+    await expect.poll(() => tag.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const pre = el.closest("pre")!.getBoundingClientRect();
+      return r.top >= pre.top - 1 && r.bottom <= pre.bottom + 1 && r.top >= 0 && r.bottom <= innerHeight;
+    })).toBe(true);
   });
 
   it("hop 6 opens on what is new; a tab chosen on one hop does not stick to the next", async () => {
@@ -169,7 +170,11 @@ describe("presenting the article's trace", () => {
     const { page } = browser;
     await page.setViewportSize({ width: 1920, height: 1080 });
     await present(5);
-    const sizes = await page.locator("[data-label]").evaluateAll((els) => els.map((e) => parseFloat(getComputedStyle(e.parentElement!).fontSize)));
+    // Every piece of diagram text: lane names, hop numbers, arrow labels, sizes and durations.
+    const sizes = await page.locator('[data-testid="sequence"] span, span[data-lane]').evaluateAll((els) =>
+      els.filter((e) => e.checkVisibility() && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim())).map((e) => parseFloat(getComputedStyle(e).fontSize)),
+    );
+    expect(sizes.length).toBeGreaterThan(20);
     expect(Math.min(...sizes)).toBeGreaterThanOrEqual(24);
     expect(await cutLabels()).toEqual([]);
     await browser.screenshot("24-presenter-1920-hop-5");
@@ -245,6 +250,27 @@ describe("presenting the article's trace", () => {
     expect(await shown()).toEqual(["1", "2", "3", "4", "5", "6"]);
     await page.keyboard.press(" ");
     await expect.poll(shown, { timeout: 15_000 }).toHaveLength(8);
+    // A speaker who stepped to hop 5 with the arrows and then presses Space narrates on from there.
+    await present(5);
+    await page.reload();
+    await page.locator('[data-hop="5"][data-selected="true"]').waitFor();
+    await page.keyboard.press(" ");
+    await expect.poll(shown).toEqual(["1", "2", "3", "4", "5", "6"]);
+    expect(await page.getByTestId("caption").textContent()).toContain("resending everything");
+    // A presentation clicker sends PageDown.
+    await page.keyboard.press("PageDown");
+    await expect.poll(shown).toHaveLength(7);
+    // Space while the Next button has focus advances once, not twice (the key and the button's click).
+    await page.keyboard.press("Escape");
+    await page.getByTestId("hop-detail").waitFor();
+    for (const _ of [6, 5]) await page.keyboard.press("k");
+    await expect.poll(shown).toHaveLength(5);
+    await page.getByTestId("play").click();
+    await expect.poll(shown).toHaveLength(6);
+    await page.keyboard.press(" ");
+    await expect.poll(shown).toHaveLength(7);
+    await page.waitForTimeout(300);
+    expect(await shown()).toHaveLength(7);
     expect(browser.pageErrors).toEqual([]);
   });
 });

@@ -3,30 +3,33 @@
  * turn of the open conversation is grouped under the first; each entry says its question, time, outcome and
  * source; search filters; imported traces sit apart; the list is resizable from the mouse and the keyboard.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
-import { startRecordedStack, type RecordedStack } from "./support/recorded-stack";
+import { describe, expect, it } from "vitest";
+import { browserSuite } from "./support/suite";
 
 describe("the traces list and continuing a conversation", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
-  let stack: RecordedStack;
-  let browser: Browser;
+  const suite = browserSuite();
 
-  beforeAll(async () => {
-    ui = await buildUi();
-    stack = await startRecordedStack({ webDist: ui.dir });
-    browser = await openBrowser({ colorScheme: "dark" });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await ui?.remove();
+  it("the lesson badge follows the running host: a model call from another client with another lesson shows up without a reload", async () => {
+    const { browser, stack } = suite;
+    const { page } = browser;
+    await page.goto(stack.uiUrl);
+    await page.getByTestId("model-badge").waitFor();
+    expect(await page.getByText("lesson:").count()).toBe(0);
+    // A host started with AGENT_LESSON=loop sends this header on its model calls; here one call made directly.
+    const config = (await (await fetch(`${stack.uiUrl}/api/config`)).json()) as { modelTapUrl: string };
+    const res = await fetch(`${config.modelTapUrl}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-hopscope-lesson": "loop" },
+      body: JSON.stringify({ model: "qwen2.5:7b", stream: false, messages: [{ role: "user", content: "lesson probe" }] }),
+    });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    await expect.poll(() => page.getByText("lesson: loop").count(), { timeout: 10_000 }).toBe(1);
   });
 
   it("continues the open conversation from the ask box and groups its turns", async () => {
+    const { browser, stack } = suite;
     const { page } = browser;
-    await page.goto(stack.uiUrl);
     await page.fill("#ask-input", "Add buy milk to my notes");
     await page.getByRole("button", { name: "Ask", exact: true }).click();
     await page.locator('[data-hop="8"]').waitFor();
@@ -53,14 +56,15 @@ describe("the traces list and continuing a conversation", () => {
   });
 
   it("searches, keeps imported traces apart, and resizes", async () => {
+    const { browser, stack } = suite;
     const { page } = browser;
     const list = page.getByTestId("trace-list");
     await page.getByTestId("trace-search").fill("notes?");
     await expect.poll(() => list.locator("button[data-trace]").count()).toBe(1);
     await page.getByTestId("trace-search").fill("");
-    await expect.poll(() => list.locator("button[data-trace]").count()).toBe(2);
+    await expect.poll(() => list.locator("button[data-trace]").count()).toBe(3);
 
-    const id = await list.locator("button[data-trace]").first().getAttribute("data-trace");
+    const id = await page.locator("[data-conversation] button[data-trace]").first().getAttribute("data-trace");
     const file = Buffer.from(await (await fetch(`${stack.uiUrl}/api/traces/${id}/export?format=hopscope`)).arrayBuffer());
     await page.getByTestId("import-input").setInputFiles({ name: "copy.hopscope.json", mimeType: "application/json", buffer: file });
     const imported = page.getByTestId("imported-traces");

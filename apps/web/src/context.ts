@@ -57,7 +57,7 @@ export function createAppContext(wsUrl: string): AppContext {
     if (frame.type === "trace.updated" && !configTimer) {
       configTimer = setTimeout(() => {
         configTimer = null;
-        void ask.loadConfig();
+        void ask.loadConfig(true);
       }, 1_000);
     }
     queued.push(frame);

@@ -24,9 +24,10 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ["G", "End"], label: "Last hop", run: (c) => c.replay.last() },
   { keys: ["["], label: "Newer trace in the list", run: (c) => openNeighbour(c, -1) },
   { keys: ["]"], label: "Older trace in the list", run: (c) => openNeighbour(c, 1) },
-  { keys: ["r"], label: "Replay from the start", run: (c) => c.replay.begin() },
-  { keys: [" "], label: "Replay: next hop (step mode) · play / pause / go on from a key hop (auto mode)", run: (c) => c.replay.advance() },
-  { keys: ["m"], label: "Replay mode: step (Space per hop) / auto-advance (holds at key hops)", run: (c) => c.replay.toggleMode() },
+  { keys: ["r"], label: "Narrate from the start (replay)", run: (c) => c.replay.begin() },
+  { keys: [" ", "PageDown"], label: "Next hop (step mode) · play, pause, go on (auto)", run: (c) => c.replay.advance() },
+  { keys: ["PageUp"], label: "Previous hop (a presentation clicker's back)", run: (c) => c.replay.step(-1) },
+  { keys: ["m"], label: "Step mode / auto-advance (holds at key hops)", run: (c) => c.replay.toggleMode() },
   { keys: ["f"], label: "Replay faster (up to 4×)", run: (c) => c.replay.faster() },
   { keys: ["s"], label: "Replay slower (down to 0.25×)", run: (c) => c.replay.slower() },
   { keys: ["Escape"], label: "Close overlays, leave presenter mode, then leave replay", run: escape },
@@ -46,7 +47,7 @@ export const SHORTCUTS: Shortcut[] = [
 ];
 
 function openNeighbour(ctx: AppContext, delta: 1 | -1): void {
-  const list = ctx.traces.traces.value;
+  const list = ctx.traces.shown.value;
   const i = list.findIndex((t) => t.id === ctx.trace.traceId.value);
   const next = list[i < 0 ? 0 : Math.min(list.length - 1, Math.max(0, i + delta))];
   if (next && next.id !== ctx.trace.traceId.value) void ctx.trace.open(next.id, 1);
@@ -88,10 +89,11 @@ export function handleKey(ctx: AppContext, event: KeyboardEvent): void {
   }
   const shortcut = SHORTCUTS.find((s) => s.keys.includes(event.key));
   if (!shortcut) return;
+  // Also keeps Space on a focused button from clicking it: the narration key acts once.
   event.preventDefault();
   shortcut.run(ctx);
 }
 
 export function keyName(key: string): string {
-  return key === " " ? "Space" : key === "ArrowRight" ? "→" : key === "ArrowLeft" ? "←" : key === "ArrowUp" ? "↑" : key === "ArrowDown" ? "↓" : key === "Escape" ? "Esc" : key;
+  return key === " " ? "Space" : key === "PageDown" ? "PgDn" : key === "PageUp" ? "PgUp" : key === "ArrowRight" ? "→" : key === "ArrowLeft" ? "←" : key === "ArrowUp" ? "↑" : key === "ArrowDown" ? "↓" : key === "Escape" ? "Esc" : key;
 }

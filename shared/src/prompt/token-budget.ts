@@ -8,6 +8,7 @@
  * counts sum to the whole. Inside a turn, a part's count is the turn's prefix count up to the part's end minus
  * the prefix count before it (a token straddling two parts counts for the first), so the parts sum to the turn.
  */
+import { OLLAMA_DEFAULT_NUM_CTX } from "../ollama/qwen25-facts";
 import type { Segment } from "./segments";
 import { compareVersions } from "./version";
 
@@ -72,8 +73,8 @@ export interface BudgetInput {
 export function contextWindow(ollamaVersion: string, numCtx?: number): ContextWindow {
   if (numCtx !== undefined && numCtx > 0) return { tokens: numCtx, source: "request", note: `num_ctx ${numCtx.toLocaleString("en")}, set in the request's options` };
   if (compareVersions(ollamaVersion, "0.9.0") < 0) return { tokens: 2048, source: "default", note: `Ollama ${ollamaVersion}'s default (num_ctx not set)` };
-  if (compareVersions(ollamaVersion, "0.14.0") < 0) return { tokens: 4096, source: "default", note: `Ollama ${ollamaVersion}'s default (num_ctx not set)` };
-  return { tokens: 4096, source: "default", note: `at least 4,096: Ollama ${ollamaVersion} picks 4k, 32k or 256k from the GPU's memory when num_ctx and OLLAMA_CONTEXT_LENGTH are not set` };
+  if (compareVersions(ollamaVersion, "0.14.0") < 0) return { tokens: OLLAMA_DEFAULT_NUM_CTX, source: "default", note: `Ollama ${ollamaVersion}'s default (num_ctx not set)` };
+  return { tokens: OLLAMA_DEFAULT_NUM_CTX, source: "default", note: `at least 4,096: Ollama ${ollamaVersion} picks 4k, 32k or 256k from the GPU's memory when num_ctx and OLLAMA_CONTEXT_LENGTH are not set` };
 }
 
 const CONTENT: ReadonlySet<Segment["kind"]> = new Set(["system", "tool", "message", "tool-call", "tool-result"]);

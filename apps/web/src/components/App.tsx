@@ -45,7 +45,7 @@ export function App({ ctx }: Props) {
                   <section class={s.center} aria-label="Sequence of hops">
                     <TraceToolbar />
                     <SequenceView />
-                    {ctx.ui.followOpen.value ? <FollowPanel docked /> : null}
+                    {ctx.ui.followOpen.value ? <FollowPanel /> : null}
                   </section>
                   <HopDetail />
                 </>
@@ -55,7 +55,6 @@ export function App({ ctx }: Props) {
             </main>
           </>
         )}
-        {ctx.ui.followOpen.value && open && ctx.ui.presenter.value ? <FollowPanel /> : null}
         {ctx.ui.helpOpen.value ? <HelpOverlay /> : null}
       </div>
     </AppCtx.Provider>

@@ -2,7 +2,7 @@
  * Follow the data: every place the followed value appears, along the path it travelled (your message → the
  * prompt → the model's tool call → the MCP request → the tool result → the next prompt → the reply); matches
  * inside tool definitions are listed apart, since the value did not travel there. A click opens the hop on the
- * right tab and scrolls to the match. Docked under the sequence (floating in presenter mode).
+ * right tab and scrolls to the match. Docked under the sequence, in both modes.
  */
 import type { FollowSide } from "../models/follow-index";
 import type { HopOccurrence } from "../models/FollowModel";
@@ -40,7 +40,7 @@ function Item({ o }: { o: HopOccurrence }) {
   );
 }
 
-export function FollowPanel({ docked = false }: { docked?: boolean }) {
+export function FollowPanel() {
   const { follow, ui } = useApp();
   const { path, toolDefinitions } = follow.ordered.value;
   function close(): void {
@@ -48,7 +48,7 @@ export function FollowPanel({ docked = false }: { docked?: boolean }) {
   }
   const hops = follow.hopsWithMatch.value.size;
   return (
-    <aside class={`${s.panel} ${docked ? s.docked : ""}`} aria-label="Follow the data" data-testid="follow-panel">
+    <aside class={s.panel} aria-label="Follow the data" data-testid="follow-panel">
       <header class={s.head}>
         <h2 class={s.title}>
           Following <mark>{ui.followQuery.value}</mark>

@@ -6,6 +6,7 @@
 import { useSignal } from "@preact/signals";
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { bodyText } from "../models/body";
+import { generatedAgreement } from "../models/budget";
 import type { Hop } from "../models/hops";
 import { inProgressNow, streamTextNow } from "../models/stream-text";
 import { toolRows } from "../models/tools-table";
@@ -97,6 +98,7 @@ export function PresenterFocus({ hop, x }: Props) {
           <pre class={s.big} data-testid="presenter-output">
             {views?.rawOutput?.text ?? (c.kind === "model.chat" ? c.content ?? "" : "")}
           </pre>
+          {views?.rawOutput?.tokens ? <p class={s.note}>{generatedAgreement(views.rawOutput.tokens.count, c.kind === "model.chat" ? c.evalCount : undefined)}</p> : null}
         </div>
       );
     }

@@ -5,6 +5,7 @@
 import { captionFor } from "../models/captions";
 import { useApp } from "./AppContext";
 import { Caption } from "./Caption";
+import { FollowPanel } from "./FollowPanel";
 import { PresenterFocus } from "./PresenterFocus";
 import s from "./PresenterView.module.css";
 import { ReplayStatus } from "./ReplayStatus";
@@ -37,6 +38,7 @@ export function PresenterView() {
       <div class={s.stage}>
         <div class={s.sequence}>
           <SequenceView fit />
+          {ui.followOpen.value ? <FollowPanel /> : null}
         </div>
         <div class={s.right}>
           {hop ? <Caption number={hop.number} kind={hop.kind} caption={captionFor(hop, x, trace.firstModelRequestId.value)} large /> : null}

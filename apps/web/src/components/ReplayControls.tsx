@@ -23,6 +23,8 @@ export function ReplayControls() {
   }
   function onSpeed(event: JSX.TargetedEvent<HTMLSelectElement>): void {
     replay.setSpeed(Number(event.currentTarget.value));
+    // Hand the keyboard back: a focused select would swallow Space, the narration's key.
+    event.currentTarget.blur();
   }
   return (
     <div class={s.controls} role="group" aria-label="Replay">

@@ -13,8 +13,8 @@ import s from "./SequenceView.module.css";
 
 /** Row height in rem; rows are absolutely positioned at index × height. */
 const ROW_REM = 4.2;
-/** With `fit` (presenter mode), rows shrink to this so a whole turn (8–12 hops) stays on screen. */
-const MIN_FIT_REM = 3.1;
+/** With `fit` (presenter mode), rows shrink down to this (two label lines) so a turn stays on screen: 9 hops at 1280×720; longer ones scroll. */
+const MIN_FIT_REM = 3.3;
 const OVERSCAN = 6;
 
 function remPx(): number {

@@ -38,8 +38,9 @@ export function TokenBudget({ x, compact = false }: { x: ExchangeSummary; compac
   const { trace } = useApp();
   const v = trace.views.value.get(x.id);
   const full = trace.full.value.get(x.id);
-  if (v?.status !== "ready" || !v.value.prompt) return null;
-  const facts = requestFacts(full?.status === "ready" ? tryJson(bodyText(full.value.requestBody)) : undefined);
+  // Both the prompt and the request (tool names, num_ctx) are needed; the budget is computed once per prompt.
+  if (v?.status !== "ready" || !v.value.prompt || full?.status !== "ready") return null;
+  const facts = requestFacts(tryJson(bodyText(full.value.requestBody)));
   const budget = budgetFor({ prompt: v.value.prompt, toolNames: facts.toolNames, newFrom: v.value.diff?.commonPrefixLength, numCtx: facts.numCtx });
   const server = x.classification.kind === "model.chat" ? x.classification.promptEvalCount : undefined;
   return (

@@ -92,7 +92,7 @@ export function TraceToolbar() {
         <input
           id="follow-input"
           class={s.follow}
-          placeholder="Follow a value, e.g. buy milk  ( / )"
+          placeholder="Follow, e.g. buy milk  ( / )"
           value={ui.followQuery.value}
           onInput={onFollowInput}
           aria-label="Follow a value across hops"

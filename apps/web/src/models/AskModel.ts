@@ -23,11 +23,19 @@ export const AskModel = createModel((trace: TraceModel) => {
   /** Send the next question as a turn of the open conversation (the host resends its history to the model). */
   const continueOpen = signal(false);
 
-  async function loadConfig(): Promise<void> {
+  /**
+   * Reads which model and lesson are behind the recorder. `background`: a refresh as traces arrive; if the
+   * recorder has just gone away the connection indicator already says so, and the badges keep what they knew.
+   */
+  async function loadConfig(background = false): Promise<void> {
     try {
       config.value = await getJson("/api/config", AppConfigSchema);
       configError.value = null;
     } catch (e) {
+      if (background) {
+        console.warn("[hopscope] /api/config refresh failed; the badges keep what they showed", e);
+        return;
+      }
       configError.value = e instanceof Error ? e.message : String(e);
       console.error("[hopscope] /api/config failed", e);
     }

@@ -125,8 +125,12 @@ export const ReplayModel = createModel((trace: TraceModel) => {
   /** Step mode's key press: the next hop appears (at its recorded moment), then its streamed text plays. */
   function next(): void {
     if (cursor.value === null) {
+      // Not replaying yet: narrate from the hop on screen (or from the start when none is selected).
+      const at = trace.hops.value.find((h) => h.number === trace.selectedHop.value);
       begin();
-      return;
+      if (!at) return;
+      trace.selectedHop.value = at.number;
+      cursor.value = hopDoneAt(at, trace.exchanges.value.get(at.exchangeId), start.value);
     }
     stopTimer();
     const evs = events.value;

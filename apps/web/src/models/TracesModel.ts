@@ -7,7 +7,7 @@
 import { computed, createModel, signal } from "@preact/signals";
 import { SavedAsSchema, SavedListSchema, TraceListSchema, type SavedFile } from "@hopscope/shared/trace/api";
 import { TraceSchema, TraceSummarySchema, type ServerFrame, type TraceSummary } from "@hopscope/shared/trace/schemas";
-import { getJson, send } from "../api/http";
+import { ApiError, getJson, send } from "../api/http";
 import { factsOf, groupTraces, type TraceFacts } from "./trace-groups";
 
 export const TracesModel = createModel(() => {
@@ -24,6 +24,8 @@ export const TracesModel = createModel(() => {
   /** The list's search text. */
   const query = signal("");
   const groups = computed(() => groupTraces(traces.value, facts.value, query.value));
+  /** The traces in the order the list shows them (live groups, then imported): what [ and ] walk. */
+  const shown = computed(() => [...groups.value.live, ...groups.value.imported].flatMap((g) => g.turns));
   const wanted: string[] = [];
   let learning = 0;
   /** Looks up a trace's exchanges (two at a time, so a page of 50 traces does not flood the recorder). */
@@ -36,7 +38,12 @@ export const TracesModel = createModel(() => {
         .then((t) => {
           facts.value = new Map(facts.value).set(t.id, factsOf(t.exchanges));
         })
-        .catch((e: unknown) => console.error(`[hopscope] could not read trace ${next} for the list`, e))
+        .catch((e: unknown) => {
+          // The entry stays listed, without its outcome: a trace deleted (or pruned) since it was listed, or a
+          // recorder restarting, is not an error of this page.
+          if (e instanceof ApiError && e.status === 404) console.warn(`[hopscope] trace ${next} is gone`, e.message);
+          else console.warn(`[hopscope] could not read trace ${next} for the list; it shows without its outcome`, e);
+        })
         .finally(() => {
           learning--;
           if (wanted.length) learn(wanted[0] as string);
@@ -154,7 +161,7 @@ export const TracesModel = createModel(() => {
     return t;
   }
 
-  return { traces, facts, query, groups, inFlight, saved, nextCursor, error, loaded, applyFrame, loadPage, loadSaved, rename, remove, save, importFile, openSaved };
+  return { traces, facts, query, groups, shown, inFlight, saved, nextCursor, error, loaded, applyFrame, loadPage, loadSaved, rename, remove, save, importFile, openSaved };
 });
 export type TracesModel = InstanceType<typeof TracesModel>;
 
