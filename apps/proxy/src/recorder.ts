@@ -7,6 +7,7 @@
 import type { Classification, Exchange, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { LESSON_HEADER } from "@hopscope/shared/ollama/schemas";
 import { FallbackGrouper, type GroupResult } from "@hopscope/shared/trace/group";
+import { mcpClientOf, mcpSessionTitle } from "@hopscope/shared/trace/group-mcp";
 import { isRecord, pathOf } from "@hopscope/shared/trace/json-text";
 import { parseTraceparent, traceparentFromJsonRpc } from "@hopscope/shared/trace/traceparent";
 import type { FeedEvent } from "./live/frames";
@@ -121,7 +122,7 @@ export class Recorder {
     const traceId = d.traceId as string;
     if (c.kind === "model.chat" && c.toolCalls.length > 0) this.grouper.noteToolCalls(traceId, c.toolCalls.map((t) => t.name), Date.now());
     const summary = d.summary(c);
-    const title = this.names.get(traceId) ?? titleOf(`${d.begin.method} ${d.url}`, c, d.requestJson());
+    const title = this.names.get(traceId) ?? this.titleOf(d, c);
     this.deps.store(
       exchangeRecord({
         summary,
@@ -146,9 +147,9 @@ export class Recorder {
     d.traceId = result.traceId;
     d.groupedBy = result.groupedBy;
     // "single" always means a freshly generated trace id: nothing of it can be stored yet.
-    d.seq = this.nextSeq(result.traceId, result.groupedBy === "single");
+    d.seq = this.nextSeq(result.traceId, result.groupedBy === "single" || result.fresh === true);
     const c: Classification = d.requestDone ? d.requestClassification() : d.classify(null, null);
-    if (d.requestDone) this.name(result.traceId, titleOf(`${d.begin.method} ${d.url}`, c, d.requestJson()));
+    if (d.requestDone) this.name(result.traceId, this.titleOf(d, c));
     this.deps.announce({ type: "exchange.started", exchange: d.summary(c) });
   }
 
@@ -165,11 +166,18 @@ export class Recorder {
       const known = header ?? parseTraceparent(traceparentFromJsonRpc(body));
       const method = isRecord(body) && typeof body.method === "string" ? body.method : undefined;
       const tool = isRecord(body) && isRecord(body.params) && typeof body.params.name === "string" ? body.params.name : undefined;
-      if (!known) return this.grouper.assignMcp(method, tool, now);
+      if (!known) return this.grouper.assignMcp(method, tool, now, mcpClientOf(d.begin.connection, headers, body));
       if (method === "tools/call" && tool) this.grouper.consumeToolCall(known.traceId, tool);
       return { traceId: known.traceId, groupedBy: "traceparent" };
     }
     return header ? { traceId: header.traceId, groupedBy: "traceparent" } : { traceId: this.deps.newTraceId(), groupedBy: "single" };
+  }
+
+  /** The exchange's name candidate: an MCP session is named after its calls (group-mcp.ts). */
+  private titleOf(d: ExchangeDraft, c: Classification): TraceTitle {
+    const line = `${d.begin.method} ${d.url}`;
+    if (d.groupedBy === "session") return mcpSessionTitle(c.kind === "mcp" ? c.method : undefined, c.kind === "mcp" ? c.toolName : undefined, line);
+    return titleOf(line, c, d.requestJson());
   }
 
   /** The trace's name from the first good candidate seen (see trace-title.ts). */

@@ -7,18 +7,22 @@
  *    contents, in order, plus more) joins that request's trace: it is the next turn of the same conversation.
  * 3. MCP `tools/call`: within `mcpWindowMs` after a model response that asked for a tool of that name
  *    (and that no tools/call has answered yet), it joins that model exchange's trace.
- * 4. Anything else: a trace of its own.
+ * 4. MCP without traceparent from a known client connection: its MCP session's trace (group-mcp.ts).
+ * 5. Anything else: a trace of its own.
  *
  * The grouper keeps a bounded, in-memory list of recent conversations (it is lost on restart, which only
  * means a conversation that spans a restart is split in two).
  */
 import { isRecord } from "./json-text";
+import { McpSessionGrouper, type McpClient } from "./group-mcp";
 
-export type GroupedBy = "traceparent" | "conversation" | "single";
+export type GroupedBy = "traceparent" | "conversation" | "session" | "single";
 
 export interface GroupResult {
   traceId: string;
   groupedBy: GroupedBy;
+  /** The trace id was just made ("single" always is): nothing of the trace is stored yet. */
+  fresh?: boolean;
 }
 
 export interface GrouperOptions {
@@ -63,11 +67,13 @@ export class FallbackGrouper {
   private readonly mcpWindowMs: number;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
+  private readonly mcpSessions: McpSessionGrouper;
 
   constructor(private readonly opts: GrouperOptions) {
     this.mcpWindowMs = opts.mcpWindowMs ?? 30_000;
     this.ttlMs = opts.conversationTtlMs ?? 60 * 60_000;
     this.maxEntries = opts.maxEntries ?? 500;
+    this.mcpSessions = new McpSessionGrouper({ newTraceId: opts.newTraceId, maxSessions: this.maxEntries });
   }
 
   /**
@@ -96,16 +102,21 @@ export class FallbackGrouper {
     this.trim();
   }
 
-  /** Trace of an MCP request without traceparent. */
-  assignMcp(method: string | undefined, toolName: string | undefined, now: number): GroupResult {
+  /** Trace of an MCP request without traceparent; `client` (who sent it) groups it into its MCP session. */
+  assignMcp(method: string | undefined, toolName: string | undefined, now: number, client?: McpClient): GroupResult {
     this.expire(now);
-    if (method === "tools/call" && toolName !== undefined) {
+    // A wrapped stdio server's messages all come from its one host process: they stay in its session.
+    if (method === "tools/call" && toolName !== undefined && !client?.stdio) {
       const i = this.pendingCalls.findIndex((p) => p.name === toolName && now - p.at <= this.mcpWindowMs);
       const hit = this.pendingCalls[i];
       if (hit) {
         this.pendingCalls.splice(i, 1);
         return { traceId: hit.traceId, groupedBy: "conversation" };
       }
+    }
+    if (client) {
+      const { traceId, fresh } = this.mcpSessions.assign(client, method, now);
+      return { traceId, groupedBy: "session", fresh };
     }
     return { traceId: this.opts.newTraceId(), groupedBy: "single" };
   }

@@ -176,7 +176,7 @@ export const TraceSummarySchema = z.object({
   exchangeCount: z.number().int(),
   errorCount: z.number().int(),
   /** How the exchanges were grouped: by W3C traceparent, or by the documented fallback. */
-  groupedBy: z.enum(["traceparent", "conversation", "single"]),
+  groupedBy: z.enum(["traceparent", "conversation", "session", "single"]),
   /** True when the model server answered as the hopscope stand-in (apps/model-sim). */
   simulated: z.boolean().nullable(),
   /** The saved file under traces/, when the trace was saved. */

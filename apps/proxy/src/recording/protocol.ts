@@ -57,7 +57,7 @@ export interface EventAck {
 export interface InsertTrace {
   id: string;
   name: string;
-  groupedBy: "traceparent" | "conversation" | "single";
+  groupedBy: "traceparent" | "conversation" | "session" | "single";
   createdAt: number;
   updatedAt: number;
 }

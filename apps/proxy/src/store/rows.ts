@@ -100,7 +100,7 @@ export const TraceRowSchema = z.object({
   source: z.enum(["live", "imported"]),
   created_at: z.number(),
   updated_at: z.number(),
-  grouped_by: z.enum(["traceparent", "conversation", "single"]),
+  grouped_by: z.enum(["traceparent", "conversation", "session", "single"]),
   saved_as: z.string().nullable(),
   exchange_count: z.number().int(),
   error_count: z.number().int(),
