@@ -11,10 +11,13 @@ const COMMANDS: Record<string, string> = {
   export: "Export a trace (hopscope, har, otlp, mermaid).",
   import: "Import a trace file (hopscope or HAR).",
   replay: "Play a saved trace into a running UI at the recorded pace.",
+  wrap: "Run a stdio MCP server through the recorder (wrap -- <command>), or wrap a host config's server entry.",
+  unwrap: "Restore a host config entry that wrap --config changed.",
+  "notes-server": "The notes MCP server, over HTTP or (--stdio) for hosts that launch their servers.",
 };
 
 function usage(): string {
-  const lines = Object.entries(COMMANDS).map(([name, help]) => `  ${name.padEnd(8)} ${help}`);
+  const lines = Object.entries(COMMANDS).map(([name, help]) => `  ${name.padEnd(13)} ${help}`);
   return `usage: npm run -s hopscope -- <command> [options]\n\ncommands:\n${lines.join("\n")}\n`;
 }
 

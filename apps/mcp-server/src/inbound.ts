@@ -85,8 +85,11 @@ const mismatch = (msg: string) => new RpcError(400, ErrorCode.HeaderMismatch, `H
 const missing = (name: string, why: string) =>
   new RpcError(400, ErrorCode.HeaderMismatch, `Missing required header ${name}: ${why}`);
 
-/** The modern checks, in order. Throws the first failing one. */
-export function checkModern(method: string, params: Record<string, unknown>, isNotification: boolean, header: HeaderGet): void {
+/**
+ * The modern checks, in order. Throws the first failing one. Over stdio there are no headers, so only
+ * the version and the `_meta` envelope are checked.
+ */
+export function checkModern(method: string, params: Record<string, unknown>, isNotification: boolean, header: HeaderGet, transport: "http" | "stdio" = "http"): void {
   const meta = (typeof params._meta === "object" && params._meta !== null ? params._meta : {}) as Record<string, unknown>;
   const bodyVersion = meta[META_PROTOCOL_VERSION];
   const hVersion = header(HEADER_PROTOCOL_VERSION);
@@ -109,7 +112,7 @@ export function checkModern(method: string, params: Record<string, unknown>, isN
     );
   }
 
-  if (!isNotification) {
+  if (!isNotification && transport === "http") {
     if (hVersion === undefined) throw missing("MCP-Protocol-Version", `send 'MCP-Protocol-Version: ${String(requested)}' (the body's protocol version)`);
     if (hMethod === undefined) throw missing("Mcp-Method", `send 'Mcp-Method: ${method}'`);
     const nameField = MCP_NAME_SOURCE[method];
