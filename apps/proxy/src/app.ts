@@ -15,6 +15,8 @@ import { savedRoutes } from "./routes/saved";
 import { importRoutes } from "./routes/import";
 import { askRoutes } from "./routes/ask";
 import { replayRoutes } from "./routes/replay";
+import { ingestRoutes } from "./routes/ingest";
+import type { StdioIngest } from "./ingest/stdio-ingest";
 import type { Replays } from "./replay/replays";
 import { configRoutes, healthRoutes, type TapInfo } from "./routes/status";
 import { errorHandler } from "./routes/errors";
@@ -36,6 +38,8 @@ export interface AppDeps {
   bindHost: string;
   logger: Logger;
   replays: Replays;
+  /** Records what the stdio tap (`hopscope wrap`) sends. */
+  stdioIngest: StdioIngest;
 }
 
 export function createApp(deps: AppDeps) {
@@ -50,6 +54,7 @@ export function createApp(deps: AppDeps) {
     .route("/api/import", importRoutes(importDeps))
     .route("/api/ask", askRoutes({ agentTapUrl: deps.taps.agent.url }))
     .route("/api/replay", replayRoutes(deps))
+    .route("/api/ingest", ingestRoutes(deps.stdioIngest))
     .all("/api/*", (c) => c.json({ error: `no API route ${c.req.method} ${c.req.path}; see docs/architecture.md "Recorder HTTP API"` }, 404))
     .route("/", staticRoutes(deps.webDist));
   app.onError(errorHandler(deps.logger));

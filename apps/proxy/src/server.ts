@@ -21,6 +21,7 @@ import type { Announce } from "./live/frames";
 import { ModelUpstreamProbe } from "./views/upstream-info";
 import { ExchangeViewBuilder } from "./views/exchange-views";
 import { createApp } from "./app";
+import { StdioIngest } from "./ingest/stdio-ingest";
 import { Replays } from "./replay/replays";
 import { silentLogger, type Logger } from "./logger";
 import type { TapInfo } from "./routes/status";
@@ -142,9 +143,10 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   const probe = new ModelUpstreamProbe(config.taps.model.upstream, logger);
   const views = new ExchangeViewBuilder({ store: traceStore, probe, modelUpstream: config.taps.model.upstream, logger });
   const replays = new Replays({ store: traceStore, recorder, announce, logger });
+  const stdioIngest = new StdioIngest({ store: traceStore, recorder, announce, maxBodyBytes: config.maxBodyBytes });
   const app = createApp({
     store: traceStore, recorder, announce, feed: liveFeed, probe, views, taps, storage: () => threads.health(),
-    tracesDir: config.tracesDir, webDist: config.webDist, bindHost: config.host, logger, replays,
+    tracesDir: config.tracesDir, webDist: config.webDist, bindHost: config.host, logger, replays, stdioIngest,
   });
 
   const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;

@@ -50,6 +50,19 @@ export function classifyMcp(input: McpClassifyInput): Classification {
   return out;
 }
 
+/**
+ * A message recorded by the stdio tap (`hopscope wrap`): the request body is one JSON-RPC line, the response
+ * body its answer line. stdio has no HTTP status: a message that expects no answer (a notification) is
+ * complete as it is; one still without its answer is pending. stderr lines, the exit and frames that are
+ * not JSON-RPC are "other".
+ */
+export function classifyStdioMcp(input: { url: string; requestText: string | null; responseText: string | null }): Classification {
+  const req = tryParseJson(input.requestText);
+  if (input.url === "stderr" || input.url === "exit" || !isRecord(req) || typeof req.method !== "string") return { kind: "other" };
+  const answered = input.responseText !== null || !("id" in req);
+  return classifyMcp({ status: answered ? 0 : null, requestText: input.requestText, responseText: input.responseText, responseContentType: "application/json" });
+}
+
 /** The JSON-RPC response in a JSON body, or in the SSE events (the one with the request's id, else the last). */
 function findResponse(text: string | null, contentType: string | undefined, id: Mcp["jsonrpcId"]): unknown {
   if (text === null) return undefined;

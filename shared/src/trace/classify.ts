@@ -4,7 +4,8 @@
  */
 import type { Classification, HeaderList, Tap } from "./schemas";
 import { classifyAgent } from "./classify-agent";
-import { classifyMcp } from "./classify-mcp";
+import { classifyMcp, classifyStdioMcp } from "./classify-mcp";
+import { STDIO_METHOD } from "./stdio-ingest";
 import { classifyModel } from "./classify-model";
 import { headerValue, pathOf } from "./json-text";
 
@@ -36,6 +37,7 @@ export function classifyExchange(input: ClassifyInput): Classification {
       });
     }
     case "mcp":
+      if (input.method === STDIO_METHOD) return classifyStdioMcp(input);
       if (input.method.toUpperCase() !== "POST") return { kind: "other" };
       return classifyMcp({ status: input.status, requestText: input.requestText, responseText: input.responseText, responseContentType: contentType });
     case "agent":

@@ -1,0 +1,77 @@
+/**
+ * The host-config edit of `hopscope wrap --config`: one stdio server entry of a Claude Desktop, Cursor
+ * (`mcpServers`) or VS Code (`servers`) JSON config gets its `command` and `args` replaced by the stdio
+ * tap running the original command. Edited as text with jsonc-parser, so comments (VS Code allows
+ * them), key order and formatting everywhere else are kept; the same edit run again gives the same bytes,
+ * which is how `unwrap` knows the file is untouched since.
+ */
+import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from "jsonc-parser";
+
+export interface TapCommand {
+  /** The program that runs the tap: node, by absolute path (hosts launch servers with a bare PATH). */
+  command: string;
+  /** Arguments before `wrap -- <original command>`. */
+  args: string[];
+}
+
+export class ConfigError extends Error {}
+
+interface Entry {
+  key: "mcpServers" | "servers";
+  command: string;
+  args: string[];
+}
+
+/** The server entry `name` of the config text, checked to be a stdio one. */
+export function findEntry(text: string, name: string, file: string): Entry {
+  const errors: ParseError[] = [];
+  const json = parse(text, errors, { allowTrailingComma: true }) as unknown;
+  if (errors.length > 0) {
+    const first = errors[0] as ParseError;
+    throw new ConfigError(`${file} is not valid JSON (${printParseErrorCode(first.error)} at offset ${first.offset}); fix it first`);
+  }
+  const root = typeof json === "object" && json !== null ? (json as Record<string, unknown>) : {};
+  const key = ["mcpServers", "servers"].find((k) => typeof root[k] === "object" && root[k] !== null) as Entry["key"] | undefined;
+  if (!key) throw new ConfigError(`${file} has no "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code) object`);
+  const servers = root[key] as Record<string, unknown>;
+  const entry = servers[name];
+  if (typeof entry !== "object" || entry === null) {
+    throw new ConfigError(`${file} has no server "${name}" in "${key}"; it has: ${Object.keys(servers).join(", ") || "none"}`);
+  }
+  const e = entry as Record<string, unknown>;
+  if (typeof e.url === "string" || (typeof e.type === "string" && e.type !== "stdio")) {
+    throw new ConfigError(`server "${name}" is an HTTP server (${String(e.url ?? e.type)}): point its url at the recorder's MCP tap instead (http://127.0.0.1:7072/mcp with MCP_UPSTREAM set to it)`);
+  }
+  if (typeof e.command !== "string") throw new ConfigError(`server "${name}" in ${file} has no "command" to wrap`);
+  const args = Array.isArray(e.args) && e.args.every((a) => typeof a === "string") ? (e.args as string[]) : [];
+  if (e.args !== undefined && !Array.isArray(e.args)) throw new ConfigError(`server "${name}" has "args" that is not a list of strings`);
+  return { key, command: e.command, args };
+}
+
+/** True when the entry already runs through the tap. */
+export function isWrapped(entry: Entry, tap: TapCommand): boolean {
+  return entry.command === tap.command && tap.args.every((a, i) => entry.args[i] === a) && entry.args[tap.args.length] === "wrap";
+}
+
+/** The config text with server `name` running through the tap. */
+export function wrapEntry(text: string, name: string, tap: TapCommand, file: string): string {
+  const entry = findEntry(text, name, file);
+  if (isWrapped(entry, tap)) throw new ConfigError(`server "${name}" in ${file} already runs through hopscope wrap`);
+  const args = [...tap.args, "wrap", "--", entry.command, ...entry.args];
+  return setEntry(text, entry.key, name, tap.command, args);
+}
+
+/** The config text with server `name` given back the command and args it has in `original`. */
+export function restoreEntry(text: string, original: string, name: string, file: string): string {
+  const was = findEntry(original, name, `the backup of ${file}`);
+  const now = findEntry(text, name, file);
+  return setEntry(text, now.key, name, was.command, was.args);
+}
+
+function setEntry(text: string, key: Entry["key"], name: string, command: string, args: string[]): string {
+  const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
+  const formattingOptions = { insertSpaces: !indent.startsWith("\t"), tabSize: indent.startsWith("\t") ? 1 : indent.length, eol: text.includes("\r\n") ? "\r\n" : "\n" };
+  let out = applyEdits(text, modify(text, [key, name, "command"], command, { formattingOptions }));
+  out = applyEdits(out, modify(out, [key, name, "args"], args, { formattingOptions }));
+  return out;
+}
