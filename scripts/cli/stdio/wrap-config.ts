@@ -5,7 +5,7 @@
  * them), key order and formatting everywhere else are kept; the same edit run again gives the same bytes,
  * which is how `unwrap` knows the file is untouched since.
  */
-import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type ParseError } from "jsonc-parser";
 
 export interface TapCommand {
   /** The program that runs the tap: node, by absolute path (hosts launch servers with a bare PATH). */
@@ -61,16 +61,33 @@ export function wrapEntry(text: string, name: string, tap: TapCommand, file: str
   return setEntry(text, entry.key, name, tap.command, args);
 }
 
-/** The config text with server `name` given back the command and args it has in `original`. */
+/**
+ * The config text with server `name` given back the `command` and `args` it has in `original`, copied as
+ * they were written there (the values' own text, so their formatting comes back too).
+ */
 export function restoreEntry(text: string, original: string, name: string, file: string): string {
   const was = findEntry(original, name, `the backup of ${file}`);
   const now = findEntry(text, name, file);
-  return setEntry(text, now.key, name, was.command, was.args);
+  const oldTree = parseTree(original);
+  let out = text;
+  for (const field of ["args", "command"] as const) {
+    const from = oldTree && findNodeAtLocation(oldTree, [was.key, name, field]);
+    const tree = parseTree(out);
+    const at = tree && findNodeAtLocation(tree, [now.key, name, field]);
+    if (from && at) out = out.slice(0, at.offset) + original.slice(from.offset, from.offset + from.length) + out.slice(at.offset + at.length);
+    else out = applyEdits(out, modify(out, [now.key, name, field], field === "args" ? (from ? was.args : undefined) : was.command, { formattingOptions: formatOf(out) }));
+  }
+  return out;
+}
+
+/** The file's own indentation and line ends, for the few characters jsonc-parser writes. */
+function formatOf(text: string) {
+  const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
+  return { insertSpaces: !indent.startsWith("\t"), tabSize: indent.startsWith("\t") ? 1 : indent.length, eol: text.includes("\r\n") ? "\r\n" : "\n" };
 }
 
 function setEntry(text: string, key: Entry["key"], name: string, command: string, args: string[]): string {
-  const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
-  const formattingOptions = { insertSpaces: !indent.startsWith("\t"), tabSize: indent.startsWith("\t") ? 1 : indent.length, eol: text.includes("\r\n") ? "\r\n" : "\n" };
+  const formattingOptions = formatOf(text);
   let out = applyEdits(text, modify(text, [key, name, "command"], command, { formattingOptions }));
   out = applyEdits(out, modify(out, [key, name, "args"], args, { formattingOptions }));
   return out;
