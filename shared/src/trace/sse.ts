@@ -7,6 +7,8 @@ export interface SseEvent {
   event: string;
   data: string;
   id?: string;
+  /** Offset (UTF-16 units) in the text just past the blank line that dispatched the event. */
+  end: number;
 }
 
 /**
@@ -19,9 +21,15 @@ export function parseSse(text: string): SseEvent[] {
   let data: string[] = [];
   let event = "";
   let id: string | undefined;
-  for (const line of text.split(/\r\n|\r|\n/)) {
+  const lineEnd = /\r\n|\r|\n/g;
+  let from = 0;
+  while (from < text.length) {
+    const m = lineEnd.exec(text);
+    // The last line has no line end: it cannot dispatch, and it is the end of the text.
+    const line = text.slice(from, m ? m.index : text.length);
+    from = m ? m.index + m[0].length : text.length;
     if (line === "") {
-      if (data.length > 0) events.push({ event: event || "message", data: data.join("\n"), ...(id === undefined ? {} : { id }) });
+      if (m && data.length > 0) events.push({ event: event || "message", data: data.join("\n"), ...(id === undefined ? {} : { id }), end: from });
       data = [];
       event = "";
       continue;

@@ -140,8 +140,26 @@ describe("classifyExchange: agent", () => {
 describe("parseSse", () => {
   it("joins data lines, skips comments, and drops an event cut off before its blank line", () => {
     expect(parseSse(": keep-alive\r\nevent: a\r\ndata: 1\r\ndata: 2\r\n\r\ndata:3\n\ndata: cut")).toEqual([
-      { event: "a", data: "1\n2" },
-      { event: "message", data: "3" },
+      { event: "a", data: "1\n2", end: 44 },
+      { event: "message", data: "3", end: 52 },
     ]);
+  });
+});
+
+describe("mcpSseEvents", () => {
+  it("reads an SDK server's SSE answer event by event, with the JSON-RPC message of each and its byte end", async () => {
+    const { mcpSseEvents } = await import("@hopscope/shared/trace/mcp-sse");
+    const body =
+      'event: message\nid: 1\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1,"message":"héllo"}}\n\n' +
+      ": keep-alive\n\n" +
+      'event: message\ndata: {"jsonrpc":"2.0","id":3,"result":{"content":[]}}\n\n';
+    const events = mcpSseEvents(body);
+    expect(events.map((e) => [e.kind, e.label, e.id])).toEqual([
+      ["notification", "notifications/progress", "1"],
+      ["response", "id 3", "1"], // the last event id carries over, as in a browser
+    ]);
+    expect(events.at(-1)!.endByte).toBe(new TextEncoder().encode(body).length);
+    expect(events[0]!.endByte).toBe(new TextEncoder().encode(body.slice(0, body.indexOf(": keep"))).length);
+    expect(mcpSseEvents("data: not json\n\n")[0]).toMatchObject({ kind: "not JSON-RPC", message: undefined });
   });
 });

@@ -7,6 +7,7 @@ import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { bodyText, jsonValues } from "../models/body";
 import { useApp } from "./AppContext";
 import { Highlighted } from "./Highlighted";
+import { McpSseEvents } from "./McpSseEvents";
 import s from "./McpTab.module.css";
 import { toolRows } from "../models/tools-table";
 import { ToolsTable } from "./ToolsTable";
@@ -93,6 +94,7 @@ export function McpTab({ x }: { x: ExchangeSummary }) {
           <ToolsTable rows={tools} />
         </section>
       ) : null}
+      {full?.status === "ready" ? <McpSseEvents exchange={full.value} /> : null}
       <details class={s.raw} open={!tools}>
         <summary class={s.heading}>JSON-RPC answer</summary>
         {full?.status !== "ready" ? (

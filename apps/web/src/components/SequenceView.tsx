@@ -9,6 +9,7 @@ import { LANES } from "../models/hops";
 import { useApp } from "./AppContext";
 import { HopRow } from "./HopRow";
 import { LANE_HELP, LANE_NAMES, LANE_X } from "./lanes";
+import { TransportBadge } from "./TransportBadge";
 import s from "./SequenceView.module.css";
 
 /** Row height in rem; rows are absolutely positioned at index × height. */
@@ -67,6 +68,7 @@ export function SequenceView({ fit = false }: { fit?: boolean }) {
           {LANES.map((l) => (
             <span key={l} class={s.laneName} data-lane={l} style={{ left: `${LANE_X[l]}%` }} title={LANE_HELP[l]}>
               {LANE_NAMES[l]}
+              {l === "mcp" ? <TransportBadge exchanges={list} /> : null}
             </span>
           ))}
         </div>
