@@ -21,11 +21,14 @@ import type { Trace } from "@hopscope/shared/trace/schemas";
 import { AgentResponseSchema } from "@hopscope/shared/agent/schemas";
 import { formatHopLine } from "./launcher/hop-line";
 import { defaultConfig as simDefaults } from "../apps/model-sim/src/config";
-import { startRecorderStack, type RecorderStackOptions } from "../tests/support/recorder-stack";
+import { startRecorderStack, type RecorderStack, type RecorderStackOptions } from "../tests/support/recorder-stack";
+import { recordMcpSession, type McpClientKind } from "./record-mcp-session";
 
 export const TRACES_DIR = join(import.meta.dirname, "..", "traces");
 
 export interface Scenario {
+  /** An MCP client on its own (no agent, no model): the trace is its MCP session. */
+  client?: McpClientKind;
   /** File name without `.hopscope.json`. */
   name: string;
   /** The trace's display name (PATCHed before export): what the UI's saved list shows. */
@@ -38,7 +41,7 @@ export interface Scenario {
   notes?: string;
   /** Questions asked first in the same conversation (recorded but not saved). */
   before?: string[];
-  /** The question whose trace is saved. */
+  /** The question whose trace is saved (for a `client` scenario: what the session does). */
   question: string;
 }
 
@@ -88,6 +91,20 @@ export const SCENARIOS: readonly Scenario[] = [
     question: BUY_MILK,
   },
   {
+    name: "inspector-session",
+    title: "MCP Inspector: tools/call append",
+    shows: "The MCP Inspector's CLI (`--method tools/call --tool-name append`) through the HTTP MCP tap, no traceparent: initialize, notifications/initialized, the GET /mcp 405, tools/list and tools/call, grouped as one MCP session.",
+    client: "inspector",
+    question: "(Inspector CLI) tools/call append content=buy milk",
+  },
+  {
+    name: "stdio-session",
+    title: "stdio: a host using the notes server through hopscope wrap",
+    shows: "The official SDK's stdio client using our notes server over stdio through the stdio tap: initialize, notifications/initialized, tools/list, tools/call append, the server's stderr line and its exit, on the MCP lane marked stdio.",
+    client: "stdio",
+    question: "(SDK stdio client) tools/list, tools/call append content=buy milk",
+  },
+  {
     name: "streaming",
     title: "buy milk, streamed",
     shows: "The article's question with AGENT_STREAM=true: the model's answers arrive as NDJSON chunks, with their timings.",
@@ -111,6 +128,7 @@ export async function recordScenario(scenario: Scenario, stackOptions: RecorderS
     notes: scenario.notes ?? "",
   });
   try {
+    if (scenario.client) return await saveAs(stack, await recordMcpSession(scenario.client, stack), scenario.title);
     let conversationId: string | undefined;
     for (const question of scenario.before ?? []) {
       const answer = await stack.ask(question, conversationId);
@@ -119,17 +137,21 @@ export async function recordScenario(scenario: Scenario, stackOptions: RecorderS
     }
     // The answer's status is part of what is recorded (the loop lesson ends at the step guard): no check here.
     await stack.ask(scenario.question, conversationId);
-    const stored = await stack.waitForTrace(scenario.question);
-    await stack.api(`/api/traces/${stored.id}`, {
-      method: "PATCH",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name: scenario.title }),
-    });
-    const file = await stack.api(`/api/traces/${stored.id}/export?format=hopscope`);
-    return { trace: parseTraceBundle(JSON.parse(file)).trace, file };
+    return await saveAs(stack, await stack.waitForTrace(scenario.question), scenario.title);
   } finally {
     await stack.close();
   }
+}
+
+/** Names the stored trace (PATCH) and returns the recorder's own hopscope export of it. */
+async function saveAs(stack: RecorderStack, stored: Trace, title: string): Promise<Recorded> {
+  await stack.api(`/api/traces/${stored.id}`, {
+    method: "PATCH",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: title }),
+  });
+  const file = await stack.api(`/api/traces/${stored.id}/export?format=hopscope`);
+  return { trace: parseTraceBundle(JSON.parse(file)).trace, file };
 }
 
 /**
@@ -174,6 +196,8 @@ function indexMarkdown(recorded: { scenario: Scenario; trace: Trace; pace: numbe
         s.lesson ? `AGENT_LESSON=${s.lesson}` : "",
         s.stream ? "AGENT_STREAM=true" : "",
         s.notes ? `notes file: ${JSON.stringify(s.notes.trim())}` : "",
+        s.client === "inspector" ? "@modelcontextprotocol/inspector --cli, through the MCP tap" : "",
+        s.client === "stdio" ? "npm run -s hopscope -- wrap -- (notes server over stdio)" : "",
       ]
         .filter(Boolean)
         .join(", ") || "defaults"} | ${trace.exchanges.length} |`,

@@ -57,9 +57,15 @@ describe.each(SCENARIOS.map((s) => [s.name, s] as const))("traces/%s.hopscope.js
     expect(bundle.generator.name).toBe("hopscope");
     expect(bundle.trace.name).toBe(scenario.title);
     expect(bundle.trace.source).toBe("live");
-    expect(bundle.trace.simulated).toBe(true);
-    const agent = bundle.trace.exchanges.find((e) => e.tap === "agent");
-    expect(agent?.classification).toMatchObject({ kind: "agent", message: scenario.question });
+    if (scenario.client) {
+      // An MCP client on its own: no model was involved, and the trace is its MCP session.
+      expect(bundle.trace.groupedBy).toBe("session");
+      expect(bundle.trace.exchanges.every((e) => e.tap === "mcp")).toBe(true);
+    } else {
+      expect(bundle.trace.simulated).toBe(true);
+      const agent = bundle.trace.exchanges.find((e) => e.tap === "agent");
+      expect(agent?.classification).toMatchObject({ kind: "agent", message: scenario.question });
+    }
     if (scenario.stream) expect(bundle.exchanges.filter((e) => e.tap === "model").every((e) => e.chunks.length > 1)).toBe(true);
 
     const fresh = await recordScenario(scenario, { simTokensPerSecond: 0 });

@@ -104,7 +104,10 @@ export class StdioIngest implements InFlightSource {
         const how = e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code ?? "?"}`;
         const placed = this.place(session, "exit", null, e.at);
         const failed = e.signal !== null || e.code !== 0;
-        this.complete(session, placed, "exit", e.at, null, null, failed ? "error" : "complete", `the server ${how}`);
+        // No bytes travel at an exit: the body is the tap's own note of it, so the code shows even when it is 0.
+        const note = Buffer.from(`the server ${how}`);
+        const body = toStoredBody(note, note.length, "text/plain; charset=utf-8");
+        this.complete(session, placed, "exit", e.at, body, null, failed ? "error" : "complete", failed ? `the server ${how}` : null);
         return;
       }
     }
