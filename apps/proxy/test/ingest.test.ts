@@ -59,6 +59,11 @@ describe("POST /api/ingest/stdio", () => {
     const types = feed.frames.map((f) => f.type).filter((t) => t.startsWith("exchange."));
     expect(types).toEqual(["exchange.started", "exchange.started", "exchange.completed", "exchange.completed", "exchange.started", "exchange.completed"]);
     feed.close();
+    for (const format of ["hopscope", "har", "otlp", "mermaid"]) {
+      const out = await request(`${rec.url}/api/traces/${trace!.id}/export?format=${format}`);
+      expect(out.status, `${format}: ${out.body.toString().slice(0, 300)}`).toBe(200);
+      if (format !== "mermaid") expect(out.body.toString(), format).toContain(format === "otlp" ? "tools/call" : "Success");
+    }
   });
 
   it("refuses a foreign Origin, a non-loopback Host, a wrong Content-Type, deep JSON and a bad batch", async () => {
