@@ -15,8 +15,8 @@ import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
 import { TraceSchema, type Trace } from "@hopscope/shared/trace/schemas";
-import { loadConfig as loadProxyConfig } from "../apps/proxy/src/config";
-import { start as startProxy, type RecorderHandle } from "../apps/proxy/src/server";
+import type { RecorderHandle } from "../apps/proxy/src/server";
+import { startTapRecorder } from "./support/tap-recorder";
 import { loadConfig as loadMcpConfig } from "../apps/mcp-server/src/config";
 import { start as startMcp } from "../apps/mcp-server/src/server";
 
@@ -34,14 +34,7 @@ beforeAll(async () => {
   await writeFile(notesFile, "");
   const mcp = await startMcp({ ...loadMcpConfig({}), port: 0, host: "127.0.0.1", notesFile });
   closeMcp = mcp.close;
-  recorder = await startProxy({
-    ...loadProxyConfig({}),
-    host: "127.0.0.1",
-    uiPort: 0,
-    taps: { model: { port: 0, upstream: "http://127.0.0.1:9" }, mcp: { port: 0, upstream: mcp.url }, agent: { port: 0, upstream: "http://127.0.0.1:9" } },
-    dbFile: path.join(dir, "hopscope.sqlite"),
-    tracesDir: path.join(dir, "traces"),
-  });
+  recorder = await startTapRecorder(dir, { mcpUpstream: mcp.url });
 });
 
 afterAll(async () => {

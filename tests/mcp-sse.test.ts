@@ -13,8 +13,8 @@ import { mcpSseEvents } from "@hopscope/shared/trace/mcp-sse";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
 import { parseTraceBundle } from "@hopscope/shared/trace/bundle";
 import { ExchangeSchema, TraceSchema, type Trace } from "@hopscope/shared/trace/schemas";
-import { loadConfig as loadProxyConfig } from "../apps/proxy/src/config";
-import { start as startProxy, type RecorderHandle } from "../apps/proxy/src/server";
+import type { RecorderHandle } from "../apps/proxy/src/server";
+import { startTapRecorder } from "./support/tap-recorder";
 import { startSdkSseServer } from "./support/sdk-sse-server";
 
 let dir: string;
@@ -24,14 +24,7 @@ let upstream: Awaited<ReturnType<typeof startSdkSseServer>>;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "hopscope-mcp-sse-"));
   upstream = await startSdkSseServer();
-  recorder = await startProxy({
-    ...loadProxyConfig({}),
-    host: "127.0.0.1",
-    uiPort: 0,
-    taps: { model: { port: 0, upstream: "http://127.0.0.1:9" }, mcp: { port: 0, upstream: upstream.url }, agent: { port: 0, upstream: "http://127.0.0.1:9" } },
-    dbFile: path.join(dir, "hopscope.sqlite"),
-    tracesDir: path.join(dir, "traces"),
-  });
+  recorder = await startTapRecorder(dir, { mcpUpstream: upstream.url });
 });
 afterAll(async () => {
   await recorder.close();

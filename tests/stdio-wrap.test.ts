@@ -15,7 +15,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { isStdioExchange } from "@hopscope/shared/trace/stdio-ingest";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
 import { ExchangeSchema, TraceSchema, type Trace } from "@hopscope/shared/trace/schemas";
-import { loadConfig as loadProxyConfig, type Config } from "../apps/proxy/src/config";
+import type { Config } from "../apps/proxy/src/config";
+import { tapRecorderConfig } from "./support/tap-recorder";
 import { start as startProxy, type RecorderHandle } from "../apps/proxy/src/server";
 import { reservePort } from "./support/recorder-stack";
 import { StdioHost, TSX, wrapped, type JsonRpcLine } from "./support/stdio-host";
@@ -30,14 +31,7 @@ let recorder: RecorderHandle;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "hopscope-wrap-"));
-  config = {
-    ...loadProxyConfig({}),
-    host: "127.0.0.1",
-    uiPort: 0,
-    taps: { model: { port: 0, upstream: "http://127.0.0.1:9" }, mcp: { port: 0, upstream: "http://127.0.0.1:9" }, agent: { port: 0, upstream: "http://127.0.0.1:9" } },
-    dbFile: path.join(dir, "hopscope.sqlite"),
-    tracesDir: path.join(dir, "traces"),
-  };
+  config = tapRecorderConfig(dir);
   recorder = await startProxy(config);
 });
 
@@ -188,6 +182,12 @@ describe("hopscope wrap", () => {
     } finally {
       await late.close();
     }
+  });
+
+  it("says why when the command cannot start, and exits 127 as a shell would", async () => {
+    const host = new StdioHost(wrapped(["/no/such/server"]), env());
+    expect(await host.ended).toEqual({ code: 127, signal: null });
+    expect(host.stderr).toMatch(/hopscope wrap: could not start \/no\/such\/server: .*ENOENT/);
   });
 
   it("passes a signal on and dies of it, as the server does", async () => {

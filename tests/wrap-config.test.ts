@@ -14,8 +14,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { parse } from "jsonc-parser";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
-import { loadConfig as loadProxyConfig } from "../apps/proxy/src/config";
-import { start as startProxy, type RecorderHandle } from "../apps/proxy/src/server";
+import type { RecorderHandle } from "../apps/proxy/src/server";
+import { startTapRecorder } from "./support/tap-recorder";
 import { backupPath, unwrapFile, wrapFile } from "../scripts/cli/stdio/wrap-config-command";
 import { HOPSCOPE_CLI, TSX } from "./support/stdio-host";
 
@@ -26,14 +26,7 @@ let dir: string;
 let recorder: RecorderHandle;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "hopscope-wrap-config-"));
-  recorder = await startProxy({
-    ...loadProxyConfig({}),
-    host: "127.0.0.1",
-    uiPort: 0,
-    taps: { model: { port: 0, upstream: "http://127.0.0.1:9" }, mcp: { port: 0, upstream: "http://127.0.0.1:9" }, agent: { port: 0, upstream: "http://127.0.0.1:9" } },
-    dbFile: path.join(dir, "hopscope.sqlite"),
-    tracesDir: path.join(dir, "traces"),
-  });
+  recorder = await startTapRecorder(dir);
 });
 afterAll(async () => {
   await recorder.close();

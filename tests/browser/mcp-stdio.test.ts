@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { loadConfig as loadProxyConfig } from "../../apps/proxy/src/config";
-import { start as startProxy, type RecorderHandle } from "../../apps/proxy/src/server";
+import type { RecorderHandle } from "../../apps/proxy/src/server";
+import { startTapRecorder } from "../support/tap-recorder";
 import { startSdkSseServer } from "../support/sdk-sse-server";
 import { TSX, wrapped } from "../support/stdio-host";
 import { openBrowser, type Browser } from "./support/browser";
@@ -32,15 +32,7 @@ describe("MCP over stdio and SSE in the timeline", () => {
     ui = await buildUi();
     dir = await mkdtemp(path.join(tmpdir(), "hopscope-browser-mcp-"));
     sse = await startSdkSseServer();
-    recorder = await startProxy({
-      ...loadProxyConfig({}),
-      host: "127.0.0.1",
-      uiPort: 0,
-      taps: { model: { port: 0, upstream: "http://127.0.0.1:9" }, mcp: { port: 0, upstream: sse.url }, agent: { port: 0, upstream: "http://127.0.0.1:9" } },
-      dbFile: path.join(dir, "hopscope.sqlite"),
-      tracesDir: path.join(dir, "traces"),
-      webDist: ui.dir,
-    });
+    recorder = await startTapRecorder(dir, { mcpUpstream: sse.url, webDist: ui.dir });
     browser = await openBrowser();
   });
   afterAll(async () => {
