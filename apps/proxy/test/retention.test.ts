@@ -18,7 +18,8 @@ afterEach(async () => {
   feed = null;
 });
 
-// tools/list from a client without traceparent: each call is a trace of its own (docs/recorder.md).
+// tools/list from clients without traceparent, each on its own connection with its own User-Agent: each call
+// is an MCP session, a trace of its own (docs/recorder.md, "MCP sessions").
 const list = (i: number) => JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/list", params: {} });
 
 async function listTraces(r: TestRecorder) {
@@ -33,7 +34,7 @@ describe("retention", () => {
     });
     rec = await startRecorder({ mcp: up.url }, { maxTraces: 3 });
     const send = async (i: number) => {
-      const r = await request(`${rec!.taps.mcp.url}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: list(i) });
+      const r = await request(`${rec!.taps.mcp.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", "user-agent": `client-${i}`, connection: "close" }, body: list(i) });
       expect(r.status).toBe(200);
     };
     await send(1);
@@ -62,7 +63,7 @@ describe("retention", () => {
     });
     rec = await startRecorder({ mcp: up.url }, { maxTraces: 0 });
     for (let i = 1; i <= 5; i++) {
-      await request(`${rec.taps.mcp.url}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: list(i) });
+      await request(`${rec.taps.mcp.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", "user-agent": `client-${i}`, connection: "close" }, body: list(i) });
     }
     expect(await listTraces(rec)).toHaveLength(5);
   });
