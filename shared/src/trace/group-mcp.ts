@@ -12,6 +12,7 @@
  *    `quietMs`: the one whose JSON-RPC ids it continues (SDK clients count 0, 1, 2, …), else the
  *    connection's, else the peer's latest. With none, it opens a session of its own.
  * 4. A wrapped stdio server (`hopscope wrap`) is one session for the life of the process: no quiet window.
+ * A session goes on in a new trace after `maxPerSession` messages (a load test, a host left running for days).
  *
  * A new session takes over the connection it arrived on from any earlier session.
  *
@@ -52,19 +53,24 @@ export interface McpSessionOptions {
   /** How long a session id or a stdio process is remembered after its last message. */
   ttlMs?: number;
   maxSessions?: number;
+  /** A session this long continues in a new trace (load tests, a host left running for days). */
+  maxPerSession?: number;
 }
+
+/** Bound on remembered connections (oldest forgotten first). */
+const MAX_CONNECTIONS = 10_000;
 
 interface Session {
   traceId: string;
   peer: string;
-  connections: Set<string>;
-  sessionIds: Set<string>;
   stdio: boolean;
   /** True once a message other than an opener joined. */
   opened: boolean;
   last: number;
   /** The highest numeric JSON-RPC id seen: a client's next request is likely this + 1. */
   lastId: number | null;
+  /** Messages in the session's current trace. */
+  count: number;
 }
 
 export const SESSION_OPENERS: ReadonlySet<string> = new Set(["initialize", "server/discover"]);
@@ -87,34 +93,52 @@ export function mcpClientOf(connection: Connection | null | undefined, headers: 
 }
 
 export class McpSessionGrouper {
+  /** Sessions in the order they were opened (the oldest is dropped first). */
   private sessions: Session[] = [];
+  /** Each connection belongs to one session: the latest that used it. */
+  private readonly byConnection = new Map<string, Session>();
+  private readonly bySessionId = new Map<string, Session>();
+  /** A peer's sessions, oldest first. */
+  private readonly byPeer = new Map<string, Session[]>();
   private readonly quietMs: number;
   private readonly ttlMs: number;
   private readonly maxSessions: number;
+  private readonly maxPerSession: number;
+  private expiredAt = -Infinity;
 
   constructor(private readonly opts: McpSessionOptions) {
     this.quietMs = opts.quietMs ?? 30_000;
     this.ttlMs = opts.ttlMs ?? 60 * 60_000;
     this.maxSessions = opts.maxSessions ?? 500;
+    this.maxPerSession = opts.maxPerSession ?? 5000;
   }
 
   /** The session trace of one message; `fresh` when the trace id was just made. */
   assign(client: McpClient, method: string | undefined, now: number): { traceId: string; fresh: boolean } {
-    this.sessions = this.sessions.filter((s) => now - s.last <= this.ttlMs);
+    this.expire(now);
     const opener = method !== undefined && SESSION_OPENERS.has(method);
     let session = this.find(client, opener, now);
-    const fresh = session === undefined;
+    let fresh = session === undefined;
     if (!session) {
-      session = { traceId: this.opts.newTraceId(), peer: client.peer, connections: new Set(), sessionIds: new Set(), stdio: client.stdio === true, opened: false, last: now, lastId: null };
+      session = { traceId: this.opts.newTraceId(), peer: client.peer, stdio: client.stdio === true, opened: false, last: now, lastId: null, count: 0 };
       this.sessions.push(session);
-      if (this.sessions.length > this.maxSessions) this.sessions.shift();
+      const mates = this.byPeer.get(session.peer);
+      if (mates) mates.push(session);
+      else this.byPeer.set(session.peer, [session]);
+      if (this.sessions.length > this.maxSessions) this.drop(this.sessions.splice(0, this.sessions.length - this.maxSessions));
+    } else if (session.count >= this.maxPerSession) {
+      session.traceId = this.opts.newTraceId();
+      session.count = 0;
+      fresh = true;
     }
-    if (fresh) {
-      // A new session takes its connection over (a client reusing a kept-alive socket of an earlier one).
-      for (const s of this.sessions) if (s !== session) s.connections.delete(client.connection);
+    session.count++;
+    // A new session takes its connection over (a client reusing a kept-alive socket of an earlier one).
+    if (this.byConnection.get(client.connection) !== session) {
+      this.byConnection.delete(client.connection);
+      this.byConnection.set(client.connection, session);
+      if (this.byConnection.size > MAX_CONNECTIONS) this.byConnection.delete(this.byConnection.keys().next().value as string);
     }
-    session.connections.add(client.connection);
-    if (client.sessionId) session.sessionIds.add(client.sessionId);
+    if (client.sessionId) this.bySessionId.set(client.sessionId, session);
     if (!opener) session.opened = true;
     session.last = now;
     if (client.jsonrpcId !== undefined) session.lastId = Math.max(session.lastId ?? client.jsonrpcId, client.jsonrpcId);
@@ -122,21 +146,48 @@ export class McpSessionGrouper {
   }
 
   private find(client: McpClient, opener: boolean, now: number): Session | undefined {
-    const latest = (pick: (s: Session) => boolean) => this.sessions.filter(pick).sort((a, b) => b.last - a.last)[0];
-    if (client.stdio) return latest((s) => s.connections.has(client.connection));
-    if (client.sessionId) {
-      const known = latest((s) => s.sessionIds.has(client.sessionId as string));
-      if (known) return known;
-    }
-    const candidate = (s: Session) => !s.stdio && now - s.last <= this.quietMs && (s.connections.has(client.connection) || s.peer === client.peer);
+    const alive = (s: Session | undefined) => (s && now - s.last <= this.ttlMs ? s : undefined);
+    const own = alive(this.byConnection.get(client.connection));
+    if (client.stdio) return own;
+    const known = client.sessionId ? alive(this.bySessionId.get(client.sessionId)) : undefined;
+    if (known) return known;
+    const recent = (s: Session | undefined) => (s && !s.stdio && now - s.last <= this.quietMs ? s : undefined);
     const id = client.jsonrpcId;
     // The session this request continues the id count of; else the connection's; else the peer's latest.
-    const mine =
-      (id === undefined ? undefined : latest((s) => candidate(s) && (s.lastId ?? -1) === id - 1)) ??
-      latest((s) => candidate(s) && s.connections.has(client.connection)) ??
-      latest(candidate);
+    let continued: Session | undefined;
+    let latest: Session | undefined;
+    const mates = this.byPeer.get(client.peer) ?? [];
+    const candidates = own && own.peer !== client.peer ? [...mates, own] : mates;
+    for (const c of candidates) {
+      const s = recent(c);
+      if (!s) continue;
+      if (!latest || s.last > latest.last) latest = s;
+      if (id !== undefined && (s.lastId ?? -1) === id - 1 && (!continued || s.last > continued.last)) continued = s;
+    }
+    const mine = continued ?? recent(own) ?? latest;
     if (opener && mine?.opened) return undefined;
     return mine;
+  }
+
+  /** Expired sessions are dropped at most once a second: the lists are scanned per message, not rebuilt. */
+  private expire(now: number): void {
+    if (now - this.expiredAt <= 1000 && now >= this.expiredAt) return;
+    this.expiredAt = now;
+    const gone = this.sessions.filter((s) => now - s.last > this.ttlMs);
+    if (gone.length === 0) return;
+    this.sessions = this.sessions.filter((s) => now - s.last <= this.ttlMs);
+    this.drop(gone);
+  }
+
+  private drop(gone: Session[]): void {
+    const set = new Set(gone);
+    for (const [k, s] of this.byConnection) if (set.has(s)) this.byConnection.delete(k);
+    for (const [k, s] of this.bySessionId) if (set.has(s)) this.bySessionId.delete(k);
+    for (const s of gone) {
+      const mates = this.byPeer.get(s.peer)?.filter((m) => !set.has(m)) ?? [];
+      if (mates.length > 0) this.byPeer.set(s.peer, mates);
+      else this.byPeer.delete(s.peer);
+    }
   }
 }
 

@@ -59,6 +59,16 @@ describe("McpSessionGrouper", () => {
   });
 });
 
+describe("McpSessionGrouper bounds", () => {
+  it("continues a long session in a new trace every maxPerSession messages", () => {
+    let n = 0;
+    const g = new McpSessionGrouper({ newTraceId: () => `t${++n}`, maxPerSession: 2 });
+    const got = [0, 1, 2, 3, 4].map((i) => g.assign(on("a"), "tools/call", i));
+    expect(got.map((r) => r.traceId)).toEqual(["t1", "t1", "t2", "t2", "t3"]);
+    expect(got.map((r) => r.fresh)).toEqual([true, false, true, false, true]);
+  });
+});
+
 describe("mcpSessionTitle", () => {
   it("ranks tools/call over other requests over openers and notifications", () => {
     expect(mcpSessionTitle("tools/call", "append", "POST /mcp")).toEqual({ title: "MCP session: tools/call append", titleRank: 0 });
