@@ -42,7 +42,7 @@ export async function run(args: string[]): Promise<number> {
   const link = new RecorderLink({ id: randomUUID(), command: command.map(quote).join(" ") }, say);
   let ended: Awaited<ReturnType<typeof relay>>;
   try {
-    ended = await relay({ command: program, args: rest, recordCap: RECORD_CAP, record: (events) => link.send(events), say });
+    ended = await relay({ command: program, args: rest, recordCap: RECORD_CAP, record: (events) => link.send(events) });
   } catch (err) {
     // The command could not be started: the host sees what a failed launch looks like, and why.
     say(`could not start ${program}: ${(err as Error).message}`);

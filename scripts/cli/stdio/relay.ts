@@ -22,8 +22,6 @@ export interface RelayOptions {
   /** Bytes of each frame sent to the recorder (the default matches the recorder's MAX_BODY_BYTES). */
   recordCap: number;
   record: (events: StdioEvent[]) => void;
-  /** The tap's own messages (on stderr, after the server's). */
-  say: (line: string) => void;
   stdin?: Readable;
   stdout?: Writable;
   stderr?: Writable;
@@ -38,8 +36,7 @@ export async function relay(opts: RelayOptions): Promise<{ code: number | null; 
   const stderr = opts.stderr ?? process.stderr;
   const pairing = new StdioPairing(opts.recordCap);
   const framers: Record<Stream, StdioFramer> = { stdin: new StdioFramer(PARSE_CAP), stdout: new StdioFramer(PARSE_CAP), stderr: new StdioFramer(PARSE_CAP) };
-  const observe = (stream: Stream, chunk: Buffer) => {
-    const at = nowEpoch();
+  const observe = (stream: Stream, chunk: Buffer, at: number) => {
     for (const frame of framers[stream].push(chunk)) opts.record(pairing.frame(stream, frame, at));
   };
 
@@ -52,9 +49,9 @@ export async function relay(opts: RelayOptions): Promise<{ code: number | null; 
   const ended = waitForExit(child);
   await spawned;
 
-  pipe(stdin, child.stdin, (c) => observe("stdin", c));
-  pipe(child.stdout, stdout, (c) => observe("stdout", c));
-  pipe(child.stderr, stderr, (c) => observe("stderr", c));
+  pipe(stdin, child.stdin, (c, at) => observe("stdin", c, at));
+  pipe(child.stdout, stdout, (c, at) => observe("stdout", c, at));
+  pipe(child.stderr, stderr, (c, at) => observe("stderr", c, at));
   stdin.on("end", () => child.stdin.end());
   // The host stopped reading our stdout: the server's next write fails as it would have without the tap.
   stdout.on("error", () => child.stdout.destroy());
@@ -72,14 +69,16 @@ export async function relay(opts: RelayOptions): Promise<{ code: number | null; 
   return { code, signal };
 }
 
-/** Copies each chunk at once; pauses the source while the destination is full. */
-function pipe(from: Readable, to: Writable, seen: (chunk: Buffer) => void): void {
+/** Copies each chunk at once; pauses the source while the destination is full. Recording comes after. */
+function pipe(from: Readable, to: Writable, seen: (chunk: Buffer, at: number) => void): void {
   from.on("data", (chunk: Buffer) => {
+    // The arrival time is taken before the bytes are passed on, as the HTTP taps do.
+    const at = nowEpoch();
     if (!to.write(chunk)) {
       from.pause();
       to.once("drain", () => from.resume());
     }
-    seen(chunk);
+    seen(chunk, at);
   });
 }
 
