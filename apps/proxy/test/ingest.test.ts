@@ -49,7 +49,7 @@ describe("POST /api/ingest/stdio", () => {
     const [trace] = await eventually(async () => {
       const t = await traces(rec!);
       return t.length === 1 && t[0]!.exchanges.length === 3 ? t : null;
-    }, "the stdio trace");
+    }, "the stdio trace", 1000);
     expect(trace).toMatchObject({ name: "MCP session: tools/call append", groupedBy: "session" });
     const call = trace!.exchanges[0]!;
     expect(call).toMatchObject({ method: "STDIO", url: "stdin", upstream: "stdio: node notes.js", state: "complete", timings: { start: t0, end: t0 + 12.5 } });
