@@ -19,6 +19,8 @@ interface Waiting {
 }
 
 const other = (s: Side): Side => (s === "stdin" ? "stdout" : "stdin");
+/** Requests awaiting an answer that are remembered; past this the oldest is recorded as never answered. */
+const MAX_WAITING = 10_000;
 const utf8 = new TextDecoder("utf-8");
 
 export class StdioPairing {
@@ -40,8 +42,15 @@ export class StdioPairing {
     if (typeof message.method === "string") {
       if (id === undefined) return [{ type: "line", stream, at, frame: data }];
       const key = `${stream}:${JSON.stringify(id)}`;
+      const events: StdioEvent[] = [];
+      const oldest = this.waiting.size >= MAX_WAITING ? this.waiting.values().next().value : undefined;
+      if (oldest) {
+        this.waiting.delete(oldest.key);
+        events.push({ type: "answered", key: oldest.key, stream: oldest.stream, at: oldest.at, request: oldest.request, answer: null, answerAt: at, error: `still unanswered after ${MAX_WAITING} later requests; no longer awaited` });
+      }
       this.waiting.set(key, { key, stream, at, request: data });
-      return [{ type: "request", key, stream, at, frame: data }];
+      events.push({ type: "request", key, stream, at, frame: data });
+      return events;
     }
     // A response answers a request of the other side.
     const key = `${other(stream)}:${JSON.stringify(id ?? null)}`;

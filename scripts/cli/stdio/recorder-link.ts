@@ -9,11 +9,13 @@ import { call, recorderUrl } from "../recorder-client";
 
 /** Frame bytes per batch: batches stay well under the recorder's limit. */
 const MAX_BATCH_BYTES = 8 * 1024 * 1024;
-/** Events kept while a send is under way; past this the oldest are dropped (and counted). */
+/** Events (and their frame bytes) kept while a send is under way; past either the oldest are dropped (and counted). */
 const MAX_QUEUED = 10_000;
+const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
 
 export class RecorderLink {
   private queue: StdioEvent[] = [];
+  private queuedBytes = 0;
   private sending: Promise<void> | null = null;
   private down = false;
   private dropped = 0;
@@ -25,8 +27,14 @@ export class RecorderLink {
 
   send(events: StdioEvent[]): void {
     if (events.length === 0) return;
-    this.queue.push(...events);
-    if (this.queue.length > MAX_QUEUED) this.dropped += this.queue.splice(0, this.queue.length - MAX_QUEUED).length;
+    for (const e of events) {
+      this.queue.push(e);
+      this.queuedBytes += sizeOf(e);
+    }
+    while (this.queue.length > 1 && (this.queue.length > MAX_QUEUED || this.queuedBytes > MAX_QUEUED_BYTES)) {
+      this.queuedBytes -= sizeOf(this.queue.shift() as StdioEvent);
+      this.dropped++;
+    }
     this.sending ??= this.drain().finally(() => {
       this.sending = null;
     });
@@ -61,6 +69,7 @@ export class RecorderLink {
     let bytes = 0;
     let n = 0;
     while (n < this.queue.length && (n === 0 || bytes < MAX_BATCH_BYTES)) bytes += sizeOf(this.queue[n++] as StdioEvent);
+    this.queuedBytes -= bytes;
     return this.queue.splice(0, n);
   }
 }
