@@ -51,6 +51,17 @@ describe("numberHops", () => {
     expect(hops[1]!.arrows[0]).toMatchObject({ direction: "response", at: 7, inProgress: true });
   });
 
+  it("draws a stdio server's own lines from the MCP lane, and one arrow for a message without an answer", () => {
+    const stdio = { method: "STDIO", upstream: "stdio: node notes.js", status: null } as const;
+    const call = exchange({ ...stdio, url: "stdin", chunkCount: 1, tap: "mcp", classification: { kind: "mcp", method: "tools/call", toolName: "append", outcome: "ok" } }, 0, 5);
+    const note = exchange({ ...stdio, url: "stdin", tap: "mcp", classification: { kind: "mcp", method: "notifications/initialized", outcome: "notification" } }, 6, 6);
+    const log = exchange({ ...stdio, url: "stderr", tap: "mcp", classification: { kind: "other" } }, 7, 7);
+    const [h1, h2, h3] = numberHops([call, note, log]);
+    expect(h1!.arrows.map((a) => [a.from, a.to])).toEqual([["host", "mcp"], ["mcp", "host"]]);
+    expect(h2!.arrows.map((a) => [a.from, a.to])).toEqual([["host", "mcp"]]);
+    expect(h3!.arrows.map((a) => [a.from, a.to])).toEqual([["mcp", "host"]]);
+  });
+
   it("finds the hop of each side of an exchange", () => {
     const xs = articleTrace();
     const hops = numberHops(xs);

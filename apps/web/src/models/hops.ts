@@ -9,6 +9,7 @@
  */
 import { hopNumbers } from "@hopscope/shared/trace/hop-numbers";
 import type { ExchangeSummary, Tap } from "@hopscope/shared/trace/schemas";
+import { isStdioExchange } from "@hopscope/shared/trace/stdio-ingest";
 
 export type Lane = "you" | "host" | "model" | "mcp";
 export const LANES: readonly Lane[] = ["you", "host", "model", "mcp"];
@@ -42,16 +43,23 @@ export interface Hop {
 
 const FAR_LANE: Record<Tap, Lane> = { agent: "you", model: "model", mcp: "mcp" };
 
+/** A line the server wrote on its own over stdio (a notification or request on stdout, stderr, its exit). */
+function fromStdioServer(x: ExchangeSummary): boolean {
+  return isStdioExchange(x) && x.url !== "stdin";
+}
+
 function requestArrow(x: ExchangeSummary): Arrow {
   const far = FAR_LANE[x.tap];
-  const from = x.tap === "agent" ? far : "host";
-  const to = x.tap === "agent" ? "host" : far;
+  const inward = x.tap === "agent" || fromStdioServer(x);
+  const from = inward ? far : "host";
+  const to = inward ? "host" : far;
   return { exchangeId: x.id, direction: "request", from, to, at: x.timings.start, inProgress: x.timings.requestEnd === null && x.state === "pending" };
 }
 
 function responseArrow(x: ExchangeSummary): Arrow | null {
   const at = x.timings.end ?? (x.state === "streaming" ? x.timings.firstByte : null);
-  if (at === null) return null;
+  // Over stdio a message without an answer (a notification, a stderr line, the exit) is one arrow.
+  if (at === null || (isStdioExchange(x) && x.chunkCount === 0)) return null;
   const req = requestArrow(x);
   return { exchangeId: x.id, direction: "response", from: req.to, to: req.from, at, inProgress: x.timings.end === null };
 }
