@@ -165,12 +165,12 @@ describe("hopscope wrap", () => {
     expect(big.responseBody!.size).toBeGreaterThan(10 * 1024 * 1024);
   });
 
-  it("keeps a server working when no recorder runs, says so once, and records what is answered once one comes back", async () => {
+  it("keeps a server working when no recorder runs, says so once, and gives a recorder that comes back what it kept and what follows", async () => {
     const port = await reservePort();
     const host = new StdioHost(wrapped(FAULTY), { HOPSCOPE_URL: `http://127.0.0.1:${port}` });
     await host.converse([{ jsonrpc: "2.0", id: 1, method: "tools/list" }, { jsonrpc: "2.0", id: 2, method: "tools/list" }]);
     await host.waitFor({ stderr: "nothing is being recorded" });
-    // Asked while no recorder runs, answered once one does: recorded whole, since the answer carries its request.
+    // Asked while no recorder runs, answered once one does: recorded whole.
     const before = host.stdout.length;
     host.send({ jsonrpc: "2.0", id: 3, method: "half" });
     await host.waitFor({ bytes: before + 10 });
@@ -181,9 +181,9 @@ describe("hopscope wrap", () => {
       host.send({ jsonrpc: "2.0", id: 7, method: "crash" });
       await host.ended;
       expect(host.stderr.match(/nothing is being recorded/g)).toHaveLength(1);
-      const trace = await stdioTrace("stdio-misbehaving-server", 4, late.url);
-      // The recovered exchange is numbered when the recorder learns of it (its answer), after tools/list began.
-      expect(steps(trace)).toEqual(["stdin tools/list", "stdin half", "stdin crash", "stdout error", "exit error"]);
+      const trace = await stdioTrace("stdio-misbehaving-server", 6, late.url);
+      // What the tap kept while no recorder ran comes first, then what followed: every message, in order.
+      expect(steps(trace)).toEqual(["stdin tools/list", "stdin tools/list", "stdin half", "stdin tools/list", "stdin crash", "stdout error", "exit error"]);
       expect(trace.exchanges.find((e) => e.classification.kind === "mcp" && e.classification.method === "half")).toMatchObject({ state: "complete", classification: { outcome: "ok" } });
     } finally {
       await late.close();

@@ -1,12 +1,18 @@
 /**
  * The stdio tap's line to the recorder: events are queued and sent in order, in batches, one request at a
  * time, never in the relay's way. A recorder that is not running costs the wrapped server nothing: the
- * tap says so once on stderr, drops what it cannot send, and tries again with the next events, so a
- * recorder that comes back gets everything answered after (an answer carries its request).
+ * tap says so once on stderr, keeps what it could not send (the newest 10,000 events, 64 MiB) and tries
+ * again a second later, so a recorder that comes back gets what was kept and everything after (an answer
+ * carries its request, so a request asked before is recorded whole).
  */
 import { StdioIngestResultSchema, type StdioBatch, type StdioEvent } from "@hopscope/shared/trace/stdio-ingest";
 import { call, recorderUrl } from "../recorder-client";
 
+/** A send waits this long after the first queued event, so events travel in batches (one HTTP request per
+ * message pair cost a busy session several times the relay itself; 50 ms is not seen on a live timeline). */
+const BATCH_DELAY_MS = 50;
+/** After a failed send, the next waits this long. */
+const RETRY_MS = 1000;
 /** Frame bytes per batch: batches stay well under the recorder's limit. */
 const MAX_BATCH_BYTES = 8 * 1024 * 1024;
 /** Events (and their frame bytes) kept while a send is under way; past either the oldest are dropped (and counted). */
@@ -19,6 +25,9 @@ export class RecorderLink {
   private sending: Promise<void> | null = null;
   private down = false;
   private dropped = 0;
+  private timer: NodeJS.Timeout | null = null;
+  /** No send before this (epoch ms): a recorder that refused the last one is not asked at every message. */
+  private retryAt = 0;
 
   constructor(
     private readonly session: StdioBatch["session"],
@@ -35,14 +44,36 @@ export class RecorderLink {
       this.queuedBytes -= sizeOf(this.queue.shift() as StdioEvent);
       this.dropped++;
     }
-    this.sending ??= this.drain().finally(() => {
-      this.sending = null;
-    });
+    this.schedule();
   }
 
-  /** Resolves once everything queued has been sent (or given up on); for the end of the session. */
+  /** Sends what is queued now (trying a recorder that was down once more); for the end of the session. */
   async flushed(): Promise<void> {
-    while (this.sending) await this.sending;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.sending) await this.sending;
+    if (this.queue.length === 0) return;
+    this.retryAt = 0;
+    this.sending = this.drain();
+    await this.sending;
+    this.sending = null;
+  }
+
+  /**
+   * One send at a time, a few ms after the first event (so a busy session goes in few requests and the
+   * relay's thread is not spent on HTTP), and no sooner than RETRY_MS after a failed one.
+   */
+  private schedule(): void {
+    if (this.sending || this.timer || this.queue.length === 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.sending = this.drain().finally(() => {
+        this.sending = null;
+        this.schedule();
+      });
+    }, Math.max(BATCH_DELAY_MS, this.retryAt - Date.now()));
+    // The session's end is the server's exit, not this timer.
+    this.timer.unref();
   }
 
   private async drain(): Promise<void> {
@@ -58,9 +89,13 @@ export class RecorderLink {
         this.down = false;
         this.dropped = 0;
       } catch (err) {
-        this.dropped += events.length;
+        // Kept (within the queue's bounds) for when the recorder is back.
+        this.queue.unshift(...events);
+        for (const e of events) this.queuedBytes += sizeOf(e);
         if (!this.down) this.say(`nothing is being recorded: ${(err as Error).message}. The server works as usual.`);
         this.down = true;
+        this.retryAt = Date.now() + RETRY_MS;
+        return;
       }
     }
   }
