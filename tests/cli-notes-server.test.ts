@@ -13,7 +13,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 it("serves MCP over stdio through the CLI and exits 0 at the end of its input", async () => {
   const notesFile = path.join(dir, "db");
-  const host = new StdioHost([process.execPath, "--import", TSX, HOPSCOPE_CLI, "notes-server", "--stdio"], { NOTES_FILE: notesFile });
+  const host = new StdioHost([process.execPath, "--import", TSX, HOPSCOPE_CLI, "notes-server", "--stdio"], { NOTES_FILE: notesFile }, dir);
   await host.converse([
     { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "cli-test", version: "1" } } },
     { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "append", arguments: { content: "buy milk" } } },

@@ -29,9 +29,9 @@ export class StdioHost {
   private err: Buffer[] = [];
   readonly ended: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(command: string[], env: Record<string, string> = {}) {
+  constructor(command: string[], env: Record<string, string> = {}, cwd?: string) {
     const [program, ...args] = command;
-    this.child = spawn(program as string, args, { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+    this.child = spawn(program as string, args, { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"], ...(cwd ? { cwd } : {}) });
     this.child.stdout.on("data", (c: Buffer) => this.out.push(c));
     this.child.stderr.on("data", (c: Buffer) => this.err.push(c));
     this.ended = new Promise((resolve) => this.child.once("close", (code, signal) => resolve({ code, signal })));
