@@ -63,6 +63,12 @@ describe("POST /api/ingest/stdio", () => {
       const out = await request(`${rec.url}/api/traces/${trace!.id}/export?format=${format}`);
       expect(out.status, `${format}: ${out.body.toString().slice(0, 300)}`).toBe(200);
       if (format !== "mermaid") expect(out.body.toString(), format).toContain(format === "otlp" ? "tools/call" : "Success");
+      if (format === "hopscope" || format === "har") {
+        const back = await request(`${rec.url}/api/import`, { method: "POST", body: out.body, headers: { "content-type": "application/json" } });
+        expect(back.status, `${format} import: ${back.body.toString().slice(0, 300)}`).toBe(200);
+        const imported = (await traces(rec)).find((t) => t.id === (JSON.parse(back.body.toString()) as { id: string }).id)!;
+        expect(imported.exchanges.map((e) => [e.tap, e.method, e.url]), format).toEqual([["mcp", "STDIO", "stdin"], ["mcp", "STDIO", "stderr"], ["mcp", "STDIO", "exit"]]);
+      }
     }
   });
 
