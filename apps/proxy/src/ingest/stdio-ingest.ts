@@ -40,6 +40,9 @@ interface Pending extends Placed {
 
 type Session = StdioBatch["session"];
 
+/** Requests in flight that are listed; past this the oldest are forgotten (still stored if answered). */
+const MAX_PENDING = 10_000;
+
 export class StdioIngest implements InFlightSource {
   private readonly pending = new Map<string, Pending>();
   private readonly sessions: McpSessionGrouper;
@@ -79,6 +82,8 @@ export class StdioIngest implements InFlightSource {
         const placed = this.place(session, e.stream, body, e.at);
         const summary = this.summary(session, placed, e.stream, e.at, body, null, "pending", null, null);
         this.pending.set(`${session.id}\u0000${e.key}`, { ...placed, summary });
+        // A tap killed before it could report its server's end leaves requests that are never answered.
+        if (this.pending.size > MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
         this.deps.announce({ type: "exchange.started", exchange: summary });
         return;
       }
