@@ -42,7 +42,8 @@ describe("POST /api/ingest/stdio", () => {
   it("records a wrapped session as one trace with the wrapper's times, announced live", async () => {
     rec = await startRecorder({});
     const feed = new FeedClient(rec.wsUrl);
-    await feed.opened();
+    // Frames after the snapshot are the ones this client is sent.
+    await feed.until((f) => f.some((x) => x.type === "snapshot"), "the snapshot");
     const res = await post(JSON.stringify(batch));
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body.toString())).toEqual({ recorded: 4 });
