@@ -1,0 +1,38 @@
+/**
+ * What the model saw, for a request in any dialect: the dialect body → the native request Ollama builds from it
+ * → the rendered prompt, each segment linked both to the native field it printed (`path`) and to the field of
+ * the client's own JSON that field came from (`clientPath`). The three layers are what the prompt view shows.
+ */
+import { type RenderOptions, type RenderResult, type Segment, renderChat, renderGenerate } from "../prompt/render";
+import { toNative } from "./convert";
+import type { Dialect } from "./dialect";
+import type { Converted } from "./native";
+
+export interface DialectSegment extends Segment {
+  /** JSON pointer into the client's request body (absent for text no field produced: template, model SYSTEM). */
+  clientPath?: string;
+}
+
+export interface DialectRender extends Omit<RenderResult, "segments"> {
+  segments: DialectSegment[];
+  converted: Converted;
+}
+
+/** Throws DialectError for a body Ollama refuses, RenderInputError for a native request it cannot render. */
+export function renderDialect(d: Dialect, body: unknown, opts: RenderOptions = {}): DialectRender {
+  const converted = toNative(d, body);
+  const r = converted.endpoint === "/api/chat" ? renderChat(converted.native, opts) : renderGenerate(unsetEmpty(converted.native), opts);
+  const segments = r.segments.map((s) => {
+    if (s.path === undefined || !s.path.startsWith("/")) return s;
+    const clientPath = converted.paths.map(s.path);
+    return clientPath === null ? s : { ...s, clientPath };
+  });
+  return { ...r, segments, converted };
+}
+
+/** GenerateHandler treats an empty `system` or `template` as not given (the model's own is used). */
+function unsetEmpty(native: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...native };
+  for (const k of ["system", "template", "suffix"]) if (out[k] === "") delete out[k];
+  return out;
+}
