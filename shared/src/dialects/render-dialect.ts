@@ -21,7 +21,7 @@ export interface DialectRender extends Omit<RenderResult, "segments"> {
 /** Throws DialectError for a body Ollama refuses, RenderInputError for a native request it cannot render. */
 export function renderDialect(d: Dialect, body: unknown, opts: RenderOptions = {}): DialectRender {
   const converted = toNative(d, body);
-  const r = converted.endpoint === "/api/chat" ? renderChat(converted.native, opts) : renderGenerate(unsetEmpty(converted.native), opts);
+  const r = converted.endpoint === "/api/chat" ? renderChat(converted.native, opts) : renderGenerate(converted.native, opts);
   const segments = r.segments.map((s) => {
     if (s.path === undefined || !s.path.startsWith("/")) return s;
     const clientPath = converted.paths.map(s.path);
@@ -30,9 +30,3 @@ export function renderDialect(d: Dialect, body: unknown, opts: RenderOptions = {
   return { ...r, segments, converted };
 }
 
-/** GenerateHandler treats an empty `system` or `template` as not given (the model's own is used). */
-function unsetEmpty(native: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...native };
-  for (const k of ["system", "template", "suffix"]) if (out[k] === "") delete out[k];
-  return out;
-}
