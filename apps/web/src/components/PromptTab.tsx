@@ -10,6 +10,7 @@ import { bodyText, tryJson } from "../models/body";
 import { countAgreement } from "../models/budget";
 import { useApp } from "./AppContext";
 import { BodyView } from "./BodyView";
+import { ConversionLayer } from "./ConversionLayer";
 import { JsonTree } from "./JsonTree";
 import { Loading } from "./Loading";
 import { PromptText } from "./PromptText";
@@ -51,6 +52,15 @@ export function PromptInfo({ p, promptEvalCount }: { p: PromptView; promptEvalCo
   );
 }
 
+/** A converted request links each part to the client's own field (the JSON shown beside it), not the native one. */
+function linkedToClient(p: PromptView): PromptView["segments"] {
+  return p.conversion ? p.segments.map((seg) => ({ ...seg, path: seg.clientPath })) : p.segments;
+}
+
+function pathOnly(url: string): string {
+  return url.split("?")[0] ?? url;
+}
+
 export function PromptTab({ x }: { x: ExchangeSummary }) {
   const { trace } = useApp();
   const hovered = useSignal<string | null>(null);
@@ -71,6 +81,7 @@ export function PromptTab({ x }: { x: ExchangeSummary }) {
         ) : (
           <div class={s.tab}>
             <PromptInfo p={v.prompt} promptEvalCount={promptEvalCount} />
+            {v.prompt.conversion ? <ConversionLayer c={v.prompt.conversion} hovered={hovered} path={pathOnly(x.url)} /> : null}
             {v.diff ? (
               <p class={s.note}>
                 Dimmed: the {v.diff.commonPrefixLength.toLocaleString()} characters this prompt shares with the previous request's — the host resent
@@ -115,11 +126,11 @@ export function PromptTab({ x }: { x: ExchangeSummary }) {
                 {showTokens.value && v.prompt.tokens ? (
                   <TokenView tokens={v.prompt.tokens} />
                 ) : (
-                  <PromptText text={v.prompt.text} segments={v.prompt.segments} hovered={hovered} newFrom={v.diff?.commonPrefixLength} />
+                  <PromptText text={v.prompt.text} segments={linkedToClient(v.prompt)} hovered={hovered} newFrom={v.diff?.commonPrefixLength} />
                 )}
               </div>
               <div class={s.col}>
-                <h3 class={s.heading}>The JSON the host sent</h3>
+                <h3 class={s.heading}>{v.prompt.conversion ? `The JSON the client sent (${v.prompt.conversion.label})` : "The JSON the host sent"}</h3>
                 {full?.status === "ready" && request === undefined ? (
                   <BodyView body={full.value.requestBody} />
                 ) : request === undefined ? (
