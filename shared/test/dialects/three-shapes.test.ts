@@ -70,3 +70,19 @@ describe("three shapes, one prompt", () => {
     expect(r.segments.find((s) => s.path === "/prompt")?.clientPath).toBe("/prompt");
   });
 });
+
+describe("the other direction: a native turn written in each dialect", async () => {
+  const { openAiChatBody, anthropicBody } = await import("@hopscope/shared/dialects/from-native");
+  // As the host keeps history: tool results carry tool_name only, calls may have ids.
+  const hostHistory = { ...ollama, messages: [ollama.messages[0], ollama.messages[1], { role: "tool", content: result, tool_name: "add_note" }] };
+  it("converting back gives the same prompt; OpenAI arguments are a string, Anthropic has tool_use and tool_result blocks", () => {
+    const want = renderChat(ollama).text;
+    const o = openAiChatBody(hostHistory);
+    const a = anthropicBody(hostHistory);
+    expect(renderDialect("openai-chat", o).text).toBe(want);
+    expect(renderDialect("anthropic", a).text).toBe(want);
+    expect((o.messages as Array<Record<string, unknown>>)[2]).toEqual({ role: "tool", tool_call_id: "call_1", content: result });
+    expect((a.messages as Array<Record<string, unknown>>)[1]).toEqual({ role: "assistant", content: [{ type: "tool_use", id: "call_1", name: "add_note", input: args }] });
+    expect((a.messages as Array<Record<string, unknown>>)[2]).toEqual({ role: "user", content: [{ type: "tool_result", tool_use_id: "call_1", content: result }] });
+  });
+});
