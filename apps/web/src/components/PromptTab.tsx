@@ -15,6 +15,7 @@ import { JsonTree } from "./JsonTree";
 import { Loading } from "./Loading";
 import { PromptText } from "./PromptText";
 import s from "./PromptTab.module.css";
+import { ThreeShapesView } from "./ThreeShapesView";
 import { TokenView } from "./TokenView";
 
 type PromptView = NonNullable<ExchangeViews["prompt"]>;
@@ -62,7 +63,7 @@ function pathOnly(url: string): string {
 }
 
 export function PromptTab({ x }: { x: ExchangeSummary }) {
-  const { trace } = useApp();
+  const { trace, shapes } = useApp();
   const hovered = useSignal<string | null>(null);
   const showTokens = useSignal(false);
   const promptEvalCount = x.classification.kind === "model.chat" ? x.classification.promptEvalCount : undefined;
@@ -81,6 +82,13 @@ export function PromptTab({ x }: { x: ExchangeSummary }) {
         ) : (
           <div class={s.tab}>
             <PromptInfo p={v.prompt} promptEvalCount={promptEvalCount} />
+            {x.classification.kind === "model.chat" ? (
+              <button type="button" class={s.shapesBtn} onClick={() => shapes.open(x.id)} data-testid="open-three-shapes"
+                title="This turn as Ollama, OpenAI and Anthropic clients send it, and the one prompt they all become">
+                Three shapes: this turn in Ollama, OpenAI and Anthropic form
+              </button>
+            ) : null}
+            {shapes.openFor.value === x.id ? <ThreeShapesView /> : null}
             {v.prompt.conversion ? <ConversionLayer c={v.prompt.conversion} hovered={hovered} path={pathOnly(x.url)} /> : null}
             {v.diff ? (
               <p class={s.note}>
