@@ -44,3 +44,14 @@ describe("conversationOf + FallbackGrouper", () => {
     expect(conversationOf("/v1/messages", { model: "m", messages: [{ role: "user", content: "x" }] })).toEqual([{ role: "user", content: "x" }]);
   });
 });
+
+describe("toolMessagesOf in every dialect", async () => {
+  const { toolMessagesOf } = await import("@hopscope/shared/trace/link");
+  it("finds Anthropic tool_result blocks and Responses function_call_output items, named by their call", () => {
+    expect(toolMessagesOf({ messages: [{ role: "user", content: "x" }, { role: "assistant", content: [{ type: "tool_use", id: "c1", name: "append", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "c1", content: [{ type: "text", text: "Success" }] }] }] })).toEqual([{ messageIndex: 2, content: "Success", toolName: "append" }]);
+    expect(toolMessagesOf({ input: [{ type: "function_call", call_id: "c", name: "read", arguments: "{}" }, { type: "function_call_output", call_id: "c", output: "notes" }] }))
+      .toEqual([{ messageIndex: 1, content: "notes", toolName: "read" }]);
+    expect(toolMessagesOf({ messages: [{ role: "tool", content: "ok", tool_name: "append" }] })).toEqual([{ messageIndex: 0, content: "ok", toolName: "append" }]);
+  });
+});
