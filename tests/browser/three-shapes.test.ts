@@ -82,4 +82,22 @@ describe("three shapes, side by side", () => {
     await expect.poll(() => view.count()).toBe(0);
     expect(browser.pageErrors).toEqual([]);
   });
+
+  it("a request Ollama refuses says why there is no prompt, never a blank pane", async () => {
+    const { page } = browser;
+    const { modelTapUrl } = JSON.parse(await stack.api("/api/config")) as { modelTapUrl: string };
+    const res = await fetch(`${modelTapUrl}/v1/messages`, { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "qwen2.5:7b", max_tokens: 10, messages: [{ role: "assistant", content: [{ type: "tool_use", name: "append", input: {} }] }] }) });
+    expect(res.status).toBe(400);
+    let traceId = "";
+    await expect.poll(async () => {
+      const list = JSON.parse(await stack.api("/api/traces?limit=5")) as { traces: { id: string; exchangeCount: number }[] };
+      traceId = list.traces.find((t) => t.exchangeCount === 1)?.id ?? "";
+      return traceId;
+    }).not.toBe("");
+    await page.goto(`${stack.uiUrl}/#/trace/${traceId}/hop/1`);
+    await page.locator('[data-tab="saw"]').click();
+    await expect.poll(() => page.getByTestId("hop-detail").textContent()).toContain("Ollama refuses this request before rendering anything (400: tool_use block missing required 'id' field)");
+    await browser.screenshot("three-shapes-refused-1280");
+  });
 });

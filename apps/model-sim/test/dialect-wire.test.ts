@@ -99,3 +99,12 @@ describe("framing", () => {
     expect([missing.status, (await missing.json()).error.type]).toEqual([404, "not_found_error"]);
   });
 });
+
+describe("_debug_render_only through /v1/chat/completions", () => {
+  it("answers the rendered prompt of the converted request, as Ollama's ChatWriter does", async () => {
+    const res = await post(`${sims.now!.url}/v1/chat/completions`, { model: "qwen2.5:7b", messages: ask, tools: NOTES_TOOLS, _debug_render_only: true });
+    const body = JSON.parse(res.text);
+    expect(body.object).toBe("chat.completion");
+    expect(body._debug_info.rendered_template).toContain("<|im_start|>user\nAdd buy milk to my notes<|im_end|>");
+  });
+});

@@ -22,6 +22,8 @@ export interface NativeChunk {
   evalCount: number;
   /** `/api/generate`'s text. */
   response: string;
+  /** `_debug_info` of a `_debug_render_only` answer (the rendered template). */
+  debugInfo?: Json;
 }
 
 export function readNativeChunk(r: Json): NativeChunk {
@@ -44,6 +46,7 @@ export function readNativeChunk(r: Json): NativeChunk {
     promptEvalCount: num(r.prompt_eval_count),
     evalCount: num(r.eval_count),
     response: str(r.response),
+    ...(isObject(r._debug_info) ? { debugInfo: r._debug_info } : {}),
   };
 }
 

@@ -31,6 +31,8 @@ export function toChatCompletion(id: string, r: NativeChunk): Json {
     system_fingerprint: "fp_ollama",
     choices: [{ index: 0, message, finish_reason: reason }],
     usage: openAiUsage(r),
+    // A `_debug_render_only` request gets the rendered prompt back, as on /api/chat.
+    ...(r.debugInfo ? { _debug_info: r.debugInfo } : {}),
   };
 }
 
