@@ -40,6 +40,13 @@ describe("three shapes, side by side", () => {
       const path = dialect === "ollama" ? "/api/chat" : dialect === "openai" ? "/v1/chat/completions" : "/v1/messages";
       await page.locator('[data-tab="wire"]').click();
       await expect.poll(() => page.getByTestId("hop-detail").textContent()).toContain(path);
+      // What the model wrote, handed back in the dialect's own shape.
+      await page.locator('[data-hop="4"]').click();
+      await page.locator('[data-tab="wrote"]').click();
+      const parsed = page.getByTestId("parsed-tool-calls");
+      const want = dialect === "ollama" ? '"arguments": {\n' : dialect === "openai" ? '"arguments": "{\\"content\\":\\"buy milk\\"}"' : '"type": "tool_use"';
+      await expect.poll(() => parsed.textContent()).toContain(want);
+      expect(await page.getByTestId("raw-output").textContent()).toContain("<tool_call>");
     }
   });
 
