@@ -115,6 +115,26 @@ describe("@anthropic-ai/sdk through the model tap", () => {
   });
 });
 
+describe("openai client's Responses API through the model tap", () => {
+  it("function_call, then function_call_output streamed: the prompt is the native render, linked to input items", async () => {
+    const openai = new OpenAI({ baseURL: `${modelTap}/v1`, apiKey: "ollama", maxRetries: 0 });
+    const tools = [{ type: "function" as const, name: "append", description: "Append content to the end of the file", parameters: schema, strict: false }];
+    const first = await openai.responses.create({ model: "qwen2.5:7b", input: ask, tools });
+    const call = first.output.find((o) => o.type === "function_call");
+    if (!call || call.type !== "function_call") throw new Error("no function_call");
+    const stream = await openai.responses.create({ model: "qwen2.5:7b", tools, stream: true,
+      input: [{ role: "user", content: ask }, { type: "function_call", call_id: call.call_id, name: call.name, arguments: call.arguments }, { type: "function_call_output", call_id: call.call_id, output: "Success" }] });
+    for await (const ev of stream) void ev;
+    const [a, b] = await modelExchanges("/v1/responses", 2);
+    expect(a!.ex.classification).toMatchObject({ kind: "model.chat", toolCalls: [{ name: "append", arguments: { content: "buy milk" }, id: call.call_id }] });
+    expect(b!.ex.classification).toMatchObject({ kind: "model.chat", stream: true, messageCount: 3 });
+    const v = await views(b!.ex.id);
+    expect(v.prompt!.text).toBe(renderChat(nativeTurn2(call.call_id), { ollamaVersion: "0.14.0" }).text);
+    expect(v.prompt!.segments.find((s) => s.path === "/messages/2/content")?.clientPath).toBe("/input/2/output");
+    expect(v.rawOutput!.text.toLowerCase()).toContain("buy milk");
+  });
+});
+
 describe("Vercel AI SDK through the model tap", () => {
   it("the tool loop's two model calls are one conversation", async () => {
     const provider = createOpenAICompatible({ name: "ollama", baseURL: `${modelTap}/v1` });
