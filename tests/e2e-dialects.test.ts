@@ -115,6 +115,19 @@ describe("@anthropic-ai/sdk through the model tap", () => {
   });
 });
 
+describe("errors after conversion", () => {
+  it("a model that is not pulled: the prompt Ollama would have rendered, and a note that the model never saw it", async () => {
+    const openai = new OpenAI({ baseURL: `${modelTap}/v1`, apiKey: "ollama", maxRetries: 0 });
+    const err = await openai.chat.completions.create({ model: "llama9", messages: [{ role: "user", content: "hi there" }] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.NotFoundError);
+    const all = await modelExchanges("/v1/chat/completions", 3);
+    const missing = all.find((x) => x.ex.status === 404)!;
+    const v = await views(missing.ex.id);
+    expect(v.prompt!.text).toContain("hi there");
+    expect(v.notes!.join(" ")).toContain("The model server answered 404 (model 'llama9' not found)");
+  });
+});
+
 describe("openai client's Responses API through the model tap", () => {
   it("function_call, then function_call_output streamed: the prompt is the native render, linked to input items", async () => {
     const openai = new OpenAI({ baseURL: `${modelTap}/v1`, apiKey: "ollama", maxRetries: 0 });

@@ -5,6 +5,7 @@
  */
 import { type RenderOptions, type RenderResult, type Segment, renderChat, renderGenerate } from "../prompt/render";
 import { toNative } from "./convert";
+import { DialectError } from "./dialect-error";
 import type { Dialect } from "./dialect";
 import type { Converted } from "./native";
 
@@ -21,6 +22,10 @@ export interface DialectRender extends Omit<RenderResult, "segments"> {
 /** Throws DialectError for a body Ollama refuses, RenderInputError for a native request it cannot render. */
 export function renderDialect(d: Dialect, body: unknown, opts: RenderOptions = {}): DialectRender {
   const converted = toNative(d, body);
+  // The handler's first check, after the middleware's: ChatHandler 400, GenerateHandler the not-found 404.
+  if (typeof converted.native.model !== "string" || converted.native.model === "") {
+    throw converted.endpoint === "/api/chat" ? new DialectError(400, "model is required") : new DialectError(404, "model '' not found");
+  }
   const r = converted.endpoint === "/api/chat" ? renderChat(converted.native, opts) : renderGenerate(converted.native, opts);
   const segments = r.segments.map((s) => {
     if (s.path === undefined || !s.path.startsWith("/")) return s;

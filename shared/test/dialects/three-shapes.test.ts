@@ -86,3 +86,19 @@ describe("the other direction: a native turn written in each dialect", async () 
     expect((a.messages as Array<Record<string, unknown>>)[2]).toEqual({ role: "user", content: [{ type: "tool_result", tool_use_id: "call_1", content: result }] });
   });
 });
+
+describe("a request the handler refuses", () => {
+  it("no model: 400 model is required (chat), the generate handler's 404", async () => {
+    const { DialectError } = await import("@hopscope/shared/dialects/dialect-error");
+    const refusal = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (err) {
+        return err instanceof DialectError ? [err.status, err.message] : String(err);
+      }
+      return "rendered";
+    };
+    expect(refusal(() => renderDialect("openai-chat", { messages: [{ role: "user", content: "x" }] }))).toEqual([400, "model is required"]);
+    expect(refusal(() => renderDialect("openai-completions", { prompt: "x" }))).toEqual([404, "model '' not found"]);
+  });
+});

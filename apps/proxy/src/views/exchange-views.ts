@@ -4,6 +4,8 @@
  * one of the trace. Derived on request; the expensive parts (verification) are cached per exchange.
  */
 import type { Dialect } from "@hopscope/shared/dialects/dialect";
+import { errorMessageOf } from "@hopscope/shared/dialects/dialect-error";
+import { tryParseJson } from "@hopscope/shared/trace/json-text";
 import { verifyAgainstOllama } from "@hopscope/shared/prompt/verify";
 import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
@@ -74,6 +76,10 @@ export class ExchangeViewBuilder {
       };
       const diff = await this.diffOrNote(ex, rendered.text, opts, notes);
       if (diff) views.diff = diff;
+    }
+    if (views.prompt && ex.status !== null && ex.status >= 400) {
+      const said = ex.responseBody?.encoding === "utf8" ? errorMessageOf(tryParseJson(ex.responseBody.data)) : null;
+      notes.push(`The model server answered ${ex.status}${said ? ` (${said})` : ""}: this is the prompt Ollama would have rendered, but the model never saw it.`);
     }
     const raw = rawOutputOf(ex, d);
     if (raw !== null) views.rawOutput = { text: raw, reconstructed: true, tokens: tokens(raw) };
