@@ -13,6 +13,7 @@ import { renderChat, renderGenerate } from "@hopscope/shared/prompt/render";
 import { ExchangeSchema, TraceSchema, type Exchange, type Trace } from "@hopscope/shared/trace/schemas";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
 import { ExchangeViewsSchema, type ExchangeViews } from "@hopscope/shared/trace/views";
+import { ThreeShapesSchema } from "@hopscope/shared/trace/shapes";
 import { startRecorderStack, type RecorderStack } from "./support/recorder-stack";
 
 let stack: RecorderStack;
@@ -177,5 +178,20 @@ describe("/api/generate through the model tap", () => {
     expect(v.prompt!.text).toBe(renderGenerate(body, { ollamaVersion: "0.14.0" }).text);
     expect(v.prompt!.conversion).toBeUndefined();
     expect(v.rawOutput!.text.length).toBeGreaterThan(0);
+  });
+});
+
+describe("GET /api/exchanges/:id/shapes", () => {
+  it("finds the same turn recorded in another dialect, and converts the one nobody recorded", async () => {
+    const [openaiTurn] = await modelExchanges("/v1/chat/completions", 1);
+    const shapes = ThreeShapesSchema.parse(JSON.parse(await stack.api(`/api/exchanges/${openaiTurn!.ex.id}/shapes`)));
+    const by = Object.fromEntries(shapes.shapes.map((s) => [s.dialect, s]));
+    expect([by.openai!.source, by.anthropic!.source, by.ollama!.source]).toEqual(["recorded", "recorded", "converted"]);
+    expect(shapes.shapes.every((s) => s.samePrompt)).toBe(true);
+    expect(by.openai!.toolCallShape).toContain('"arguments": "{\\"content\\":\\"buy milk\\"}"');
+    expect(by.anthropic!.toolCallShape).toContain('"type": "tool_use"');
+    expect(JSON.parse(by.ollama!.response!).message.tool_calls[0].function.arguments).toEqual({ content: "buy milk" });
+    expect(shapes.notes.join(" ")).toContain("converted");
+    expect(shapes.prompt).toContain("<|im_start|>user\nAdd buy milk to my notes<|im_end|>");
   });
 });
