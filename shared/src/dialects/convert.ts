@@ -60,8 +60,8 @@ export function dialectWriter(d: Exclude<Dialect, "ollama" | "ollama-generate">,
   switch (d) {
     case "openai-chat": {
       const id = `chatcmpl-${rand(999)}`;
-      const s = new OpenAiChatStream(id, usage);
-      return { chunk: (x) => s.write(n(x)), whole: (x) => toChatCompletion(id, n(x)) };
+      const s = new OpenAiChatStream(id, usage, ids.random);
+      return { chunk: (x) => s.write(n(x)), whole: (x) => toChatCompletion(id, n(x), ids.random) };
     }
     case "openai-completions": {
       const id = `cmpl-${rand(999)}`;

@@ -7,17 +7,22 @@
  */
 import { type NativeCall, type NativeChunk, argumentsText, sseEvent, unixSeconds } from "./native-response";
 import type { Json } from "./go-decode";
+import { type RandomSource, toolCallId } from "../toolcall/tool-call-id";
 
-export function openAiToolCalls(calls: NativeCall[]): Json[] {
-  return calls.map((tc) => ({ id: tc.id ?? "", index: tc.index, type: "function", function: { name: tc.name, arguments: argumentsText(tc.arguments) } }));
+/**
+ * openai.ToToolCalls. Before Ollama 0.13 the native answer had no call ids and the middleware made one per call
+ * (its own toolCallId(): "call_" + 8 of [a-z0-9]); since then it passes the handler's id through.
+ */
+export function openAiToolCalls(calls: NativeCall[], random: RandomSource = Math.random): Json[] {
+  return calls.map((tc) => ({ id: tc.id ?? toolCallId(random), index: tc.index, type: "function", function: { name: tc.name, arguments: argumentsText(tc.arguments) } }));
 }
 
 export function openAiUsage(r: NativeChunk): Json {
   return { prompt_tokens: r.promptEvalCount, completion_tokens: r.evalCount, total_tokens: r.promptEvalCount + r.evalCount };
 }
 
-export function toChatCompletion(id: string, r: NativeChunk): Json {
-  const toolCalls = openAiToolCalls(r.toolCalls);
+export function toChatCompletion(id: string, r: NativeChunk, random: RandomSource = Math.random): Json {
+  const toolCalls = openAiToolCalls(r.toolCalls, random);
   const message: Json = { role: r.role, content: r.content };
   if (r.thinking) message.reasoning = r.thinking;
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
@@ -45,6 +50,7 @@ export class OpenAiChatStream {
   constructor(
     private readonly id: string,
     private readonly includeUsage: boolean,
+    private readonly random: RandomSource = Math.random,
   ) {}
 
   private chunk(r: NativeChunk, delta: Json, finish: string | null): Json {
@@ -57,7 +63,7 @@ export class OpenAiChatStream {
     const emptyTrailer = r.done && this.firstSent && r.content === "" && r.thinking === "" && r.toolCalls.length === 0;
     if (!emptyTrailer) {
       const role = this.firstSent ? {} : { role: "assistant" };
-      const calls = openAiToolCalls(r.toolCalls);
+      const calls = openAiToolCalls(r.toolCalls, this.random);
       const mixed = r.thinking !== "" && (r.content !== "" || calls.length > 0);
       if (mixed) {
         out += sseEvent(this.chunk(r, { ...role, reasoning: r.thinking }, null));

@@ -6,6 +6,7 @@
  */
 import { type NativeChunk, argumentsText, sseEvent, unixSeconds } from "./native-response";
 import { type Json, isObject } from "./go-decode";
+import { toolCallId } from "../toolcall/tool-call-id";
 
 export interface ResponsesIds {
   responseId: string;
@@ -48,7 +49,7 @@ export function toResponse(req: Json, ids: ResponsesIds, r: NativeChunk, complet
   const output: Json[] = [];
   if (r.thinking) output.push({ id: `rs_${ids.responseId}`, type: "reasoning", summary: [{ type: "summary_text", text: r.thinking }], encrypted_content: r.thinking });
   if (r.toolCalls.length > 0) {
-    r.toolCalls.forEach((tc, i) => output.push({ id: `fc_${ids.responseId}_${i}`, type: "function_call", status: "completed", call_id: tc.id ?? "", name: tc.name, arguments: argumentsText(tc.arguments) }));
+    r.toolCalls.forEach((tc, i) => output.push({ id: `fc_${ids.responseId}_${i}`, type: "function_call", status: "completed", call_id: tc.id ?? toolCallId(ids.random), name: tc.name, arguments: argumentsText(tc.arguments) }));
   } else output.push({ id: ids.itemId, type: "message", status: "completed", role: "assistant", content: [textPart(r.content)] });
   return { ...responseObject(req, ids.responseId, unixSeconds(r.createdAt), "completed", output, usage(r)), completed_at: completedAt };
 }
@@ -95,7 +96,7 @@ export class ResponsesStream {
         const index = this.outputIndex + i;
         const itemId = `fc_${Math.floor(this.ids.random() * 999999)}_${i}`;
         const args = argumentsText(tc.arguments);
-        const item = { id: itemId, type: "function_call", status: "completed", call_id: tc.id ?? "", name: tc.name, arguments: args };
+        const item = { id: itemId, type: "function_call", status: "completed", call_id: tc.id ?? toolCallId(this.ids.random), name: tc.name, arguments: args };
         this.done.push(item);
         out += this.ev("response.output_item.added", { output_index: index, item: { ...item, status: "in_progress", arguments: "" } });
         out += this.ev("response.function_call_arguments.delta", { item_id: itemId, output_index: index, delta: args });

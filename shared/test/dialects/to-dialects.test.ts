@@ -106,3 +106,13 @@ describe("OpenAI completions", () => {
     expect(text.endsWith("data: [DONE]\n\n")).toBe(true);
   });
 });
+
+describe("tool call ids", () => {
+  it("pass the handler's id through; a native call without one (Ollama < 0.13) gets the middleware's call_ + 8 characters", () => {
+    const noId = { ...toolTurn, message: { role: "assistant", content: "", tool_calls: [{ function: { index: 0, name: "add_note", arguments: {} } }] } };
+    const body = dialectWriter("openai-chat", {}, { ...ids, random: () => 0 }).whole(noId) as { choices: { message: { tool_calls: { id: string }[] } }[] };
+    expect(body.choices[0]!.message.tool_calls[0]!.id).toBe("call_aaaaaaaa");
+    const kept = dialectWriter("openai-chat", {}, ids).whole(toolTurn) as typeof body;
+    expect(kept.choices[0]!.message.tool_calls[0]!.id).toBe("call_abcdefgh");
+  });
+});
