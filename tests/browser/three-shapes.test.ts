@@ -85,6 +85,10 @@ describe("three shapes, side by side", () => {
     await browser.screenshot("three-shapes-1920");
     await page.setViewportSize({ width: 1280, height: 720 });
     await browser.screenshot("three-shapes-1280");
+    // The theme key still works with the view open: the dark palette at projector size.
+    await page.keyboard.press("t");
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.scheme ?? "")).toBe("dark");
+    await browser.screenshot("three-shapes-1280-dark");
     await page.keyboard.press("Escape");
     await expect.poll(() => view.count()).toBe(0);
     expect(browser.pageErrors).toEqual([]);

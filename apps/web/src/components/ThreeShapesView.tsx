@@ -43,7 +43,13 @@ function Shapes({ v }: { v: ThreeShapes }) {
   // The turn's own part (the last messages) is at the end of the prompt; the tools block above is shared by all turns.
   useEffect(() => {
     const el = promptRef.current;
-    if (el) el.scrollTop = el.scrollHeight;
+    if (!el) return;
+    // Whenever the box is laid out or resized (a window resize, the zoom), show the end again.
+    const observer = new ResizeObserver(() => {
+      el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
   }, [v.prompt]);
   return (
     <>
