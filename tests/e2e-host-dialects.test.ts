@@ -51,3 +51,23 @@ describe("the host in three dialects", () => {
     expect(JSON.stringify(res.body)).toContain('dialect must be \\"ollama\\", \\"openai\\" or \\"anthropic\\"');
   });
 });
+
+describe("the host streaming in the other dialects (AGENT_STREAM=true)", () => {
+  let streaming: RecorderStack;
+  beforeAll(async () => {
+    streaming = await startRecorderStack({ sim: { ollamaVersion: "0.14.0" }, stream: true });
+  });
+  afterAll(() => streaming.close());
+
+  it("reads OpenAI and Anthropic event streams into the same tool loop", async () => {
+    for (const dialect of ["openai", "anthropic"] as const) {
+      const res = await streaming.ask(ASK, undefined, { dialect });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect((res.body as AgentResponse).toolCalls.map((t) => t.name)).toEqual(["append"]);
+      const trace = await streaming.waitForTrace(ASK);
+      const model = trace.exchanges.filter((e) => e.tap === "model");
+      expect(model.map((e) => e.classification.kind === "model.chat" && e.classification.stream)).toEqual([true, true]);
+      expect(model.every((e) => e.chunkCount > 1)).toBe(true);
+    }
+  });
+});
