@@ -18,17 +18,20 @@ import { OpenAiCompletionsStream, toCompletion } from "./to-openai-completions";
 import { ResponsesStream, toResponse } from "./to-openai-responses";
 import { hexId } from "./dialect-error";
 
-/** Throws DialectError(400, Ollama's message) for a body Ollama would refuse. */
-export function toNative(d: Dialect, body: unknown): Converted {
+/**
+ * Throws DialectError(400, Ollama's message) for a body Ollama would refuse. `ollamaVersion`: the release whose
+ * conversion to reproduce where it changed (default: the newest).
+ */
+export function toNative(d: Dialect, body: unknown, opts: { ollamaVersion?: string } = {}): Converted {
   switch (d) {
     case "openai-chat":
-      return fromOpenAiChat(body);
+      return fromOpenAiChat(body, opts.ollamaVersion);
     case "openai-completions":
       return fromOpenAiCompletions(body);
     case "openai-responses":
       return fromOpenAiResponses(body);
     case "anthropic":
-      return fromAnthropic(body);
+      return fromAnthropic(body, opts.ollamaVersion);
     case "ollama":
     case "ollama-generate": {
       const native = bodyObject(body, d === "ollama" ? "api.ChatRequest" : "api.GenerateRequest");

@@ -3,8 +3,9 @@
  * - `system` as a string, or its text blocks joined with nothing between them, is one system message;
  * - in one message, text blocks join into one content; `tool_use` blocks (which must have `id` and `name`)
  *   become its tool calls, with `input` as the arguments object;
- * - `tool_result` blocks become `tool` messages (`tool_call_id` = `tool_use_id`): in a user turn they come
- *   before the turn's text, in any other turn after it;
+ * - `tool_result` blocks become `tool` messages (`tool_call_id` = `tool_use_id`): from Ollama 0.23.4 they come
+ *   before the turn's text in a user turn and after it in any other turn; 0.14.0–0.23.3 put them after the text
+ *   always (ollama/ollama#16047 changed it);
  * - unknown block types are skipped; `max_tokens` (required, > 0) → num_predict, `stop_sequences` → stop,
  *   temperature/top_p/top_k only when given.
  */
@@ -12,6 +13,7 @@ import { DialectError } from "./dialect-error";
 import { type Json, bodyObject, isObject, objects, optArray, optNumber, optObject, optString } from "./go-decode";
 import { type Converted, type NativeToolCall, nativeChatRequest, nativeMessage, nativeToolCall } from "./native";
 import { PathMap } from "./path-map";
+import { atLeast } from "../prompt/version";
 
 const STRUCT = "MessagesRequest";
 
@@ -43,7 +45,10 @@ function imageData(source: unknown, missing: string): string {
   return data;
 }
 
-function convertMessage(msg: Json, j: number, out: Json[], paths: PathMap): void {
+/** The first release that puts a user turn's tool results before its text (ollama/ollama#16047). */
+export const TOOL_RESULTS_FIRST_SINCE = "0.23.4";
+
+function convertMessage(msg: Json, j: number, out: Json[], paths: PathMap, resultsFirst: boolean): void {
   const at = `/messages/${j}`;
   const role = (optString(msg.role, `${STRUCT}.messages.role`) ?? "").toLowerCase();
   const blocks = typeof msg.content === "string" ? null : blocksOf(msg.content, `${STRUCT}.messages.content`);
@@ -94,7 +99,8 @@ function convertMessage(msg: Json, j: number, out: Json[], paths: PathMap): void
       out.push(r.msg);
     }
   };
-  if (role === "user" && results.length > 0) pushResults();
+  const first = resultsFirst && role === "user" && results.length > 0;
+  if (first) pushResults();
   if (text !== "" || images.length > 0 || calls.length > 0 || thinking !== "") {
     const i = out.length;
     paths.add(`/messages/${i}`, at);
@@ -104,7 +110,7 @@ function convertMessage(msg: Json, j: number, out: Json[], paths: PathMap): void
     });
     out.push(nativeMessage({ role, content: text, images, toolCalls: calls.map((c) => c.call), thinking }));
   }
-  if (role !== "user" || results.length === 0) pushResults();
+  if (!first) pushResults();
 }
 
 /** The system prompt: a string, or its text blocks concatenated. */
@@ -134,7 +140,9 @@ function convertTools(tools: Json[], paths: PathMap): Json[] {
   });
 }
 
-export function fromAnthropic(body: unknown): Converted {
+/** @param ollamaVersion the release whose conversion to reproduce (default: the newest behaviour) */
+export function fromAnthropic(body: unknown, ollamaVersion?: string): Converted {
+  const resultsFirst = ollamaVersion === undefined || atLeast(ollamaVersion, TOOL_RESULTS_FIRST_SINCE);
   const r = bodyObject(body, `anthropic.${STRUCT}`);
   const model = optString(r.model, `${STRUCT}.model`) ?? "";
   const maxTokens = optNumber(r.max_tokens, `${STRUCT}.max_tokens`, "int") ?? 0;
@@ -149,7 +157,7 @@ export function fromAnthropic(body: unknown): Converted {
     paths.add("/messages/0", "/system").add("/messages/0/content", sys.path);
     out.push(nativeMessage({ role: "system", content: sys.text }));
   }
-  messages.forEach((m, j) => convertMessage(m, j, out, paths));
+  messages.forEach((m, j) => convertMessage(m, j, out, paths, resultsFirst));
 
   const options: Json = { num_predict: maxTokens };
   for (const [k, src, type] of [["temperature", "temperature", "float64"], ["top_p", "top_p", "float64"], ["top_k", "top_k", "int"]] as const) {

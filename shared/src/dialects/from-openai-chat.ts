@@ -3,13 +3,15 @@
  * - a string `content` is one message; a list of content parts becomes one native message per part (text, image),
  *   and the message's tool calls go on the last of them;
  * - `tool_calls[].function.arguments` is a JSON string, decoded into an object ("invalid tool call arguments" if not);
- * - a `tool` message takes its tool name from `name`, else from the assistant call with the same `tool_call_id`;
+ * - a `tool` message takes its tool name from `name`, else from the assistant call with the same `tool_call_id`
+ *   (from Ollama 0.11.4), and keeps its `tool_call_id` (from 0.12.11; ollama/ollama#12988);
  * - `max_tokens` → num_predict, `stop` (string or list) → stop, temperature and top_p default to 1.0.
  */
 import { DialectError } from "./dialect-error";
 import { type Json, bodyObject, isObject, objects, optArray, optBool, optNumber, optObject, optString, parseJsonText } from "./go-decode";
 import { type Converted, type NativeToolCall, nativeChatRequest, nativeMessage, nativeToolCall, thinkFromEffort } from "./native";
 import { PathMap } from "./path-map";
+import { atLeast } from "../prompt/version";
 
 const STRUCT = "ChatCompletionRequest";
 
@@ -49,18 +51,24 @@ function imageData(part: Json): string {
   return m[1]!;
 }
 
-function convertMessages(messages: Json[], paths: PathMap): Json[] {
+/** Releases from which the conversion carries a tool message's name and its call id over. */
+export const TOOL_NAME_SINCE = "0.11.4";
+export const TOOL_CALL_ID_SINCE = "0.12.11";
+
+function convertMessages(messages: Json[], paths: PathMap, version: string | undefined): Json[] {
+  const since = (v: string) => version === undefined || atLeast(version, v);
   const out: Json[] = [];
   messages.forEach((msg, j) => {
     const at = `/messages/${j}`;
     const field = `${STRUCT}.messages`;
     const role = optString(msg.role, `${field}.role`) ?? "";
     const reasoning = optString(msg.reasoning, `${field}.reasoning`);
-    const toolCallId = optString(msg.tool_call_id, `${field}.tool_call_id`);
+    const givenCallId = optString(msg.tool_call_id, `${field}.tool_call_id`);
+    const toolCallId = since(TOOL_CALL_ID_SINCE) ? givenCallId : undefined;
     let toolName = "";
-    if (role.toLowerCase() === "tool") {
+    if (role.toLowerCase() === "tool" && since(TOOL_NAME_SINCE)) {
       toolName = optString(msg.name, `${field}.name`) ?? "";
-      if (toolName === "" && toolCallId) toolName = nameFromCallId(messages, toolCallId);
+      if (toolName === "" && givenCallId) toolName = nameFromCallId(messages, givenCallId);
     }
     const callsAt = (i: number) => paths.add(`/messages/${i}/tool_calls`, `${at}/tool_calls`);
     const content = msg.content;
@@ -118,14 +126,15 @@ export function stopOption(stop: unknown, strict: boolean): string[] | undefined
   return out;
 }
 
-export function fromOpenAiChat(body: unknown): Converted {
+/** @param ollamaVersion the release whose conversion to reproduce (default: the newest behaviour) */
+export function fromOpenAiChat(body: unknown, ollamaVersion?: string): Converted {
   const r = bodyObject(body, `openai.${STRUCT}`);
   const model = optString(r.model, `${STRUCT}.model`) ?? "";
   const messages = objects(r.messages, `${STRUCT}.messages`, "[]openai.Message", "openai.Message");
   if (messages.length === 0) throw new DialectError(400, "[] is too short - 'messages'");
   const stream = optBool(r.stream, `${STRUCT}.stream`) ?? false;
   const paths = new PathMap().add("/model", "/model").add("/tools", "/tools");
-  const native = convertMessages(messages, paths);
+  const native = convertMessages(messages, paths, ollamaVersion);
 
   const options: Json = {};
   const stop = stopOption(r.stop, false);

@@ -21,7 +21,7 @@ export interface DialectRender extends Omit<RenderResult, "segments"> {
 
 /** Throws DialectError for a body Ollama refuses, RenderInputError for a native request it cannot render. */
 export function renderDialect(d: Dialect, body: unknown, opts: RenderOptions = {}): DialectRender {
-  const converted = toNative(d, body);
+  const converted = toNative(d, body, opts.ollamaVersion ? { ollamaVersion: opts.ollamaVersion } : {});
   // The handler's first check, after the middleware's: ChatHandler 400, GenerateHandler the not-found 404.
   if (typeof converted.native.model !== "string" || converted.native.model === "") {
     throw converted.endpoint === "/api/chat" ? new DialectError(400, "model is required") : new DialectError(404, "model '' not found");

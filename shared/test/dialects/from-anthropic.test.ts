@@ -82,3 +82,17 @@ describe("/v1/messages → /api/chat", () => {
     expect(fromAnthropic({ ...base, messages: [{ role: "user", content: [{ type: "hologram" }, { type: "text", text: "hi" }] }] }).native.messages).toEqual([{ role: "user", content: "hi" }]);
   });
 });
+
+describe("where a user turn's tool results go, by Ollama version", () => {
+  const body = { ...base, messages: [
+    { role: "assistant", content: [{ type: "tool_use", id: "c", name: "Read", input: {} }] },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: "c", content: "done" }, { type: "text", text: "Now describe it." }] },
+  ] };
+  const roles = (v?: string) => (fromAnthropic(body, v).native.messages as Array<{ role: string }>).map((m) => m.role);
+  it("0.14.0 to 0.23.3: after the turn's text; from 0.23.4 (ollama/ollama#16047) and by default: before it", () => {
+    expect(roles("0.14.0")).toEqual(["assistant", "user", "tool"]);
+    expect(roles("0.23.3")).toEqual(["assistant", "user", "tool"]);
+    expect(roles("0.23.4")).toEqual(["assistant", "tool", "user"]);
+    expect(roles()).toEqual(["assistant", "tool", "user"]);
+  });
+});

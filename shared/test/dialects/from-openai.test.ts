@@ -137,3 +137,13 @@ describe("/v1/responses → /api/chat", () => {
     expect(refused(() => fromOpenAiResponses({ model: "m", input: [{ content: "x" }] }))).toBe("input[0]: input item missing required 'type' field");
   });
 });
+
+describe("a tool message's name and call id, by Ollama version", () => {
+  const body = { model: "m", messages: [{ role: "assistant", tool_calls: [weatherCall] }, { role: "tool", tool_call_id: "id_abc", content: "20" }] };
+  const tool = (v?: string) => (fromOpenAiChat(body, v).native.messages as unknown[])[1];
+  it("none before 0.11.4; the name from 0.11.4; the call id too from 0.12.11 (ollama/ollama#12988)", () => {
+    expect(tool("0.11.3")).toEqual({ role: "tool", content: "20" });
+    expect(tool("0.12.0")).toEqual({ role: "tool", content: "20", tool_name: "get_current_weather" });
+    expect(tool("0.12.11")).toEqual({ role: "tool", content: "20", tool_name: "get_current_weather", tool_call_id: "id_abc" });
+  });
+});

@@ -36,7 +36,7 @@ function bindJson(text: string): unknown {
 
 async function run(d: Generating, c: Context, deps: SimDeps): Promise<Response> {
   const body = bindJson(await c.req.text());
-  const converted = toNative(d, body);
+  const converted = toNative(d, body, { ollamaVersion: deps.config.ollamaVersion });
   const signal = c.req.raw.signal;
   const writer = dialectWriter(d, body as Record<string, unknown>);
   const sseHeaders: Record<string, string> = d === "anthropic" || d === "openai-responses" ? { "cache-control": "no-cache" } : {};

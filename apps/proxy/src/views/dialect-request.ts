@@ -50,11 +50,11 @@ export function renderExchange(ex: Exchange, d: Dialect, opts: RenderOptions): R
 }
 
 /** The native request to ask a real Ollama to render (chat only), when the body converts. */
-export function nativeChatOf(ex: Exchange, d: Dialect): Record<string, unknown> | null {
+export function nativeChatOf(ex: Exchange, d: Dialect, opts: RenderOptions = {}): Record<string, unknown> | null {
   const body = ex.requestBody && ex.requestBody.encoding === "utf8" && !ex.requestBody.truncated ? tryParseJson(ex.requestBody.data) : undefined;
   if (body === undefined) return null;
   try {
-    const c = toNative(d, body);
+    const c = toNative(d, body, opts.ollamaVersion ? { ollamaVersion: opts.ollamaVersion } : {});
     return c.endpoint === "/api/chat" ? c.native : null;
   } catch {
     return null;

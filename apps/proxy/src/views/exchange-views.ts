@@ -67,7 +67,7 @@ export class ExchangeViewBuilder {
     if (outcome?.kind === "rendered") {
       const { converted, ...rendered } = outcome.render;
       void converted;
-      const native = nativeChatOf(ex, d);
+      const native = nativeChatOf(ex, d, opts);
       views.prompt = {
         ...rendered,
         tokens: tokens(rendered.text),
