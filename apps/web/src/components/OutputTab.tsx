@@ -75,7 +75,7 @@ export function OutputTab({ x }: { x: ExchangeSummary }) {
           {content ? (
             <>
               <h3 class={s.heading}>
-                <code>message.content</code>
+                <code>{shape.contentField}</code>
               </h3>
               <pre class={s.parsed}>{content}</pre>
             </>

@@ -15,6 +15,8 @@ export interface ParsedShape {
   /** One sentence on the shape (what the article's Part 1.3 points out). */
   note: string;
   value: unknown;
+  /** Where the text of the answer is, in this dialect. */
+  contentField: string;
 }
 
 export function parsedShape(url: string, calls: readonly ToolCall[]): ParsedShape {
@@ -25,24 +27,28 @@ export function parsedShape(url: string, calls: readonly ToolCall[]): ParsedShap
         field: "choices[0].message.tool_calls",
         note: "OpenAI's shape: the arguments are a JSON string, which the client must parse.",
         value: calls.map((t, index) => ({ id: t.id ?? "", index, type: "function", function: { name: t.name, arguments: goJson(t.arguments) } })),
+        contentField: "choices[0].message.content",
       };
     case "openai-responses":
       return {
         field: "output[] function_call items",
         note: "OpenAI Responses: one function_call item per call, its arguments a JSON string.",
         value: calls.map((t) => ({ type: "function_call", call_id: t.id ?? "", name: t.name, arguments: goJson(t.arguments) })),
+        contentField: "output[] message → output_text",
       };
     case "anthropic":
       return {
         field: "content[] tool_use blocks",
         note: "Anthropic's shape: a tool_use content block per call, its input a JSON object.",
         value: calls.map((t) => ({ type: "tool_use", id: t.id ?? "", name: t.name, input: t.arguments })),
+        contentField: "content[] text blocks",
       };
     default:
       return {
         field: "message.tool_calls",
         note: "Ollama's shape: the arguments are a JSON object.",
         value: calls.map((t) => ({ function: { name: t.name, arguments: t.arguments } })),
+        contentField: "message.content",
       };
   }
 }
