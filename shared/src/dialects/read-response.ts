@@ -6,6 +6,7 @@
 import type { Dialect } from "./dialect";
 import { type Json, isObject } from "./go-decode";
 import { parseSse } from "../trace/sse";
+import { parseNdjson, tryParseJson } from "../trace/json-text";
 
 export interface ReadCall {
   id?: string;
@@ -22,15 +23,12 @@ export interface ReadResponse {
   doneReason?: string;
   promptTokens?: number;
   outputTokens?: number;
+  /** Ollama's native done chunk: its numeric fields (durations in ns, counts), as sent. */
+  done?: Record<string, number>;
 }
 
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
+/** The recorder's one reader of untrusted JSON text (undefined when it is not JSON). */
+const tryJson = (text: string): unknown => tryParseJson(text);
 
 function argsOf(text: string): Json {
   const v = tryJson(text);
@@ -141,7 +139,7 @@ function readAnthropic(bodies: Json[], out: ReadResponse): void {
 
 function readOllama(text: string, out: ReadResponse): void {
   const whole = tryJson(text);
-  const lines = whole !== undefined ? [whole] : text.split("\n").filter((l) => l.trim() !== "").map(tryJson);
+  const lines = whole !== undefined ? [whole] : parseNdjson(text);
   for (const l of lines) {
     if (!isObject(l)) continue;
     const m = isObject(l.message) ? l.message : null;
@@ -152,6 +150,7 @@ function readOllama(text: string, out: ReadResponse): void {
       out.toolCalls.push({ ...(typeof tc.id === "string" ? { id: tc.id } : {}), name: tc.function.name, arguments: isObject(tc.function.arguments) ? tc.function.arguments : {} });
     }
     if (l.done === true) {
+      out.done = Object.fromEntries(Object.entries(l).filter((e): e is [string, number] => typeof e[1] === "number"));
       if (typeof l.done_reason === "string") out.doneReason = l.done_reason;
       if (typeof l.prompt_eval_count === "number") out.promptTokens = l.prompt_eval_count;
       if (typeof l.eval_count === "number") out.outputTokens = l.eval_count;

@@ -57,34 +57,26 @@ export function classifyModel(input: ModelClassifyInput): Classification {
   return d === "ollama" ? withOllamaResponse(base, input.responseText) : withDialectResponse(base, d, input.responseText);
 }
 
-/** Ollama's own response: the counts and durations of the done chunk as well. */
+/** Ollama's own response: the durations of the done chunk as well (read in the same pass). */
 function withOllamaResponse(base: ModelChat, text: string): ModelChat {
-  const out = withDialectResponse(base, "ollama", text);
-  const whole = tryParseJson(text);
-  const lines = whole !== undefined ? [whole] : text.split("\n").map((l) => tryParseJson(l));
-  const done = lines.find((l) => isRecord(l) && l.done === true);
-  if (isRecord(done)) {
-    copyNumber(done, "load_duration", out, "loadDuration");
-    copyNumber(done, "prompt_eval_duration", out, "promptEvalDuration");
-    copyNumber(done, "eval_duration", out, "evalDuration");
-    copyNumber(done, "total_duration", out, "totalDuration");
+  const { out, read } = withRead(base, "ollama", text);
+  const done = read.done ?? {};
+  for (const [key, as] of [["load_duration", "loadDuration"], ["prompt_eval_duration", "promptEvalDuration"], ["eval_duration", "evalDuration"], ["total_duration", "totalDuration"]] as const) {
+    if (done[key] !== undefined) out[as] = done[key];
   }
   return out;
 }
 
 function withDialectResponse(base: ModelChat, d: Dialect, text: string): ModelChat {
+  return withRead(base, d, text).out;
+}
+
+function withRead(base: ModelChat, d: Dialect, text: string): { out: ModelChat; read: ReturnType<typeof readResponse> } {
   const r = readResponse(d, text);
   const out: ModelChat = { ...base, toolCalls: r.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments, ...(c.id ? { id: c.id } : {}) })) };
   if (r.sawContent) out.content = clipText(r.content);
   if (r.doneReason !== undefined) out.doneReason = r.doneReason;
   if (r.promptTokens !== undefined) out.promptEvalCount = r.promptTokens;
   if (r.outputTokens !== undefined) out.evalCount = r.outputTokens;
-  return out;
-}
-
-type NumericKey = "loadDuration" | "promptEvalDuration" | "evalDuration" | "totalDuration";
-
-function copyNumber(from: Record<string, unknown>, key: string, to: ModelChat, as: NumericKey): void {
-  const v = from[key];
-  if (typeof v === "number") to[as] = v;
+  return { out, read: r };
 }
