@@ -71,3 +71,17 @@ describe("the host streaming in the other dialects (AGENT_STREAM=true)", () => {
     }
   });
 });
+
+describe("a dialect the model server does not serve", () => {
+  let old: RecorderStack;
+  beforeAll(async () => {
+    old = await startRecorderStack({ sim: { ollamaVersion: "0.13.5" } });
+  });
+  afterAll(() => old.close());
+
+  it("says which Ollama it needs, with the server's 404", async () => {
+    const res = await old.ask(ASK, undefined, { dialect: "anthropic" });
+    expect(res.status).toBe(502);
+    expect(JSON.stringify(res.body)).toContain("/v1/messages answered HTTP 404: 404 page not found (does this Ollama serve /v1/messages? It needs Ollama 0.14.0 or newer)");
+  });
+});

@@ -5,6 +5,7 @@
  * back into the same assistant message the native client returns, so the loop cannot tell the dialects apart.
  */
 import type { AgentDialect } from "@hopscope/shared/agent/schemas";
+import { ENDPOINT_SINCE } from "@hopscope/shared/dialects/dialect";
 import { errorMessageOf } from "@hopscope/shared/dialects/dialect-error";
 import { anthropicBody, openAiChatBody } from "@hopscope/shared/dialects/from-native";
 import { readResponse } from "@hopscope/shared/dialects/read-response";
@@ -69,7 +70,7 @@ export class DialectClient implements ModelClient {
       // Not JSON (a plain 404 page from an Ollama without this endpoint): reported as text below.
     }
     if (status === 404 && said && /not found/i.test(said)) return modelNotPulled(model, url, said);
-    const hint = status === 404 && !said ? ` (does this Ollama serve ${this.path}? /v1/messages needs Ollama 0.14 or newer)` : "";
+    const hint = status === 404 && !said ? ` (does this Ollama serve ${this.path}? It needs Ollama ${ENDPOINT_SINCE[this.path] ?? "?"} or newer)` : "";
     return modelServerFailed(url, `${this.path} answered HTTP ${status}: ${said ?? (text.slice(0, 300) || "(empty body)")}${hint}`);
   }
 }
