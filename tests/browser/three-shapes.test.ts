@@ -62,6 +62,10 @@ describe("three shapes, side by side", () => {
     // A prompt part links to the client's own field: the tool result came from a tool_result block.
     const result = page.locator('[data-testid="rendered-prompt"] [data-kind="tool-result"]').first();
     expect(await result.getAttribute("data-path")).toMatch(/^\/messages\/2\/content\/0\/content$/);
+    // Hovering it highlights that field in the client's own JSON (the tree beside the prompt).
+    await result.hover();
+    const clientField = page.locator('[data-testid="request-json"]').last().locator('[data-path="/messages/2/content/0/content"]');
+    await expect.poll(() => clientField.getAttribute("class")).toBeTruthy();
     await page.setViewportSize({ width: 1920, height: 1080 });
     await browser.screenshot("three-shapes-conversion-1920");
   });
