@@ -18,7 +18,8 @@ import type { Lesson } from "@hopscope/shared/ollama/lessons";
 import { parseTraceBundle } from "@hopscope/shared/trace/bundle";
 import { hopNumbers } from "@hopscope/shared/trace/hop-numbers";
 import type { Trace } from "@hopscope/shared/trace/schemas";
-import { AgentResponseSchema } from "@hopscope/shared/agent/schemas";
+import { AgentResponseSchema, type AgentDialect } from "@hopscope/shared/agent/schemas";
+import { atLeast } from "@hopscope/shared/prompt/version";
 import { formatHopLine } from "./launcher/hop-line";
 import { defaultConfig as simDefaults } from "../apps/model-sim/src/config";
 import { startRecorderStack, type RecorderStack, type RecorderStackOptions } from "../tests/support/recorder-stack";
@@ -43,9 +44,24 @@ export interface Scenario {
   before?: string[];
   /** The question whose trace is saved (for a `client` scenario: what the session does). */
   question: string;
+  /** AGENT_DIALECT: the API the host speaks to the model (default ollama). */
+  dialect?: AgentDialect;
 }
 
 const BUY_MILK = "Add buy milk to my notes";
+
+const DIALECT_TITLES: Record<AgentDialect, string> = { ollama: "Ollama's /api/chat", openai: "OpenAI's /v1/chat/completions", anthropic: "Anthropic's /v1/messages" };
+const DIALECT_SHOWS: Record<AgentDialect, string> = {
+  ollama: "tool arguments as a JSON object.",
+  openai: "tool arguments as a JSON string; Ollama converts the request to the same native chat.",
+  anthropic: "tool_use and tool_result content blocks; Ollama (from 0.14) converts them to the same native chat.",
+};
+
+/** /v1/messages exists from Ollama 0.14: the dialect scenarios need at least that stand-in version. */
+function simVersionFor(scenario: Scenario): string | undefined {
+  const version = simDefaults().ollamaVersion;
+  return scenario.dialect && !atLeast(version, "0.14.0") ? "0.14.0" : undefined;
+}
 
 export const SCENARIOS: readonly Scenario[] = [
   {
@@ -111,6 +127,17 @@ export const SCENARIOS: readonly Scenario[] = [
     stream: true,
     question: BUY_MILK,
   },
+  // The article's Part 1.3 on the wire: the same question in each dialect Ollama serves, recorded at the same
+  // Ollama version, so the three-shapes view finds the same turn in all three with real bytes.
+  ...(["ollama", "openai", "anthropic"] as const).map(
+    (dialect): Scenario => ({
+      name: `dialect-${dialect}`,
+      title: `three shapes: buy milk via ${DIALECT_TITLES[dialect]}`,
+      shows: `The article's question with AGENT_DIALECT=${dialect}: ${DIALECT_SHOWS[dialect]} Open a model hop's "Three shapes" to see it beside the other two.`,
+      dialect,
+      question: BUY_MILK,
+    }),
+  ),
 ];
 
 export interface Recorded {
@@ -121,8 +148,11 @@ export interface Recorded {
 
 /** Runs one scenario against a fresh real stack and returns the recorder's trace and its export. */
 export async function recordScenario(scenario: Scenario, stackOptions: RecorderStackOptions = {}): Promise<Recorded> {
+  const version = simVersionFor(scenario);
   const stack = await startRecorderStack({
     ...stackOptions,
+    ...(version ? { sim: { ...stackOptions.sim, ollamaVersion: version } } : {}),
+    ...(scenario.dialect ? { host: { ...stackOptions.host, dialect: scenario.dialect } } : {}),
     lesson: scenario.lesson ?? null,
     stream: scenario.stream ?? false,
     notes: scenario.notes ?? "",
@@ -195,6 +225,7 @@ function indexMarkdown(recorded: { scenario: Scenario; trace: Trace; pace: numbe
       `| [\`${s.name}.hopscope.json\`](${s.name}.hopscope.json) | ${s.title} | ${s.shows} | ${s.question}${s.before ? ` (after: ${s.before.join("; ")})` : ""} | ${[
         s.lesson ? `AGENT_LESSON=${s.lesson}` : "",
         s.stream ? "AGENT_STREAM=true" : "",
+        s.dialect ? `AGENT_DIALECT=${s.dialect}` : "",
         s.notes ? `notes file: ${JSON.stringify(s.notes.trim())}` : "",
         s.client === "inspector" ? "@modelcontextprotocol/inspector --cli, through the MCP tap" : "",
         s.client === "stdio" ? "npm run -s hopscope -- wrap -- (notes server over stdio)" : "",

@@ -71,6 +71,7 @@ function specs(c: LauncherConfig, model: ModelChoice): ServiceSpec[] {
         OLLAMA_MODEL: c.OLLAMA_MODEL,
         MCP_URL: `http://${h}:${c.MCP_TAP_PORT}/mcp`,
         AGENT_STREAM: c.AGENT_STREAM,
+        AGENT_DIALECT: c.AGENT_DIALECT,
         ...(c.AGENT_LESSON ? { AGENT_LESSON: c.AGENT_LESSON } : {}),
       },
       readyUrl: `http://${h}:${c.AGENT_HOST_PORT}/health`,

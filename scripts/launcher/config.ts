@@ -21,6 +21,7 @@ export const LauncherConfigSchema = z.object({
   HOPSCOPE_MODEL: z.enum(["auto", "ollama", "sim"]).default("auto"),
   AGENT_LESSON: z.string().optional(),
   AGENT_STREAM: z.enum(["true", "false"]).default("false"),
+  AGENT_DIALECT: z.enum(["ollama", "openai", "anthropic"], { error: "AGENT_DIALECT must be ollama, openai or anthropic" }).default("ollama"),
   NOTES_FILE: z.string().optional(),
   DB_FILE: z.string().optional(),
 });

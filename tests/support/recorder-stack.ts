@@ -61,7 +61,7 @@ export interface RecorderStack {
   tracesDir: string;
   readNotes(): Promise<string>;
   /** POST /agent through the agent tap, as a learner's curl would (no traceparent: the tap starts one). */
-  ask(message: string, conversationId?: string): Promise<AskResult>;
+  ask(message: string, conversationId?: string, extra?: Record<string, unknown>): Promise<AskResult>;
   /**
    * The trace of the latest `ask(message)`, once the recorder has stored it whole: its `/agent` exchange
    * has ended and every exchange is complete. Fails after `timeoutMs` with what it saw.
@@ -174,9 +174,9 @@ export async function startRecorderStack(opts: RecorderStackOptions = {}): Promi
       notesFile,
       tracesDir,
       readNotes: () => readFile(notesFile, "utf8"),
-      ask: (message, conversationId) => {
+      ask: (message, conversationId, extra = {}) => {
         askedAt.set(message, Date.now());
-        return postJson(`${agentTapUrl}/agent`, conversationId === undefined ? { message } : { message, conversationId });
+        return postJson(`${agentTapUrl}/agent`, conversationId === undefined ? { message, ...extra } : { message, conversationId, ...extra });
       },
       waitForTrace: async (message, timeoutMs = 10_000) => {
         const since = askedAt.get(message);

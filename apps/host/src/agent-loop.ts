@@ -9,11 +9,12 @@ import { HostError, mcpFailed, stepGuardReached } from "./errors";
 import { McpProtocolError, type McpClient } from "./mcp-client";
 import type { CallToolResult } from "@hopscope/shared/mcp/tools";
 import { mcpToolToOllama } from "./mcp-to-ollama-tools";
-import type { OllamaClient } from "./ollama-client";
+import type { ModelClient } from "./ollama-client";
 import { childTraceparent, type TraceContext } from "./traceparent";
 
 export interface AgentLoopDeps {
-  ollama: OllamaClient;
+  /** The model client of the host's dialect (AGENT_DIALECT); a question may ask for another (see routes/agent.ts). */
+  ollama: ModelClient;
   mcp: McpClient;
   maxSteps: number;
   /** Tools offered to the model that the MCP server does not have (the `unknown-tool` lesson; see stale-tools.ts). */

@@ -11,7 +11,9 @@ import { ConversationStore } from "./conversation-store";
 import { HostError } from "./errors";
 import { silentLogger, type Logger } from "./logger";
 import { McpClient } from "./mcp-client";
-import { OllamaClient } from "./ollama-client";
+import type { AgentDialect } from "@hopscope/shared/agent/schemas";
+import { DialectClient } from "./dialect-client";
+import { OllamaClient, type ModelClient } from "./ollama-client";
 import { agentRoutes } from "./routes/agent";
 import { healthRoutes } from "./routes/health";
 
@@ -28,7 +30,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Hono {
   const { config } = deps;
   const logger = deps.logger ?? silentLogger;
-  const ollama = new OllamaClient({
+  const native = new OllamaClient({
     url: config.ollamaUrl,
     model: config.model,
     keepAlive: config.keepAlive,
@@ -36,6 +38,11 @@ export function createApp(deps: AppDeps): Hono {
     lesson: config.lesson,
     fetch: deps.fetch,
   });
+  // The same model server in each dialect it serves; AGENT_DIALECT picks the default, a question may pick another.
+  const inDialect = (dialect: "openai" | "anthropic") =>
+    new DialectClient({ dialect, url: config.ollamaUrl, model: config.model, stream: config.stream, lesson: config.lesson, fetch: deps.fetch });
+  const clients: Record<AgentDialect, ModelClient> = { ollama: native, openai: inDialect("openai"), anthropic: inDialect("anthropic") };
+  const ollama = clients[config.dialect];
   const mcp = new McpClient({
     url: config.mcpUrl,
     fetch: deps.fetch,
@@ -58,7 +65,7 @@ export function createApp(deps: AppDeps): Hono {
       },
     }),
   );
-  app.route("/agent", agentRoutes({ ollama, mcp, maxSteps: config.maxSteps, staleTools: staleToolsFor(config.lesson), conversations }));
+  app.route("/agent", agentRoutes({ ollama, clients, mcp, maxSteps: config.maxSteps, staleTools: staleToolsFor(config.lesson), conversations }));
   app.route("/health", healthRoutes(config));
 
   app.notFound((c) => {

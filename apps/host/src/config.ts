@@ -3,6 +3,7 @@
  * docs/architecture.md. Nothing else in apps/host reads `process.env`.
  */
 import { z } from "zod";
+import { AgentDialectSchema } from "@hopscope/shared/agent/schemas";
 import { LessonSchema } from "@hopscope/shared/ollama/lessons";
 
 const port = (name: string, fallback: number) =>
@@ -44,6 +45,8 @@ const EnvSchema = z.object({
     .max(100, "AGENT_MAX_STEPS must be at most 100")
     .default(5),
   AGENT_STREAM: bool("AGENT_STREAM", false),
+  /** Which API to speak to the model server: Ollama's /api/chat, OpenAI's /v1/chat/completions or Anthropic's /v1/messages. */
+  AGENT_DIALECT: z.enum(["ollama", "openai", "anthropic"], { error: "AGENT_DIALECT must be ollama, openai or anthropic" }).default("ollama").pipe(AgentDialectSchema),
   /** Workshop lesson for the stand-in model, forwarded as `x-hopscope-lesson`; a real Ollama ignores it. */
   AGENT_LESSON: z
     .string()
@@ -64,6 +67,7 @@ export const ConfigSchema = EnvSchema.transform((e) => ({
   mcpUrl: e.MCP_URL,
   maxSteps: e.AGENT_MAX_STEPS,
   stream: e.AGENT_STREAM,
+  dialect: e.AGENT_DIALECT,
   lesson: e.AGENT_LESSON,
 }));
 export type Config = z.infer<typeof ConfigSchema>;

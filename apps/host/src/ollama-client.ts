@@ -33,7 +33,12 @@ export type AssistantMessage = {
   tool_calls?: OllamaToolCall[];
 };
 
-export class OllamaClient {
+/** One step of the agent loop against the model server, in whichever dialect the client speaks. */
+export interface ModelClient {
+  chat(messages: OllamaMessage[], tools: OllamaTool[], traceparent: string): Promise<AssistantMessage>;
+}
+
+export class OllamaClient implements ModelClient {
   private readonly fetchFn: typeof fetch;
 
   constructor(private readonly opts: OllamaClientOptions) {

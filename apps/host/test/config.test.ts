@@ -12,6 +12,7 @@ describe("loadConfig", () => {
       mcpUrl: "http://127.0.0.1:8080/mcp",
       maxSteps: 5,
       stream: false,
+      dialect: "ollama",
       lesson: null,
     });
   });
@@ -27,6 +28,7 @@ describe("loadConfig", () => {
       AGENT_MAX_STEPS: "3",
       AGENT_STREAM: "true",
       AGENT_LESSON: "loop",
+      AGENT_DIALECT: "openai",
     });
     expect(c).toEqual({
       port: 9000,
@@ -37,6 +39,7 @@ describe("loadConfig", () => {
       mcpUrl: "http://127.0.0.1:7072/mcp",
       maxSteps: 3,
       stream: true,
+      dialect: "openai",
       lesson: "loop",
     });
   });
@@ -47,6 +50,13 @@ describe("loadConfig", () => {
     ).toThrow(
       /PORT="80800": PORT must be between 0 and 65535[\s\S]*OLLAMA_URL="localhost:11434": OLLAMA_URL must be an http[\s\S]*AGENT_MAX_STEPS="0": AGENT_MAX_STEPS must be at least 1[\s\S]*AGENT_STREAM="yes": AGENT_STREAM must be true or false/,
     );
+  });
+});
+
+describe("AGENT_DIALECT", () => {
+  it("takes ollama, openai or anthropic and names the choices otherwise", () => {
+    expect(loadConfig({ AGENT_DIALECT: "anthropic" }).dialect).toBe("anthropic");
+    expect(() => loadConfig({ AGENT_DIALECT: "gemini" })).toThrow(/AGENT_DIALECT="gemini": AGENT_DIALECT must be ollama, openai or anthropic/);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * model-sim's HTTP app: Ollama's native API, one Hono per resource, one error handler that answers
+ * model-sim's HTTP app: Ollama's native API and its OpenAI/Anthropic-compatible `/v1` endpoints, one Hono per resource, one error handler that answers
  * the way gin does in Ollama (`{"error": "..."}` with Ollama's status codes). Every response carries
  * `x-hopscope-simulated: 1` so recorders and the UI can badge the stand-in.
  */
@@ -14,6 +14,7 @@ import { psRoutes } from "./routes/ps";
 import { rootRoutes } from "./routes/root";
 import { showRoutes } from "./routes/show";
 import { tagsRoutes } from "./routes/tags";
+import { v1Routes } from "./routes/v1";
 import { versionRoutes } from "./routes/version";
 import type { SimDeps } from "./sim-deps";
 
@@ -30,6 +31,7 @@ export function createApp(deps: SimDeps): Hono {
   app.route("/api/show", showRoutes(deps));
   app.route("/api/version", versionRoutes(deps.config.ollamaVersion));
   app.route("/api/ps", psRoutes(deps.state));
+  app.route("/v1", v1Routes(deps));
 
   // gin's default for an unknown route or method.
   app.notFound((c) => c.text("404 page not found", 404));

@@ -6,7 +6,7 @@
  */
 import type { Classification, Exchange, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { LESSON_HEADER } from "@hopscope/shared/ollama/schemas";
-import { FallbackGrouper, type GroupResult } from "@hopscope/shared/trace/group";
+import { FallbackGrouper, conversationOf, type GroupResult } from "@hopscope/shared/trace/group";
 import { mcpClientOf, mcpSessionTitle } from "@hopscope/shared/trace/group-mcp";
 import { isRecord, pathOf } from "@hopscope/shared/trace/json-text";
 import { parseTraceparent, traceparentFromJsonRpc } from "@hopscope/shared/trace/traceparent";
@@ -159,9 +159,9 @@ export class Recorder {
     const header = parseTraceparent(getHeader(headers, "traceparent"));
     const body = d.requestJson();
     const path = pathOf(url);
-    if (tap === "model" && isRecord(body) && Array.isArray(body.messages) && (path === "/api/chat" || path === "/v1/chat/completions")) {
-      return this.grouper.assignModelChat(body.messages, now, header?.traceId);
-    }
+    // Every chat dialect is compared as the native messages Ollama builds from it.
+    const conversation = tap === "model" ? conversationOf(path, body) : null;
+    if (conversation) return this.grouper.assignModelChat(conversation, now, header?.traceId);
     if (tap === "mcp") {
       const known = header ?? parseTraceparent(traceparentFromJsonRpc(body));
       const method = isRecord(body) && typeof body.method === "string" ? body.method : undefined;

@@ -9,6 +9,7 @@ import { AskModel } from "./models/AskModel";
 import { ConnectionModel } from "./models/ConnectionModel";
 import { FollowModel } from "./models/FollowModel";
 import { ReplayModel } from "./models/ReplayModel";
+import { ShapesModel } from "./models/ShapesModel";
 import { formatRoute, parseRoute } from "./models/route";
 import { TraceModel } from "./models/TraceModel";
 import { TracesModel } from "./models/TracesModel";
@@ -22,6 +23,7 @@ export interface AppContext {
   ui: UiModel;
   ask: AskModel;
   follow: FollowModel;
+  shapes: ShapesModel;
   dispose(): void;
 }
 
@@ -35,6 +37,7 @@ export function createAppContext(wsUrl: string): AppContext {
   const replay = new ReplayModel(trace);
   const ask = new AskModel(trace);
   const follow = new FollowModel(trace, ui);
+  const shapes = new ShapesModel();
   // Frames are applied in batches, at most one every FRAME_BATCH_MS: under heavy traffic (hundreds of
   // exchanges a second) the hop list, its numbering and the view then update once per batch rather
   // than once per frame. Order is kept.
@@ -99,13 +102,14 @@ export function createAppContext(wsUrl: string): AppContext {
     ui,
     ask,
     follow,
+    shapes,
     dispose() {
       window.removeEventListener("hashchange", applyHash);
       if (flushTimer) clearTimeout(flushTimer);
       if (configTimer) clearTimeout(configTimer);
       stopUrlSync();
       stopTabReset();
-      for (const m of [connection, follow, ask, replay, ui, trace, traces]) m[Symbol.dispose]();
+      for (const m of [connection, follow, ask, replay, ui, trace, traces, shapes]) m[Symbol.dispose]();
     },
   };
 }

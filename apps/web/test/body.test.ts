@@ -22,6 +22,13 @@ describe("bodies", () => {
     expect(streamedContent(texts)).toBe("I've added");
   });
 
+  it("accumulates streamed text of every dialect's SSE: OpenAI chat, Anthropic, OpenAI Responses", () => {
+    expect(streamedContent(['data: {"choices":[{"delta":{"content":"I\'ve "}}]}\n\ndata: {"choices":[{"delta":{"content":"added"}}]}\n\ndata: [DONE]\n\n'])).toBe("I've added");
+    expect(streamedContent(['event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"I\'ve "}}\n\n',
+      'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"added"}}\n\n'])).toBe("I've added");
+    expect(streamedContent(['event: response.output_text.delta\ndata: {"delta":"I\'ve added","type":"response.output_text.delta"}\n\n'])).toBe("I've added");
+  });
+
   it("pretty-prints JSON and NDJSON, and leaves other text alone", () => {
     expect(prettyText('{"a":1}')).toBe('{\n  "a": 1\n}');
     expect(prettyText('{"a":1}\n{"b":2}\n')).toBe('{\n  "a": 1\n}\n{\n  "b": 2\n}');

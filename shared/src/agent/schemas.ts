@@ -6,6 +6,15 @@
 import { z } from "zod";
 
 /** `POST /agent` body. `conversationId` continues a conversation the host still remembers. */
+/**
+ * Which API the host speaks to the model server: Ollama's own `/api/chat`, OpenAI's `/v1/chat/completions`
+ * or Anthropic's `/v1/messages` (Ollama serves all three; the same turn becomes the same prompt).
+ */
+export const AgentDialectSchema = z.enum(["ollama", "openai", "anthropic"], {
+  error: 'dialect must be "ollama", "openai" or "anthropic"',
+});
+export type AgentDialect = z.infer<typeof AgentDialectSchema>;
+
 export const AgentRequestSchema = z.strictObject({
   message: z
     .string({ error: "message must be a string, for example {\"message\": \"Add buy milk to my notes\"}" })
@@ -15,6 +24,8 @@ export const AgentRequestSchema = z.strictObject({
     .string({ error: "conversationId must be a string returned by an earlier /agent answer" })
     .min(1, "conversationId must not be empty: leave it out to start a new conversation")
     .optional(),
+  /** Speak this dialect for this question instead of the host's AGENT_DIALECT. */
+  dialect: AgentDialectSchema.optional(),
 });
 export type AgentRequest = z.infer<typeof AgentRequestSchema>;
 

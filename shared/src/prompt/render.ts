@@ -220,7 +220,8 @@ export function renderGenerate(req: GenerateRequestLike, opts: RenderOptions = {
     notes.push("An empty prompt only loads the model; Ollama renders nothing.");
     return { text: "", segments: [], ollamaVersion: version, toolFormat, notes };
   }
-  const tmpl = parse(r.template ?? opts.template ?? QWEN25_TEMPLATE);
+  // GenerateHandler treats an empty template as not given (the /v1/completions middleware always sends "").
+  const tmpl = parse(r.template || (opts.template ?? QWEN25_TEMPLATE));
   const think = thinkValues(r.think);
   const sink = new SegmentBuilder();
   const promptSpan = { start: 0, end: prompt.length, prov: { kind: "message" as const, role: "user", path: "/prompt" } };

@@ -3,6 +3,7 @@
  * trace model shapes themselves. The proxy validates requests with them; the UI parses responses.
  */
 import { z } from "zod";
+import { AgentDialectSchema } from "../agent/schemas";
 import { TapSchema, TraceSummarySchema } from "./schemas";
 
 export const ApiErrorSchema = z.object({ error: z.string() });
@@ -80,5 +81,7 @@ export type SavedFile = z.infer<typeof SavedFileSchema>;
 export const AskSchema = z.strictObject({
   message: z.string().trim().min(1, "message must not be empty"),
   conversationId: z.string().optional(),
+  /** Ask the host to speak this dialect to the model for this question (default: its AGENT_DIALECT). */
+  dialect: AgentDialectSchema.optional(),
 });
 export type Ask = z.infer<typeof AskSchema>;

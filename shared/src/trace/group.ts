@@ -3,7 +3,7 @@
  * client). The rules, in order (documented in docs/architecture.md, "Trace grouping"):
  *
  * 1. `traceparent` header (or MCP `params._meta.traceparent`): the trace-id is the trace id.
- * 2. Model chat: a request whose messages strictly extend an earlier request's messages (same roles and
+ * 2. Model chat, in any dialect (compared as the native messages Ollama builds, see conversationOf): a request whose messages strictly extend an earlier request's messages (same roles and
  *    contents, in order, plus more) joins that request's trace: it is the next turn of the same conversation.
  * 3. MCP `tools/call`: within `mcpWindowMs` after a model response that asked for a tool of that name
  *    (and that no tools/call has answered yet), it joins that model exchange's trace.
@@ -15,6 +15,8 @@
  */
 import { isRecord } from "./json-text";
 import { McpSessionGrouper, type McpClient } from "./group-mcp";
+import { toNative } from "../dialects/convert";
+import { dialectOfPath, isChatDialect } from "../dialects/dialect";
 
 export type GroupedBy = "traceparent" | "conversation" | "session" | "single";
 
@@ -53,6 +55,22 @@ export function messageKey(m: unknown): string {
   const role = typeof m.role === "string" ? m.role.toLowerCase() : "";
   const content = typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "");
   return `${role}\u0000${content}`;
+}
+
+/**
+ * The conversation a model request carries, as the native messages Ollama builds from it, so that a follow-up
+ * turn joins its conversation in any dialect (Anthropic's tool_result blocks, OpenAI Responses' input items).
+ * A body Ollama would refuse falls back to its own `messages`; null when the path is not a chat endpoint.
+ */
+export function conversationOf(path: string, body: unknown): unknown[] | null {
+  const d = dialectOfPath(path);
+  if (!d || !isChatDialect(d) || !isRecord(body)) return null;
+  try {
+    const native = toNative(d, body).native.messages;
+    return Array.isArray(native) ? native : null;
+  } catch {
+    return Array.isArray(body.messages) ? body.messages : null;
+  }
 }
 
 /** True when `later` strictly extends `earlier`: longer, and equal on every message of `earlier`. */

@@ -5,7 +5,7 @@
  * Matching rules (documented in docs/architecture.md):
  * - tool-call: the first `tools/call` after the model exchange with the same tool name and the same
  *   arguments (deep-equal JSON); each tools/call is claimed at most once, so two identical calls pair in order.
- * - tool-result: the first `model.chat` after the tools/call with a `role: tool` message whose content
+ * - tool-result: the first `model.chat` after the tools/call with a tool message (any dialect, see toolMessagesOf) whose content
  *   equals the tool's result text (or, failing that, whose `tool_name` equals the tool); each message is
  *   claimed at most once.
  */
@@ -28,12 +28,35 @@ export interface LinkInput {
   toolMessages?: ToolMessage[];
 }
 
-/** The `role: tool` messages of an Ollama or OpenAI chat request body. */
+/**
+ * Where tool results travel back in a chat request body, in every dialect: Ollama's and OpenAI's `role: tool`
+ * messages, Anthropic's `tool_result` blocks (their message's index; the tool named by the `tool_use` with the
+ * same id) and OpenAI Responses' `function_call_output` items (their index in `input`).
+ */
 export function toolMessagesOf(request: unknown): ToolMessage[] {
-  if (!isRecord(request) || !Array.isArray(request.messages)) return [];
+  if (!isRecord(request)) return [];
+  const list = Array.isArray(request.messages) ? request.messages : Array.isArray(request.input) ? request.input : [];
+  const names = new Map<string, string>();
   const out: ToolMessage[] = [];
-  request.messages.forEach((m: unknown, messageIndex: number) => {
-    if (!isRecord(m) || typeof m.role !== "string" || m.role.toLowerCase() !== "tool") return;
+  list.forEach((m: unknown, messageIndex: number) => {
+    if (!isRecord(m)) return;
+    if (m.type === "function_call" && typeof m.call_id === "string" && typeof m.name === "string") names.set(m.call_id, m.name);
+    if (m.type === "function_call_output") {
+      const name = typeof m.call_id === "string" ? names.get(m.call_id) : undefined;
+      out.push({ messageIndex, content: typeof m.output === "string" ? m.output : JSON.stringify(m.output ?? ""), ...(name ? { toolName: name } : {}) });
+      return;
+    }
+    if (Array.isArray(m.content)) {
+      for (const b of m.content) {
+        if (!isRecord(b)) continue;
+        if (b.type === "tool_use" && typeof b.id === "string" && typeof b.name === "string") names.set(b.id, b.name);
+        if (b.type !== "tool_result") continue;
+        const text = typeof b.content === "string" ? b.content : Array.isArray(b.content) ? b.content.map((x) => (isRecord(x) && typeof x.text === "string" ? x.text : "")).join("") : "";
+        const name = typeof b.tool_use_id === "string" ? names.get(b.tool_use_id) : undefined;
+        out.push({ messageIndex, content: text, ...(name ? { toolName: name } : {}) });
+      }
+    }
+    if (typeof m.role !== "string" || m.role.toLowerCase() !== "tool") return;
     const content = typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "");
     const name = typeof m.tool_name === "string" ? m.tool_name : typeof m.name === "string" ? m.name : undefined;
     out.push({ messageIndex, content, ...(name ? { toolName: name } : {}) });

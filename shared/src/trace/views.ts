@@ -14,7 +14,23 @@ export const PromptSegmentSchema = z.object({
   toolIndex: z.number().int().optional(),
   toolCallIndex: z.number().int().optional(),
   path: z.string().optional(),
+  /** For a request in another dialect: the JSON pointer into the client's own body that this part came from. */
+  clientPath: z.string().optional(),
 });
+
+/**
+ * The conversion layer of a request Ollama converts before rendering (OpenAI, Anthropic, /v1/completions):
+ * what Ollama made of the client's body, and which native field came from which field of it.
+ */
+export const ConversionViewSchema = z.object({
+  dialect: z.string(),
+  label: z.string(),
+  endpoint: z.enum(["/api/chat", "/api/generate"]),
+  /** The native request as Ollama's middleware hands it to the handler (pretty-printed JSON). */
+  native: z.string(),
+  paths: z.array(z.object({ native: z.string(), dialect: z.string() })),
+});
+export type ConversionView = z.infer<typeof ConversionViewSchema>;
 
 export const PromptTokensSchema = z.object({
   count: z.number().int(),
@@ -42,6 +58,7 @@ export const PromptViewSchema = z.object({
   tokens: PromptTokensSchema.nullable(),
   /** Present only when the upstream is a real Ollama (not the stand-in) and answered the check. */
   verified: VerifiedSchema.nullable(),
+  conversion: ConversionViewSchema.optional(),
 });
 
 /** The text the model generated, rebuilt from the parsed response (Ollama does not send it). */
@@ -62,6 +79,8 @@ export const ExchangeViewsSchema = z.object({
   prompt: PromptViewSchema.optional(),
   rawOutput: RawOutputViewSchema.optional(),
   diff: PromptDiffSchema.optional(),
+  /** Ollama would refuse the request before rendering anything: its status and message (same as the dialect's error body). */
+  refused: z.object({ status: z.number().int(), message: z.string() }).optional(),
   /** Why a part is missing (e.g. the prompt engine failed on this request). */
   notes: z.array(z.string()).optional(),
 });

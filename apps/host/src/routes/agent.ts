@@ -4,14 +4,15 @@
  * finished (or the step guard stopped it after tools ran), so a failed call can simply be retried.
  */
 import { Hono } from "hono";
-import { AgentRequestSchema, type AgentResponse } from "@hopscope/shared/agent/schemas";
+import { AgentRequestSchema, type AgentDialect, type AgentResponse } from "@hopscope/shared/agent/schemas";
 import type { OllamaMessage } from "@hopscope/shared/ollama/schemas";
 import { runAgentTurn, type AgentLoopDeps } from "../agent-loop";
 import type { ConversationStore } from "../conversation-store";
+import type { ModelClient } from "../ollama-client";
 import { HostError, unknownConversation } from "../errors";
 import { continueOrStartTrace } from "../traceparent";
 
-export function agentRoutes(deps: AgentLoopDeps & { conversations: ConversationStore }): Hono {
+export function agentRoutes(deps: AgentLoopDeps & { conversations: ConversationStore; clients: Record<AgentDialect, ModelClient> }): Hono {
   const agent = new Hono();
 
   agent.post("/", async (c) => {
@@ -23,7 +24,9 @@ export function agentRoutes(deps: AgentLoopDeps & { conversations: ConversationS
       });
       throw new HostError(400, `invalid /agent body: ${issues.join("; ")}`);
     }
-    const { message, conversationId: given } = request.data;
+    const { message, conversationId: given, dialect } = request.data;
+    // The history is native whatever the dialect, so a conversation may even change dialect between questions.
+    const loop: AgentLoopDeps = dialect ? { ...deps, ollama: deps.clients[dialect] } : deps;
     const trace = continueOrStartTrace(c.req.header("traceparent"));
 
     const turn = async () => {
@@ -35,7 +38,7 @@ export function agentRoutes(deps: AgentLoopDeps & { conversations: ConversationS
       }
       const conversationId = given ?? deps.conversations.newId();
       try {
-        const result = await runAgentTurn(deps, history, message, trace);
+        const result = await runAgentTurn(loop, history, message, trace);
         deps.conversations.set(conversationId, history);
         const body: AgentResponse = { reply: result.reply, conversationId, steps: result.steps, toolCalls: result.toolCalls };
         return body;

@@ -3,17 +3,17 @@
  * Ollama's own render), the reconstructed raw model output, and how the prompt extends the previous
  * one of the trace. Derived on request; the expensive parts (verification) are cached per exchange.
  */
-import { ChatRequestSchema, ChatResponseSchema, type ChatResponse } from "@hopscope/shared/ollama/schemas";
-import { renderChat, type RenderResult } from "@hopscope/shared/prompt/render";
+import type { Dialect } from "@hopscope/shared/dialects/dialect";
+import { errorMessageOf } from "@hopscope/shared/dialects/dialect-error";
+import { tryParseJson } from "@hopscope/shared/trace/json-text";
 import { verifyAgainstOllama } from "@hopscope/shared/prompt/verify";
-import { rawOutputFromChunks, rawOutputFromMessage } from "@hopscope/shared/toolcall/raw-output";
 import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
-import { isRecord, parseNdjson, pathOf, tryParseJson } from "@hopscope/shared/trace/json-text";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
 import type { TraceStore } from "../store/trace-store";
 import type { ModelUpstreamProbe } from "./upstream-info";
 import type { Logger } from "../logger";
+import { nativeChatOf, rawOutputOf, renderExchange, viewDialect } from "./dialect-request";
 
 export interface ViewsDeps {
   store: TraceStore;
@@ -33,12 +33,27 @@ export class ExchangeViewBuilder {
   constructor(private readonly deps: ViewsDeps) {}
 
   async build(ex: Exchange): Promise<ExchangeViews> {
-    if (ex.classification.kind !== "model.chat" || pathOf(ex.url) !== "/api/chat") return {};
+    const d = viewDialect(ex);
+    // Chats in every dialect, and the two generate endpoints (classified model.other).
+    if (!d || (ex.classification.kind !== "model.chat" && d !== "ollama-generate" && d !== "openai-completions")) return {};
     const notes: string[] = [];
-    const req = parseRequest(ex);
-    if (!req) return { notes: ["the request body is not a complete /api/chat JSON request (truncated or malformed), so no prompt can be rendered"] };
     const info = await this.deps.probe.get();
+    const opts = info.version ? { ollamaVersion: info.version } : {};
     const views: ExchangeViews = {};
+    let outcome: ReturnType<typeof renderExchange> | null = null;
+    try {
+      outcome = renderExchange(ex, d, opts);
+    } catch (err) {
+      notes.push(`no rendered prompt: ${(err as Error).message}`);
+      this.deps.logger.error({ err }, "prompt render failed");
+    }
+    if (outcome?.kind === "unreadable") return { notes: [outcome.note] };
+    if (outcome?.kind === "refused") {
+      return {
+        refused: { status: outcome.status, message: outcome.message },
+        notes: [`Ollama refuses this request before rendering anything (${outcome.status}: ${outcome.message}), so there is no prompt: the model never saw it. The response shows the same error.`],
+      };
+    }
     const tokenizer = await loadQwenTokenizer().catch((err: unknown) => {
       notes.push(`no token counts: the tokenizer failed to load (${(err as Error).message})`);
       this.deps.logger.error({ err }, "tokenizer failed to load");
@@ -49,19 +64,24 @@ export class ExchangeViewBuilder {
       const ids = tokenizer.encode(text);
       return { count: ids.length, ids, pieces: tokenizer.pieces(ids) };
     };
-    let rendered: RenderResult | null = null;
-    try {
-      rendered = renderChat(req, info.version ? { ollamaVersion: info.version } : {});
-    } catch (err) {
-      notes.push(`no rendered prompt: ${(err as Error).message}`);
-      this.deps.logger.error({ err }, "prompt render failed");
-    }
-    if (rendered) {
-      views.prompt = { ...rendered, tokens: tokens(rendered.text), verified: await this.verify(ex, req, info.simulated, notes) };
-      const diff = await this.diffOrNote(ex, rendered.text, info.version, notes);
+    if (outcome?.kind === "rendered") {
+      const { converted, ...rendered } = outcome.render;
+      void converted;
+      const native = nativeChatOf(ex, d, opts);
+      views.prompt = {
+        ...rendered,
+        tokens: tokens(rendered.text),
+        verified: native ? await this.verify(ex, native, info.simulated, notes) : null,
+        ...(outcome.conversion ? { conversion: outcome.conversion } : {}),
+      };
+      const diff = await this.diffOrNote(ex, rendered.text, opts, notes);
       if (diff) views.diff = diff;
     }
-    const raw = rawOutput(ex);
+    if (views.prompt && ex.status !== null && ex.status >= 400) {
+      const said = ex.responseBody?.encoding === "utf8" ? errorMessageOf(tryParseJson(ex.responseBody.data)) : null;
+      notes.push(`The model server answered ${ex.status}${said ? ` (${said})` : ""}: this is the prompt Ollama would have rendered, but the model never saw it.`);
+    }
+    const raw = rawOutputOf(ex, d);
     if (raw !== null) views.rawOutput = { text: raw, reconstructed: true, tokens: tokens(raw) };
     if (notes.length > 0) views.notes = notes;
     return views;
@@ -84,48 +104,25 @@ export class ExchangeViewBuilder {
     }
   }
 
-  private async diffOrNote(ex: Exchange, text: string, version: string | null, notes: string[]): Promise<ExchangeViews["diff"] | null> {
+  private async diffOrNote(ex: Exchange, text: string, opts: { ollamaVersion?: string }, notes: string[]): Promise<ExchangeViews["diff"] | null> {
     try {
-      return await this.diff(ex, text, version);
+      return await this.diff(ex, text, opts);
     } catch (err) {
       notes.push(`no comparison with the previous prompt: ${(err as Error).message}`);
       return null;
     }
   }
 
-  private async diff(ex: Exchange, text: string, version: string | null): Promise<ExchangeViews["diff"] | null> {
+  /** The previous chat of the trace, rendered the same way (in its own dialect), against this prompt. */
+  private async diff(ex: Exchange, text: string, opts: { ollamaVersion?: string }): Promise<ExchangeViews["diff"] | null> {
     const prev = await this.deps.store.previousChat(ex.traceId, ex.seq);
-    const prevReq = prev ? parseRequest(prev) : null;
-    if (!prev || !prevReq) return null;
-    const prevText = renderChat(prevReq, version ? { ollamaVersion: version } : {}).text;
+    const d: Dialect | null = prev ? viewDialect(prev) : null;
+    if (!prev || !d) return null;
+    const outcome = renderExchange(prev, d, opts);
+    if (outcome.kind !== "rendered") return null;
+    const prevText = outcome.render.text;
     let i = 0;
     while (i < prevText.length && i < text.length && prevText.charCodeAt(i) === text.charCodeAt(i)) i++;
     return { previousExchangeId: prev.id, commonPrefixLength: i, previousLength: prevText.length };
   }
-}
-
-/**
- * The raw JSON request body when it is a complete chat request. The prompt engine takes the raw body (more
- * faithful than the zod-parsed one, which fills defaults Go would leave empty); zod only checks the shape.
- */
-function parseRequest(ex: Exchange): Record<string, unknown> | null {
-  if (!ex.requestBody || ex.requestBody.encoding !== "utf8" || ex.requestBody.truncated) return null;
-  const raw = tryParseJson(ex.requestBody.data);
-  return isRecord(raw) && ChatRequestSchema.safeParse(raw).success ? raw : null;
-}
-
-/** The model's raw text rebuilt from the response (one JSON object, or the NDJSON chunks). */
-function rawOutput(ex: Exchange): string | null {
-  const body = ex.responseBody;
-  if (!body || body.encoding !== "utf8" || ex.status !== 200) return null;
-  const whole = tryParseJson(body.data);
-  if (whole !== undefined) {
-    const one = ChatResponseSchema.safeParse(whole);
-    return one.success ? rawOutputFromMessage(one.data.message) : null;
-  }
-  const chunks = parseNdjson(body.data).flatMap((l) => {
-    const c = ChatResponseSchema.safeParse(l);
-    return c.success ? [c.data] : ([] as ChatResponse[]);
-  });
-  return chunks.length > 0 ? rawOutputFromChunks(chunks) : null;
 }

@@ -4,6 +4,7 @@
  */
 import { RAW_OUTPUT_NOTE } from "@hopscope/shared/toolcall/raw-output";
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
+import { parsedShape } from "../models/dialect-output";
 import { inProgressNow, streamTextNow } from "../models/stream-text";
 import { useApp } from "./AppContext";
 import { generatedAgreement } from "../models/budget";
@@ -16,6 +17,7 @@ export function OutputTab({ x }: { x: ExchangeSummary }) {
   const c = x.classification;
   const toolCalls = c.kind === "model.chat" ? c.toolCalls : [];
   const content = c.kind === "model.chat" ? c.content : undefined;
+  const shape = parsedShape(x.url, toolCalls);
   if (inProgressNow(replay, x)) {
     const text = streamTextNow(trace, replay, x);
     return (
@@ -61,14 +63,10 @@ export function OutputTab({ x }: { x: ExchangeSummary }) {
           {toolCalls.length > 0 ? (
             <>
               <p class={s.note}>
-                <code>message.tool_calls</code> — {toolCalls.length} call{toolCalls.length === 1 ? "" : "s"}. The model only asked; the host decides whether to run them.
+                <code>{shape.field}</code> — {toolCalls.length} call{toolCalls.length === 1 ? "" : "s"}. {shape.note} The model only asked; the host decides whether to run them.
               </p>
               <pre class={s.parsed} data-testid="parsed-tool-calls">
-                {JSON.stringify(
-                  toolCalls.map((t) => ({ function: { name: t.name, arguments: t.arguments } })),
-                  null,
-                  2,
-                )}
+                {JSON.stringify(shape.value, null, 2)}
               </pre>
             </>
           ) : (
@@ -77,7 +75,7 @@ export function OutputTab({ x }: { x: ExchangeSummary }) {
           {content ? (
             <>
               <h3 class={s.heading}>
-                <code>message.content</code>
+                <code>{shape.contentField}</code>
               </h3>
               <pre class={s.parsed}>{content}</pre>
             </>

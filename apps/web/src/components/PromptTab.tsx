@@ -10,10 +10,12 @@ import { bodyText, tryJson } from "../models/body";
 import { countAgreement } from "../models/budget";
 import { useApp } from "./AppContext";
 import { BodyView } from "./BodyView";
+import { ConversionLayer } from "./ConversionLayer";
 import { JsonTree } from "./JsonTree";
 import { Loading } from "./Loading";
 import { PromptText } from "./PromptText";
 import s from "./PromptTab.module.css";
+import { ThreeShapesView } from "./ThreeShapesView";
 import { TokenView } from "./TokenView";
 
 type PromptView = NonNullable<ExchangeViews["prompt"]>;
@@ -51,8 +53,17 @@ export function PromptInfo({ p, promptEvalCount }: { p: PromptView; promptEvalCo
   );
 }
 
+/** A converted request links each part to the client's own field (the JSON shown beside it), not the native one. */
+function linkedToClient(p: PromptView): PromptView["segments"] {
+  return p.conversion ? p.segments.map((seg) => ({ ...seg, path: seg.clientPath })) : p.segments;
+}
+
+function pathOnly(url: string): string {
+  return url.split("?")[0] ?? url;
+}
+
 export function PromptTab({ x }: { x: ExchangeSummary }) {
-  const { trace } = useApp();
+  const { trace, shapes } = useApp();
   const hovered = useSignal<string | null>(null);
   const showTokens = useSignal(false);
   const promptEvalCount = x.classification.kind === "model.chat" ? x.classification.promptEvalCount : undefined;
@@ -71,6 +82,14 @@ export function PromptTab({ x }: { x: ExchangeSummary }) {
         ) : (
           <div class={s.tab}>
             <PromptInfo p={v.prompt} promptEvalCount={promptEvalCount} />
+            {x.classification.kind === "model.chat" ? (
+              <button type="button" class={s.shapesBtn} onClick={() => shapes.open(x.id)} data-testid="open-three-shapes"
+                title="This turn as Ollama, OpenAI and Anthropic clients send it, and the one prompt they all become">
+                Three shapes: this turn in Ollama, OpenAI and Anthropic form
+              </button>
+            ) : null}
+            {shapes.openFor.value === x.id ? <ThreeShapesView /> : null}
+            {v.prompt.conversion ? <ConversionLayer c={v.prompt.conversion} hovered={hovered} path={pathOnly(x.url)} /> : null}
             {v.diff ? (
               <p class={s.note}>
                 Dimmed: the {v.diff.commonPrefixLength.toLocaleString()} characters this prompt shares with the previous request's — the host resent
@@ -115,11 +134,11 @@ export function PromptTab({ x }: { x: ExchangeSummary }) {
                 {showTokens.value && v.prompt.tokens ? (
                   <TokenView tokens={v.prompt.tokens} />
                 ) : (
-                  <PromptText text={v.prompt.text} segments={v.prompt.segments} hovered={hovered} newFrom={v.diff?.commonPrefixLength} />
+                  <PromptText text={v.prompt.text} segments={linkedToClient(v.prompt)} hovered={hovered} newFrom={v.diff?.commonPrefixLength} />
                 )}
               </div>
               <div class={s.col}>
-                <h3 class={s.heading}>The JSON the host sent</h3>
+                <h3 class={s.heading}>{v.prompt.conversion ? `The JSON the client sent (${v.prompt.conversion.label})` : "The JSON the host sent"}</h3>
                 {full?.status === "ready" && request === undefined ? (
                   <BodyView body={full.value.requestBody} />
                 ) : request === undefined ? (

@@ -4,7 +4,7 @@
  * answers (a real Ollama or the stand-in) and which lesson is on, from `GET /api/config`.
  */
 import { computed, createModel, signal } from "@preact/signals";
-import { AgentResponseSchema } from "@hopscope/shared/agent/schemas";
+import { AgentResponseSchema, type AgentDialect } from "@hopscope/shared/agent/schemas";
 import { AppConfigSchema, type AppConfig } from "@hopscope/shared/trace/api";
 import { getJson, send } from "../api/http";
 import type { TraceModel } from "./TraceModel";
@@ -13,6 +13,8 @@ export const AskModel = createModel((trace: TraceModel) => {
   const config = signal<AppConfig | null>(null);
   const configError = signal<string | null>(null);
   const message = signal("Add buy milk to my notes");
+  /** The dialect the host speaks to the model for the next question; null: the host's AGENT_DIALECT. */
+  const dialect = signal<AgentDialect | null>(null);
   const sending = signal(false);
   const error = signal<string | null>(null);
   /** The open trace's conversation (its /agent call's conversationId): the ask box can continue it. */
@@ -50,7 +52,8 @@ export const AskModel = createModel((trace: TraceModel) => {
     try {
       // The reply is on screen as the last hop; the answer is validated so a broken host shows an error.
       const conversationId = continueOpen.value ? openConversation.value : null;
-      await send("POST", "/api/ask", conversationId ? { message: text, conversationId } : { message: text }, AgentResponseSchema);
+      const body = { message: text, ...(conversationId ? { conversationId } : {}), ...(dialect.value ? { dialect: dialect.value } : {}) };
+      await send("POST", "/api/ask", body, AgentResponseSchema);
     } catch (e) {
       error.value = e instanceof Error ? e.message : String(e);
       console.error("[hopscope] ask failed", e);
@@ -61,6 +64,6 @@ export const AskModel = createModel((trace: TraceModel) => {
     }
   }
 
-  return { config, configError, message, sending, error, openConversation, continueOpen, loadConfig, ask };
+  return { config, configError, message, dialect, sending, error, openConversation, continueOpen, loadConfig, ask };
 });
 export type AskModel = InstanceType<typeof AskModel>;

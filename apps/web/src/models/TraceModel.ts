@@ -244,7 +244,8 @@ export const TraceModel = createModel(() => {
     const x = exchanges.value.get(hop.exchangeId);
     if (!x) return;
     void loadExchange(x.id);
-    if (x.classification.kind === "model.chat") {
+    // Every model exchange may have views: chats in any dialect, and /api/generate and /v1/completions prompts.
+    if (x.tap === "model") {
       void loadViews(x.id);
       const prev = hop.kind === "model-request" ? previousModelRequest(x.id) : undefined;
       if (prev) void loadExchange(prev.id);

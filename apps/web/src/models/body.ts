@@ -103,11 +103,15 @@ export function streamedContent(texts: readonly string[]): string {
   const ollama: RawOutputChunk[] = [];
   let sse = "";
   for (const v of jsonValues(complete)) {
-    const o = v as { message?: unknown; choices?: { delta?: { content?: unknown } }[] };
+    const o = v as { message?: unknown; choices?: { delta?: { content?: unknown } }[]; type?: unknown; delta?: unknown };
     const m = ChunkMessageSchema.safeParse(o.message);
     if (m.success) ollama.push({ message: m.data });
+    // Text deltas of each dialect's stream: OpenAI chat, Anthropic content_block_delta, OpenAI Responses.
     const delta = o.choices?.[0]?.delta?.content;
     if (typeof delta === "string") sse += delta;
+    const block = o.type === "content_block_delta" && typeof o.delta === "object" && o.delta !== null ? (o.delta as { text?: unknown }).text : undefined;
+    if (typeof block === "string") sse += block;
+    if (o.type === "response.output_text.delta" && typeof o.delta === "string") sse += o.delta;
   }
   return ollama.length ? rawOutputFromChunks(ollama) : sse;
 }

@@ -1,0 +1,85 @@
+/**
+ * A recorded model exchange read in its dialect: which dialect it is, the request rendered through the shared
+ * conversion layer (client JSON → native request → prompt), and the model's raw text rebuilt from the response
+ * in that dialect. Pure over the stored exchange; exchange-views.ts adds tokens, verification and the diff.
+ */
+import { toNative } from "@hopscope/shared/dialects/convert";
+import { DIALECT_LABELS, type Dialect, dialectOfPath } from "@hopscope/shared/dialects/dialect";
+import { DialectError } from "@hopscope/shared/dialects/dialect-error";
+import { readResponse } from "@hopscope/shared/dialects/read-response";
+import { type DialectRender, renderDialect } from "@hopscope/shared/dialects/render-dialect";
+import { ChatRequestSchema, ChatResponseSchema, type ChatResponse } from "@hopscope/shared/ollama/schemas";
+import type { RenderOptions } from "@hopscope/shared/prompt/render";
+import { rawOutputFromChunks, rawOutputFromMessage } from "@hopscope/shared/toolcall/raw-output";
+import { isRecord, parseNdjson, pathOf, tryParseJson } from "@hopscope/shared/trace/json-text";
+import type { Exchange } from "@hopscope/shared/trace/schemas";
+import type { ConversionView } from "@hopscope/shared/trace/views";
+
+export type RenderOutcome =
+  | { kind: "rendered"; render: DialectRender; conversion?: ConversionView }
+  | { kind: "refused"; status: number; message: string }
+  | { kind: "unreadable"; note: string };
+
+/** The dialect of a model exchange whose prompt can be shown (a POST to a generating endpoint), or null. */
+export function viewDialect(ex: Exchange): Dialect | null {
+  if (ex.tap !== "model" || ex.method.toUpperCase() !== "POST") return null;
+  return dialectOfPath(pathOf(ex.url));
+}
+
+/** The request rendered as Ollama would, or why it cannot be. */
+export function renderExchange(ex: Exchange, d: Dialect, opts: RenderOptions): RenderOutcome {
+  const label = DIALECT_LABELS[d];
+  if (!ex.requestBody || ex.requestBody.encoding !== "utf8" || ex.requestBody.truncated) {
+    return { kind: "unreadable", note: `the request body is not a complete ${label} JSON request (truncated or binary), so no prompt can be rendered` };
+  }
+  const body = tryParseJson(ex.requestBody.data);
+  if (body === undefined) return { kind: "unreadable", note: `the request body is not JSON, so Ollama would refuse it and no prompt can be rendered` };
+  if (d === "ollama" && !(isRecord(body) && ChatRequestSchema.safeParse(body).success)) {
+    return { kind: "unreadable", note: "the request body is not a complete /api/chat JSON request (truncated or malformed), so no prompt can be rendered" };
+  }
+  let render: DialectRender;
+  try {
+    render = renderDialect(d, body, opts);
+  } catch (err) {
+    if (err instanceof DialectError) return { kind: "refused", status: err.status, message: err.message };
+    throw err;
+  }
+  if (d === "ollama" || d === "ollama-generate") return { kind: "rendered", render };
+  const c = render.converted;
+  return { kind: "rendered", render, conversion: { dialect: d, label, endpoint: c.endpoint, native: JSON.stringify(c.native, null, 2), paths: c.paths.toJSON() } };
+}
+
+/** The native request to ask a real Ollama to render (chat only), when the body converts. */
+export function nativeChatOf(ex: Exchange, d: Dialect, opts: RenderOptions = {}): Record<string, unknown> | null {
+  const body = ex.requestBody && ex.requestBody.encoding === "utf8" && !ex.requestBody.truncated ? tryParseJson(ex.requestBody.data) : undefined;
+  if (body === undefined) return null;
+  try {
+    const c = toNative(d, body, opts.ollamaVersion ? { ollamaVersion: opts.ollamaVersion } : {});
+    return c.endpoint === "/api/chat" ? c.native : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The model's raw text rebuilt from a successful response in the exchange's dialect. */
+export function rawOutputOf(ex: Exchange, d: Dialect): string | null {
+  const body = ex.responseBody;
+  if (!body || body.encoding !== "utf8" || ex.status !== 200) return null;
+  if (d === "ollama") return nativeRawOutput(body.data);
+  const r = readResponse(d, body.data);
+  if (!r.sawContent && r.toolCalls.length === 0) return null;
+  return rawOutputFromMessage({ content: r.content, tool_calls: r.toolCalls.map((c) => ({ function: { name: c.name, arguments: c.arguments } })) });
+}
+
+function nativeRawOutput(text: string): string | null {
+  const whole = tryParseJson(text);
+  if (whole !== undefined) {
+    const one = ChatResponseSchema.safeParse(whole);
+    return one.success ? rawOutputFromMessage(one.data.message) : null;
+  }
+  const chunks = parseNdjson(text).flatMap((l) => {
+    const c = ChatResponseSchema.safeParse(l);
+    return c.success ? [c.data] : ([] as ChatResponse[]);
+  });
+  return chunks.length > 0 ? rawOutputFromChunks(chunks) : null;
+}
