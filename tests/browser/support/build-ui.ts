@@ -15,5 +15,12 @@ export async function buildUi(): Promise<{ dir: string; remove(): Promise<void> 
     logLevel: "warn",
     build: { outDir: dir, emptyOutDir: true, sourcemap: false },
   });
+  // The shared-page template (dist/share.html) for the HTML export, into the same folder.
+  await build({
+    configFile: join(WEB_ROOT, "vite.share.config.ts"),
+    root: WEB_ROOT,
+    logLevel: "warn",
+    build: { outDir: dir, emptyOutDir: false },
+  });
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
