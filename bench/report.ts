@@ -61,6 +61,8 @@ export interface UiOpen {
   smallTraceMs: number;
   /** GET /api/traces/:id of the big trace, fetched and parsed by Node (no browser): the recorder's share. */
   apiMs: number;
+  /** The same trace as one HTML file (export format=html) opened from file://, same definition; null when it could not run. */
+  htmlFile: { ms: number; bytes: number; exportMs: number } | null;
   runs: number;
 }
 export interface UiLive {
@@ -234,7 +236,11 @@ function uiSection(u: UiBench | null): string[] {
   const lines = ["## Timeline", ""];
   if (u.open) {
     lines.push(
-      `- Opening a recorded ${u.open.exchanges}-exchange trace in Chromium: interactive after **${f(u.open.interactiveMs)} ms** (median of ${u.open.runs}); baseline, ${u.open.baselineName}: ${f(u.open.baselineMs)} ms; ratio ${ratio(u.open.interactiveMs, u.open.baselineMs)}. The same page on a 1-exchange trace: ${f(u.open.smallTraceMs)} ms; the recorder answering GET /api/traces/:id alone: ${f(u.open.apiMs)} ms.`,
+      `- Opening a recorded ${u.open.exchanges}-exchange trace in Chromium: interactive after **${f(u.open.interactiveMs)} ms** (median of ${u.open.runs}); baseline, ${u.open.baselineName}: ${f(u.open.baselineMs)} ms; ratio ${ratio(u.open.interactiveMs, u.open.baselineMs)}. The same page on a 1-exchange trace: ${f(u.open.smallTraceMs)} ms; the recorder answering GET /api/traces/:id alone: ${f(u.open.apiMs)} ms.${
+        u.open.htmlFile
+          ? ` The same trace as one HTML file (${f(u.open.htmlFile.bytes / 1024 / 1024)} MB, exported in ${f(u.open.htmlFile.exportMs)} ms) opened from file://: ${f(u.open.htmlFile.ms)} ms; ratio to the live UI ${ratio(u.open.htmlFile.ms, u.open.interactiveMs)}.`
+          : ""
+      }`,
       `  Interactive means: ${u.open.definition}`,
     );
   }

@@ -14,9 +14,10 @@
  * `[data-testid="hop-detail"]`. A part that cannot run says why in `notes` instead of failing the bench.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { startRecorder, type RecorderChild } from "./contenders/index";
 import { median } from "./measure";
@@ -51,13 +52,16 @@ function newestMtime(path: string): number {
 function webDist(log: (s: string) => void): { dir: string; built: boolean } {
   const dist = join(WEB, "dist");
   const sources = Math.max(newestMtime(join(WEB, "src")), newestMtime(join(WEB, "index.html")), newestMtime(join(ROOT, "shared", "src")));
-  if (existsSync(join(dist, "index.html")) && statSync(join(dist, "index.html")).mtimeMs >= sources) return { dir: dist, built: false };
+  const fresh = (f: string) => existsSync(join(dist, f)) && statSync(join(dist, f)).mtimeMs >= sources;
+  if (fresh("index.html") && fresh("share.html")) return { dir: dist, built: false };
   const out = mkdtempSync(join(tmpdir(), "hopscope-bench-web-"));
   log(`bench: ui: apps/web/dist is missing or older than its sources; building into ${out}`);
-  execFileSync(process.execPath, [join(ROOT, "node_modules", "vite", "bin", "vite.js"), "build", "--config", join(WEB, "vite.config.ts"), "--outDir", out, "--emptyOutDir", "--logLevel", "error"], {
-    cwd: ROOT,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  for (const config of ["vite.config.ts", "vite.share.config.ts"]) {
+    execFileSync(process.execPath, [join(ROOT, "node_modules", "vite", "bin", "vite.js"), "build", "--config", join(WEB, config), "--outDir", out, "--logLevel", "error"], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+  }
   return { dir: out, built: true };
 }
 
@@ -132,6 +136,22 @@ async function openTimeline(ctx: BrowserContext, url: string): Promise<number> {
   }
 }
 
+/** The trace exported as one HTML page (format=html), written to a temp dir; null (and a log line) when the export fails. */
+async function exportHtmlFile(r: RecorderChild, traceId: string, log: (s: string) => void): Promise<{ url: string; dir: string; bytes: number; exportMs: number } | null> {
+  const t = performance.now();
+  const res = await fetch(`http://127.0.0.1:${r.uiPort}/api/traces/${traceId}/export?format=html`);
+  const body = await res.text();
+  const exportMs = performance.now() - t;
+  if (!res.ok) {
+    log(`bench: ui: the HTML export answered ${res.status}: ${body.slice(0, 200)}`);
+    return null;
+  }
+  const dir = mkdtempSync(join(tmpdir(), "hopscope-bench-html-"));
+  const path = join(dir, "trace.html");
+  writeFileSync(path, body);
+  return { url: pathToFileURL(path).href, dir, bytes: Buffer.byteLength(body), exportMs };
+}
+
 /** From navigation start: Chromium has shown the trace's raw JSON. */
 async function openRawJson(ctx: BrowserContext, url: string): Promise<number> {
   const page = await ctx.newPage();
@@ -158,11 +178,16 @@ async function measureOpen(ctx: BrowserContext, r: RecorderChild, log: (s: strin
   const big: number[] = [];
   const raw: number[] = [];
   const small: number[] = [];
+  const file = await exportHtmlFile(r, bigId, log);
+  const html: number[] = [];
+  if (file) await openTimeline(ctx, file.url);
   for (let i = 0; i < RUNS; i++) {
     big.push(await openTimeline(ctx, `${base}/#/trace/${bigId}`));
     raw.push(await openRawJson(ctx, `${base}/api/traces/${bigId}`));
     small.push(await openTimeline(ctx, `${base}/#/trace/${smallId.traceId}`));
+    if (file) html.push(await openTimeline(ctx, file.url));
   }
+  if (file) rmSync(file.dir, { recursive: true, force: true });
   // How much of either is the recorder answering GET /api/traces/:id (from this process, no browser).
   const api: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -170,6 +195,7 @@ async function measureOpen(ctx: BrowserContext, r: RecorderChild, log: (s: strin
     await traceJson(r, bigId);
     api.push(performance.now() - t);
   }
+  if (file) log(`bench: ui: the same trace as one HTML file (${(file.bytes / 1024 / 1024).toFixed(1)} MB) from file:// ${median(html).toFixed(0)} ms`);
   log(`bench: ui: open ${median(big).toFixed(0)} ms; raw JSON ${median(raw).toFixed(0)} ms; 1-exchange trace ${median(small).toFixed(0)} ms; API alone ${median(api).toFixed(0)} ms`);
   return {
     exchanges: stored,
@@ -180,6 +206,7 @@ async function measureOpen(ctx: BrowserContext, r: RecorderChild, log: (s: strin
     baselineName: "the same trace's raw JSON (GET /api/traces/:id) opened in the same browser",
     smallTraceMs: median(small),
     apiMs: median(api),
+    htmlFile: file ? { ms: median(html), bytes: file.bytes, exportMs: file.exportMs } : null,
     runs: RUNS,
   };
 }
