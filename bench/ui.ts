@@ -56,8 +56,8 @@ function webDist(log: (s: string) => void): { dir: string; built: boolean } {
   if (fresh("index.html") && fresh("share.html")) return { dir: dist, built: false };
   const out = mkdtempSync(join(tmpdir(), "hopscope-bench-web-"));
   log(`bench: ui: apps/web/dist is missing or older than its sources; building into ${out}`);
-  for (const config of ["vite.config.ts", "vite.share.config.ts"]) {
-    execFileSync(process.execPath, [join(ROOT, "node_modules", "vite", "bin", "vite.js"), "build", "--config", join(WEB, config), "--outDir", out, "--logLevel", "error"], {
+  for (const [config, dir] of [["vite.config.ts", out], ["vite.share.config.ts", out], ["vite.audience.config.ts", join(out, "audience")]] as const) {
+    execFileSync(process.execPath, [join(ROOT, "node_modules", "vite", "bin", "vite.js"), "build", "--config", join(WEB, config), "--outDir", dir, "--logLevel", "error"], {
       cwd: ROOT,
       stdio: ["ignore", "ignore", "inherit"],
     });

@@ -20,6 +20,7 @@ import { configRoutes, healthRoutes, type TapInfo } from "./routes/status";
 import { errorHandler } from "./routes/errors";
 import { staticRoutes } from "./static";
 import { localGuard } from "./routes/local-guard";
+import { presenterRoutes, type PresenterRoutesDeps } from "./audience/presenter-routes";
 
 export interface AppDeps {
   store: TraceStore;
@@ -36,6 +37,8 @@ export interface AppDeps {
   bindHost: string;
   logger: Logger;
   replays: Replays;
+  /** The audience view, when one is open (`--audience`). */
+  audience?: PresenterRoutesDeps["audience"];
 }
 
 export function createApp(deps: AppDeps) {
@@ -50,6 +53,7 @@ export function createApp(deps: AppDeps) {
     .route("/api/import", importRoutes(importDeps))
     .route("/api/ask", askRoutes({ agentTapUrl: deps.taps.agent.url }))
     .route("/api/replay", replayRoutes(deps))
+    .route("/api/audience", presenterRoutes({ audience: deps.audience ?? null }))
     .all("/api/*", (c) => c.json({ error: `no API route ${c.req.method} ${c.req.path}; see docs/architecture.md "Recorder HTTP API"` }, 404))
     .route("/", staticRoutes(deps.webDist));
   app.onError(errorHandler(deps.logger));

@@ -26,6 +26,7 @@ import { silentLogger, type Logger } from "./logger";
 import type { TapInfo } from "./routes/status";
 import { OtlpForwarder } from "./otlp-forwarder";
 import { createOtlpLiveExporter, parseOtlpHeaders } from "./export/otlp-live";
+import { openAudience } from "./audience/open";
 
 export interface StartDeps {
   logger?: Logger;
@@ -44,6 +45,8 @@ export interface RecorderHandle {
   liveClients(): number;
   /** Whether recording reaches the disk (what /api/health reports). */
   storage(): StorageHealth;
+  /** The audience view's join URL, or null when there is none (off, or ended). */
+  audienceUrl(): string | null;
   close(): Promise<void>;
 }
 
@@ -142,9 +145,16 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   const probe = new ModelUpstreamProbe(config.taps.model.upstream, logger);
   const views = new ExchangeViewBuilder({ store: traceStore, probe, modelUpstream: config.taps.model.upstream, logger });
   const replays = new Replays({ store: traceStore, recorder, announce, logger });
+  const audience = config.audience
+    ? await openAudience({ ...config.audience, store: traceStore, views, webDist: config.webDist, logger }).catch(async (err: unknown) => {
+        liveFeed.close();
+        await shutdown();
+        throw err;
+      })
+    : null;
   const app = createApp({
     store: traceStore, recorder, announce, feed: liveFeed, probe, views, taps, storage: () => threads.health(),
-    tracesDir: config.tracesDir, webDist: config.webDist, bindHost: config.host, logger, replays,
+    tracesDir: config.tracesDir, webDist: config.webDist, bindHost: config.host, logger, replays, audience,
   });
 
   const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
@@ -153,6 +163,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     server.once("error", reject);
     server.listen(config.uiPort, config.host, () => resolve());
   }).catch(async (err: unknown) => {
+    await audience?.listener.close();
     liveFeed.close();
     await shutdown();
     throw new Error(`could not listen on ${config.host}:${config.uiPort}: ${(err as Error).message}`, { cause: err });
@@ -167,10 +178,12 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     taps,
     liveClients: () => liveFeed.clientCount,
     storage: () => threads.health(),
+    audienceUrl: () => audience?.listener.joinUrl() ?? null,
     close: async () => {
       if (closed) return;
       closed = true;
       await replays.close();
+      await audience?.listener.close();
       liveFeed.close();
       server.closeAllConnections();
       await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));

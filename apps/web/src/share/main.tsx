@@ -3,6 +3,7 @@
  * it as the data source, and mounts the read-only shell with the live UI's components. `?hop=N` /
  * `#hop=N` opens hop N; `?embed` hides the chrome.
  */
+import "../api/no-eval";
 import { render } from "preact";
 import "../styles/tokens.css";
 import "../styles/global.css";

@@ -1,0 +1,20 @@
+/**
+ * The third build of the timeline: the audience viewer (audience.html, src/audience/main.tsx) into
+ * dist/audience/, served by the recorder's audience listener under `/j/<code>/`. Its own build, in one
+ * chunk, so that src/api/no-eval.ts runs before any zod schema is built (the viewer's policy allows no
+ * eval); a chunk shared with the live UI would build schemas first.
+ */
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  root: fileURLToPath(new URL(".", import.meta.url)),
+  base: "./",
+  oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
+  build: {
+    outDir: fileURLToPath(new URL("./dist/audience", import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: true,
+    rolldownOptions: { input: fileURLToPath(new URL("./audience.html", import.meta.url)), output: { codeSplitting: false } },
+  },
+});
