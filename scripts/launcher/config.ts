@@ -23,6 +23,9 @@ export const LauncherConfigSchema = z.object({
   AGENT_STREAM: z.enum(["true", "false"]).default("false"),
   NOTES_FILE: z.string().optional(),
   DB_FILE: z.string().optional(),
+  /** The audience view's address (`--audience-host`); set, it opens the audience view (`--audience`). */
+  AUDIENCE_HOST: z.string().trim().min(1).optional(),
+  AUDIENCE_PORT: port(7074),
 });
 export type LauncherConfig = z.infer<typeof LauncherConfigSchema>;
 
@@ -35,6 +38,7 @@ export const PORT_VARS = {
   MODEL_TAP_PORT: "the recorder's model tap",
   MCP_TAP_PORT: "the recorder's MCP tap",
   AGENT_TAP_PORT: "the recorder's agent tap",
+  AUDIENCE_PORT: "the audience view",
 } as const;
 
 export function loadLauncherConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {

@@ -52,7 +52,7 @@ export const ConfigSchema = z.object({
   OTEL_EXPORTER_OTLP_HEADERS: z.string().optional(),
   /** A trace is exported once it has had no new exchange for this long. */
   OTLP_EXPORT_QUIET_MS: positiveInt("OTLP_EXPORT_QUIET_MS", 2000),
-  /** When set, the audience view (a read-only listener for a room) binds to this address. */
+  /** When set, the audience view (a read-only listener for a room) binds to this address (`auto`: the LAN address). */
   AUDIENCE_HOST: z.string().trim().min(1).optional(),
   AUDIENCE_PORT: port("AUDIENCE_PORT", 7074),
 });

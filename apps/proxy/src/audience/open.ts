@@ -2,11 +2,12 @@
 import type { ViewerRoutesDeps } from "./viewer-routes";
 import { startAudienceListener, type AudienceListener } from "./listener";
 import { AudienceSession } from "./session";
+import { audienceBindHost } from "./lan-address";
 
 export async function openAudience(opts: Omit<ViewerRoutesDeps, "session"> & { host: string; port: number }): Promise<{ session: AudienceSession; listener: AudienceListener }> {
   const session = new AudienceSession();
   try {
-    const listener = await startAudienceListener({ ...opts, session });
+    const listener = await startAudienceListener({ ...opts, host: audienceBindHost(opts.host), session });
     opts.logger.info({ joinUrl: listener.joinUrl() }, "audience view open");
     return { session, listener };
   } catch (err) {
