@@ -65,6 +65,22 @@ export interface UiOpen {
   htmlFile: { ms: number; bytes: number; exportMs: number } | null;
   runs: number;
 }
+export interface AudienceRun {
+  viewers: number;
+  /** The recorder's CPU while the viewers joined, read the trace and followed the replay. */
+  cpuSeconds: number;
+  /** The part of it after every viewer had joined and read: following the positions alone. */
+  followCpuSeconds: number;
+  peakRssMiB: number;
+  positions: number;
+  sawLastHop: number;
+}
+export interface AudienceBench {
+  none: AudienceRun;
+  room: AudienceRun;
+  replaySeconds: number;
+  putIntervalMs: number;
+}
 export interface UiLive {
   ratePerSecond: number;
   seconds: number;
@@ -79,6 +95,8 @@ export interface UiLive {
 export interface UiBench {
   open: UiOpen | null;
   live: UiLive | null;
+  /** The audience view: the recorder with 100 WebSocket viewers following a replay, against none. */
+  audience?: AudienceBench | null;
   /** Why a part did not run or could not be measured. */
   notes: string[];
 }
@@ -248,6 +266,12 @@ function uiSection(u: UiBench | null): string[] {
     const ok = u.live.shown >= u.live.sent && u.live.recorded >= u.live.sent;
     lines.push(
       `- ${ok ? "✅" : "❌"} Live feed at ${f(u.live.ratePerSecond)} exchanges/s for ${f(u.live.seconds)} s into an open page: ${u.live.sent} sent, ${u.live.recorded} recorded, ${u.live.shown} shown as hop rows (counted by scrolling the virtualised list); the page had the last hop ${f(u.live.catchUpMs)} ms after the last answer.`,
+    );
+  }
+  if (u.audience) {
+    const { none, room } = u.audience;
+    lines.push(
+      `- ${room.sawLastHop === room.viewers ? "✅" : "❌"} Audience view: the presenter replays the article trace for ${f(u.audience.replaySeconds)} s (a position every ${f(u.audience.putIntervalMs)} ms). Recorder with no viewer: ${f(none.cpuSeconds, 2)} s CPU, peak ${f(none.peakRssMiB)} MiB; with ${room.viewers} WebSocket viewers (each first reading the trace, its exchanges and views): ${f(room.cpuSeconds, 2)} s CPU (${ratio(room.cpuSeconds, none.cpuSeconds)}; following alone, after the reads: ${f(none.followCpuSeconds, 2)} → ${f(room.followCpuSeconds, 2)} s), peak ${f(room.peakRssMiB)} MiB; ${room.sawLastHop}/${room.viewers} saw the last hop. Measured once, on a machine shared with other work.`,
     );
   }
   for (const n of u.notes) lines.push(`- Note: ${n}`);

@@ -21,8 +21,9 @@ import { pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { startRecorder, type RecorderChild } from "./contenders/index";
 import { median } from "./measure";
-import type { UiBench, UiLive, UiOpen } from "./report";
+import type { AudienceBench, UiBench, UiLive, UiOpen } from "./report";
 import { startUpstream } from "./start-upstream";
+import { runAudienceBench } from "./audience";
 import { paced, post } from "./traffic";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -287,6 +288,7 @@ export async function runUiBench(log: (s: string) => void): Promise<UiBench> {
   let ctx: BrowserContext | null = null;
   let open: UiOpen | null = null;
   let live: UiLive | null = null;
+  let audience: AudienceBench | null = null;
   try {
     recorder = await startRecorder(upstream.port, { WEB_DIST: web.dir });
     ctx = await chromium.launchPersistentContext(userDataDir, {
@@ -310,6 +312,13 @@ export async function runUiBench(log: (s: string) => void): Promise<UiBench> {
       log(`bench: ui: ${notes.at(-1)}`);
     }
     for (const e of [...new Set(pageErrors)].slice(0, 5)) notes.push(`the page threw: ${e}`);
+    await recorder.stop();
+    try {
+      audience = await runAudienceBench(upstream.port, web.dir, log);
+    } catch (err) {
+      notes.push(`the audience view could not be measured: ${(err as Error).message.split("\n")[0]}`);
+      log(`bench: ui: ${notes.at(-1)}`);
+    }
   } finally {
     await ctx?.close();
     await recorder?.stop();
@@ -318,5 +327,5 @@ export async function runUiBench(log: (s: string) => void): Promise<UiBench> {
     rmSync(userDataDir, { recursive: true, force: true });
     if (web.built) rmSync(web.dir, { recursive: true, force: true });
   }
-  return { open, live, notes };
+  return { open, live, audience, notes };
 }

@@ -117,7 +117,7 @@ describe("save, reload, replay and present a trace", () => {
     await page.getByTestId("hop-detail").waitFor();
   });
 
-  it("renames the trace, exports it in four formats, and imports the exported file", async () => {
+  it("renames the trace, exports it in five formats, and imports the exported file", async () => {
     const { page } = browser;
     await page.getByTestId("trace-name").click();
     await page.getByLabel("Trace name").fill("Buy milk, step by step");
@@ -125,7 +125,7 @@ describe("save, reload, replay and present a trace", () => {
     await expect.poll(() => page.getByTestId("trace-list").getByText("Buy milk, step by step").count()).toBe(1);
     await page.getByText("Export", { exact: true }).click();
     const links = await page.locator('a[href*="/export?format="]').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
-    expect(links.map((l) => new URL(l).searchParams.get("format"))).toEqual(["hopscope", "har", "otlp", "mermaid"]);
+    expect(links.map((l) => new URL(l).searchParams.get("format"))).toEqual(["hopscope", "har", "otlp", "mermaid", "html"]);
     for (const link of links) {
       const res = await fetch(link);
       expect(res.status, link).toBe(200);

@@ -10,6 +10,7 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import type { AppConfig } from "@hopscope/shared/trace/api";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
+import type { ExchangeViews } from "@hopscope/shared/trace/views";
 import type { TraceStore } from "../store/trace-store";
 import type { ExchangeViewBuilder } from "../views/exchange-views";
 import type { Logger } from "../logger";
@@ -34,6 +35,8 @@ const HEADERS = {
 };
 
 const IdSchema = z.coerce.number().int().positive();
+/** A room asks for the same few views a hundred times: each stored exchange's views are derived once. */
+const MAX_CACHED_VIEWS = 200;
 const NO_CONFIG: AppConfig = { agentTapUrl: "", modelTapUrl: "", mcpTapUrl: "", simulated: null, lesson: null };
 
 function missing(c: Context, what: string) {
@@ -43,6 +46,18 @@ function missing(c: Context, what: string) {
 export function viewerRoutes(deps: ViewerRoutesDeps) {
   const { session, store } = deps;
   const dist = path.resolve(deps.webDist, "audience");
+  const cachedViews = new Map<number, Promise<ExchangeViews>>();
+  const viewsOf = (x: Exchange): Promise<ExchangeViews> => {
+    let hit = cachedViews.get(x.id);
+    if (!hit) {
+      hit = deps.views.build(x);
+      // A failed build is not kept: the next viewer asks again.
+      hit.catch(() => cachedViews.delete(x.id));
+      cachedViews.set(x.id, hit);
+      if (cachedViews.size > MAX_CACHED_VIEWS) cachedViews.delete(cachedViews.keys().next().value as number);
+    }
+    return hit;
+  };
   const readable = async (raw: string): Promise<Exchange | null> => {
     const id = IdSchema.safeParse(raw);
     const x = id.success ? await store.getExchange(id.data) : null;
@@ -75,7 +90,7 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
     })
     .get(`${P}/api/exchanges/:id/views`, async (c) => {
       const x = await readable(c.req.param("id"));
-      return x ? c.json(await deps.views.build(x), 200, HEADERS) : missing(c, `exchange ${c.req.param("id")}`);
+      return x ? c.json(await viewsOf(x), 200, HEADERS) : missing(c, `exchange ${c.req.param("id")}`);
     });
 
   const app = new Hono()
