@@ -176,6 +176,24 @@ describe("the audience view", () => {
     expect(room.pageErrors).toEqual([]);
   });
 
+  it("serves viewers only redacted data, and only of traces the speaker has shown", async () => {
+    const bundle = JSON.parse(await readFile(ARTICLE, "utf8")) as { trace: { name: string }; exchanges: { requestHeaders: [string, string][] }[] };
+    bundle.trace.name = "with a secret";
+    for (const x of bundle.exchanges) x.requestHeaders.push(["Authorization", "Bearer sk-room-SECRET-77"], ["X-Api-Key", "SECRET-88"]);
+    const res = await fetch(`${recorder.url}/api/import`, { method: "POST", body: JSON.stringify(bundle) });
+    const secretId = ((await res.json()) as { id: string }).id;
+    const { joinUrl } = await status(recorder);
+    expect((await fetch(`${joinUrl}api/traces/${secretId}`)).status).toBe(404);
+    await putPosition(recorder, 1, secretId);
+    const trace = (await (await fetch(`${joinUrl}api/traces/${secretId}`)).json()) as { exchanges: { id: number }[] };
+    for (const x of trace.exchanges) {
+      const text = await (await fetch(`${joinUrl}api/exchanges/${x.id}`)).text();
+      expect(text).not.toContain("SECRET");
+      expect(text).toContain("[redacted]");
+    }
+    await putPosition(recorder, 1, traceId);
+  });
+
   it("100 WebSocket viewers follow a replay and all see the last hop", async () => {
     const { joinUrl } = await status(recorder);
     const viewers = await Promise.all(Array.from({ length: 100 }, () => viewer(feedUrl(joinUrl))));

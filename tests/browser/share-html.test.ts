@@ -4,6 +4,7 @@
  * prompt (with tokens) and replay work with no server; a trace whose bodies carry `</script><script>`,
  * `<img onerror>` and `<!--` runs nothing; secrets stay redacted; a 50 MB trace is refused.
  */
+import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -163,6 +164,26 @@ describe("a trace as one self-contained HTML file", () => {
     expect(state.csp).toContain("default-src 'none'");
     expect(dialogs).toEqual([]);
     await browser.screenshot("share-05-hostile-1280");
+    expect(requests).toEqual([]);
+  });
+
+  it("is what `hopscope export <id> --format html --out FILE` writes", async () => {
+    const list = (await (await fetch(`${stack.uiUrl}/api/traces`)).json()) as { traces: { id: string; name: string }[] };
+    const id = list.traces.find((t) => t.name === "buy milk (the article's trace)")?.id;
+    if (!id) throw new Error("the imported article trace is not listed");
+    const out = join(dir, "cli.html");
+    const stderr = await new Promise<string>((resolve, reject) =>
+      execFile("npx", ["tsx", "scripts/hopscope.ts", "export", id, "--format", "html", "--out", out], { cwd: join(import.meta.dirname, "../.."), env: { ...process.env, HOPSCOPE_URL: stack.uiUrl } }, (err, _stdout, err2) =>
+        err ? reject(new Error(`${err.message}\n${err2}`)) : resolve(err2),
+      ),
+    );
+    expect(stderr).toContain(`wrote ${out}`);
+    const html = await readFile(out, "utf8");
+    expect(html).toContain('<script type="application/json" id="hopscope-trace">{');
+    expect(html).toContain("Content-Security-Policy");
+    const { page } = browser;
+    await page.goto(`${pathToFileURL(out).href}?hop=6`);
+    await page.locator('[data-hop="6"][data-selected="true"]').waitFor();
     expect(requests).toEqual([]);
   });
 

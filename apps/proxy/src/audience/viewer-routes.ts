@@ -1,8 +1,8 @@
 /**
  * The audience listener's only routes, all under `/j/<join code>/` and all GET: the viewer page and its
  * assets, and a read-only view of the traces the presenter has shown in this session (bodies come from
- * the store, redacted on the way in). A wrong or missing code is a bare 403; any other method is 405.
- * Nothing here changes anything.
+ * the store, redacted on the way in and again on the way out). A wrong or missing code is a bare 403;
+ * any other method is 405. Nothing here changes anything.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -15,6 +15,7 @@ import type { TraceStore } from "../store/trace-store";
 import type { ExchangeViewBuilder } from "../views/exchange-views";
 import type { Logger } from "../logger";
 import type { AudienceSession } from "./session";
+import { redactedExchange, redactedSummary } from "../export/redacted-exchange";
 
 export interface ViewerRoutesDeps {
   session: AudienceSession;
@@ -82,11 +83,11 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
     .get(`${P}/api/traces/:id`, async (c) => {
       const id = c.req.param("id");
       const trace = session.mayRead(id) ? await store.getTrace(id) : null;
-      return trace ? c.json(trace, 200, HEADERS) : missing(c, `trace ${id}`);
+      return trace ? c.json({ ...trace, exchanges: trace.exchanges.map(redactedSummary) }, 200, HEADERS) : missing(c, `trace ${id}`);
     })
     .get(`${P}/api/exchanges/:id`, async (c) => {
       const x = await readable(c.req.param("id"));
-      return x ? c.json(x, 200, HEADERS) : missing(c, `exchange ${c.req.param("id")}`);
+      return x ? c.json(redactedExchange(x), 200, HEADERS) : missing(c, `exchange ${c.req.param("id")}`);
     })
     .get(`${P}/api/exchanges/:id/views`, async (c) => {
       const x = await readable(c.req.param("id"));

@@ -15,7 +15,7 @@ import type { Exchange } from "@hopscope/shared/trace/schemas";
 import { SHARED_TRACE_FORMAT, SHARED_TRACE_PLACEHOLDERS, SharedTraceSchema, scriptSafeJson, type SharedTrace } from "@hopscope/shared/trace/share";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
 import { escapeHtml } from "../static";
-import { redactHeaders, redactUrl } from "../tap/redact";
+import { redactedExchange, redactedSummary } from "./redacted-exchange";
 import { traceSlug, type ExportedFile } from "./trace-file";
 
 /**
@@ -58,19 +58,10 @@ async function template(webDist: string): Promise<string> {
   return text;
 }
 
-/**
- * The stored trace is redacted on the way in; a page is shared further than any other export, so
- * headers and URLs are redacted once more here (a trace imported by an older build may predate a rule).
- */
+/** A page is shared further than any other export: headers and URLs are redacted once more. */
 function redacted(bundle: TraceBundle): TraceBundle {
-  const trace = { ...bundle.trace, exchanges: bundle.trace.exchanges.map((x) => ({ ...x, url: redactUrl(x.url) })) };
-  const exchanges = bundle.exchanges.map((x) => ({
-    ...x,
-    url: redactUrl(x.url),
-    requestHeaders: redactHeaders(x.requestHeaders),
-    responseHeaders: redactHeaders(x.responseHeaders),
-  }));
-  return { ...bundle, trace, exchanges };
+  const trace = { ...bundle.trace, exchanges: bundle.trace.exchanges.map(redactedSummary) };
+  return { ...bundle, trace, exchanges: bundle.exchanges.map(redactedExchange) };
 }
 
 /** The document the page embeds: the bundle (redacted) and, for every model chat, its derived views. */

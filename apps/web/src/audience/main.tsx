@@ -29,4 +29,4 @@ for (const frame of early.splice(0)) follow.onFrame(frame);
 window.addEventListener("keydown", (event) => {
   if (event.key === "s" && !event.ctrlKey && !event.metaKey && !(event.target instanceof HTMLInputElement)) follow.follow();
 });
-render(<ShareApp ctx={ctx} embed={false} origin="audience view · read-only" extra={<FollowBar model={follow} />} />, root);
+render(<ShareApp ctx={ctx} embed={false} origin="audience view · read-only" extra={<FollowBar model={follow} />} waiting="Waiting for the speaker to open a trace…" />, root);

@@ -28,9 +28,11 @@ interface Props {
   extra?: ComponentChildren;
   /** A message instead of the timeline (the embedded trace could not be read). */
   error?: string | null;
+  /** What to say while no trace is open. */
+  waiting?: string;
 }
 
-export function ShareApp({ ctx, embed, origin, extra, error }: Props) {
+export function ShareApp({ ctx, embed, origin, extra, error, waiting = "Opening the trace…" }: Props) {
   useEffect(() => {
     function onKey(event: KeyboardEvent): void {
       handleKey(ctx, event);
@@ -82,7 +84,7 @@ export function ShareApp({ ctx, embed, origin, extra, error }: Props) {
                 <HopDetail />
               </main>
             ) : (
-              <p class={s.message} role="status">{trace.loadError.value ?? "Opening the trace…"}</p>
+              <p class={s.message} role="status">{trace.loadError.value ?? waiting}</p>
             )}
           </>
         )}
