@@ -27,8 +27,9 @@ const MAX_VIEWER_FRAME = 256;
 /** Policy violation: the close code a viewer gets for sending anything but the feed protocol. */
 const DROPPED = 1008;
 
-function refuse(socket: Duplex, status: 403 | 404): void {
-  socket.end(`HTTP/1.1 ${status} ${status === 403 ? "Forbidden" : "Not Found"}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+/** A bare 403: a socket without the right code learns nothing about the listener. */
+function refuse(socket: Duplex): void {
+  socket.end("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
 }
 
 export async function startAudienceListener(opts: ViewerRoutesDeps & { host: string; port: number; logger: Logger }): Promise<AudienceListener> {
@@ -39,10 +40,10 @@ export async function startAudienceListener(opts: ViewerRoutesDeps & { host: str
 
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const m = /^\/j\/([^/?]+)\/feed(?:\?.*)?$/.exec(req.url ?? "");
-    if (!m || !session.accepts(m[1])) return refuse(socket, 403);
+    if (!m || !session.accepts(m[1])) return refuse(socket);
     // A browser page from another site must not read the room's feed (the code could leak in a link).
     const origin = req.headers.origin;
-    if (origin !== undefined && origin !== `http://${req.headers.host}`) return refuse(socket, 403);
+    if (origin !== undefined && origin !== `http://${req.headers.host}`) return refuse(socket);
     wss.handleUpgrade(req, socket, head, (ws) => onViewer(ws));
   });
 

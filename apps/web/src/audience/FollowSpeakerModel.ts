@@ -31,6 +31,8 @@ export const FollowSpeakerModel = createModel((ctx: Pick<AppContext, "trace" | "
         trace.selectedHop.value = p.hop;
         ui.presenter.value = p.present;
         if (p.replay) {
+          // Streamed answers replay token by token: their chunks are needed, as when replaying locally.
+          if (!replay.active.value) void trace.loadAll({ views: false, only: (x) => x.chunkCount > 0 });
           replay.pause();
           replay.speed.value = p.replay.speed;
           replay.cursor.value = p.replay.cursor;
