@@ -38,7 +38,8 @@ function inlinePage(): Plugin {
       const chunks = Object.values(bundle).filter((f) => f.type === "chunk");
       if (chunks.length !== 1 || chunks[0]?.type !== "chunk") throw new Error(`inline-page: expected one script chunk, got ${chunks.length}; remove dynamic imports from the share entry`);
       const css = Object.values(bundle).filter((f) => f.type === "asset" && f.fileName.endsWith(".css"));
-      const script = scriptSafe(chunks[0].code);
+      // With one chunk, Vite leaves its preload marker on the (now inlined) dynamic imports: no deps to preload.
+      const script = scriptSafe(chunks[0].code.replaceAll("__VITE_PRELOAD__", "void 0"));
       const style = css.map((f) => (f.type === "asset" ? String(f.source) : "")).join("\n");
       if (/<\/style/i.test(style)) throw new Error("inline-page: the styles contain </style");
       const csp = [
@@ -76,6 +77,8 @@ export default defineConfig({
   base: "./",
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
   plugins: [inlinePage()],
+  // The tokenizer (megabytes of vocabulary) stays out of the page: the counts were computed at export.
+  resolve: { alias: { "@hopscope/shared/tokens/qwen": fileURLToPath(new URL("./src/share/embedded-tokenizer.ts", import.meta.url)) } },
   build: {
     outDir: fileURLToPath(new URL("./dist", import.meta.url)),
     emptyOutDir: false,

@@ -134,7 +134,7 @@ describe("the audience view", () => {
     await v.locator('[data-hop="3"][data-selected="true"]').waitFor();
     expect(await v.getByTestId("audience-status").getAttribute("data-state")).toBe("following");
     await p.getByTestId("audience-toggle").click();
-    await expect.poll(() => p.getByTestId("audience-viewers").textContent()).toBe("1");
+    await expect.poll(() => p.getByTestId("audience-viewers").textContent(), { timeout: 8000 }).toBe("1");
     expect(await p.getByTestId("audience-url").textContent()).toBe(joinUrl);
     await p.getByTestId("audience-qr").waitFor();
     await presenter.screenshot("audience-01-presenter-qr-1280");

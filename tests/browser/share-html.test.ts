@@ -101,6 +101,15 @@ describe("a trace as one self-contained HTML file", () => {
     await page.keyboard.press("2");
     await expect.poll(() => page.getByTestId("rendered-prompt").textContent()).toContain("<tools>");
     expect(await page.getByTestId("token-count").first().textContent()).toMatch(/\d/);
+    // The token budget, counted at export (the page carries no tokenizer): its parts sum to the prompt's count.
+    await page.keyboard.press("7");
+    const budget = page.getByTestId("token-budget").first();
+    await budget.waitFor();
+    const total = Number(await budget.getAttribute("data-total"));
+    expect(total).toBeGreaterThan(100);
+    expect(Number(await budget.getAttribute("data-sum"))).toBe(total);
+    await browser.screenshot("share-01b-file-budget-1280");
+    await page.keyboard.press("2");
     await browser.screenshot("share-01-file-prompt-1280");
     await page.setViewportSize({ width: 1920, height: 1080 });
     await browser.screenshot("share-02-file-prompt-1920");
@@ -110,9 +119,19 @@ describe("a trace as one self-contained HTML file", () => {
     await page.keyboard.press("j");
     await page.keyboard.press("j");
     await expect.poll(() => page.getByTestId("hop-position").textContent()).toContain("hop 3 / 8");
-    for (const _ of [1, 2, 3]) await page.keyboard.press("f");
+    // Auto-advance at 4×, going on with Space whenever it holds at a key hop (as in the live UI).
+    await page.keyboard.press("m");
+    for (const _ of [1, 2]) await page.keyboard.press("f");
     await page.keyboard.press(" ");
-    await expect.poll(() => page.getByTestId("hop-position").textContent(), { timeout: 20_000 }).toContain("hop 8 / 8");
+    await expect
+      .poll(
+        async () => {
+          if ((await page.getByTestId("replay-status").textContent())?.includes("paused at key hop")) await page.keyboard.press(" ");
+          return page.getByTestId("hop-position").textContent();
+        },
+        { timeout: 30_000 },
+      )
+      .toContain("hop 8 / 8");
     await page.keyboard.press("p");
     await page.getByTestId("presenter").waitFor();
     await browser.screenshot("share-03-file-presenter-1280");

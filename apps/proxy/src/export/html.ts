@@ -4,8 +4,8 @@
  * (apps/web/dist/share.html: script and styles inline, a Content-Security-Policy allowing only them and
  * no network); this fills in the trace as JSON *data* (script-safe, so a recorded `</script>` or `<!--`
  * stays text) with the views the recorder derives (prompt, segments, token ids/pieces, raw output,
- * diff), so the page needs neither a server nor the tokenizer. Bodies come from the store, already
- * redacted on the way in.
+ * diff, and the token counts its budget asks for), so the page needs neither a server nor the tokenizer.
+ * Bodies come from the store, already redacted on the way in (and redacted again here).
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -16,6 +16,7 @@ import { SHARED_TRACE_FORMAT, SHARED_TRACE_PLACEHOLDERS, SharedTraceSchema, scri
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
 import { escapeHtml } from "../static";
 import { redactedExchange, redactedSummary } from "./redacted-exchange";
+import { promptTokenCounts } from "./token-counts";
 import { traceSlug, type ExportedFile } from "./trace-file";
 
 /**
@@ -68,10 +69,14 @@ function redacted(bundle: TraceBundle): TraceBundle {
 export async function sharedTrace(stored: TraceBundle, deps: Pick<HtmlExportDeps, "views">): Promise<SharedTrace> {
   const bundle = redacted(stored);
   const views: Record<string, ExchangeViews> = {};
+  const tokenCounts: Record<string, [number, number, number][]> = {};
   for (const x of bundle.exchanges) {
-    if (x.classification.kind === "model.chat") views[String(x.id)] = await deps.views(x);
+    if (x.classification.kind !== "model.chat") continue;
+    const v = await deps.views(x);
+    views[String(x.id)] = v;
+    if (v.prompt?.tokens) tokenCounts[String(x.id)] = await promptTokenCounts(v);
   }
-  return SharedTraceSchema.parse({ format: SHARED_TRACE_FORMAT, bundle, views });
+  return SharedTraceSchema.parse({ format: SHARED_TRACE_FORMAT, bundle, views, tokenCounts });
 }
 
 export async function exportHtml(bundle: TraceBundle, deps: HtmlExportDeps): Promise<ExportedFile> {

@@ -20,11 +20,10 @@ export function AudienceBadge({ model }: { model: PresenterAudienceModel }) {
       </aside>
     );
   }
-  const toggle = () => (model.qrOpen.value = !model.qrOpen.value);
   return (
     <aside class={`${s.badge} ${model.qrOpen.value ? s.open : ""}`} data-testid="audience-badge" data-state="open" aria-label="Audience view">
       <div class={s.row}>
-        <Button variant="quiet" onClick={toggle} title="Show the join URL and QR code for the room" data-testid="audience-toggle">
+        <Button variant="quiet" onClick={model.toggleQr} title="Show the join URL and QR code for the room" data-testid="audience-toggle">
           Audience · <b data-testid="audience-viewers">{st.viewers}</b> following
         </Button>
         <Button variant="quiet" onClick={() => void model.end()} title="Disconnect every viewer and retire the join code" data-testid="audience-end">

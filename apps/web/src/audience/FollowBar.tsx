@@ -21,7 +21,7 @@ export function FollowBar({ model }: { model: FollowSpeakerModel }) {
       <span class={s.status} role="status" data-testid="audience-status" data-state="own">
         On your own{hop ? ` · the speaker is at hop ${hop}` : ""}
       </span>
-      <Button onClick={model.follow} hint="s" title="Jump back to where the speaker is and follow again" data-testid="follow-speaker">
+      <Button onClick={model.follow} hint="F" title="Jump back to where the speaker is and follow again" data-testid="follow-speaker">
         Follow the speaker
       </Button>
     </span>

@@ -22,13 +22,15 @@ export const PresenterAudienceModel = createModel((ctx: Pick<AppContext, "trace"
   let disposed = false;
 
   async function refresh(): Promise<void> {
+    if (pollTimer) clearTimeout(pollTimer);
+    pollTimer = null;
     try {
       status.value = await getJson("/api/audience", AudienceStatusSchema);
       error.value = null;
     } catch (e) {
       error.value = e instanceof Error ? e.message : String(e);
     }
-    if (!disposed && status.value.state !== "off") pollTimer = setTimeout(() => void refresh(), POLL_MS);
+    if (!disposed && status.value.state !== "off" && !pollTimer) pollTimer = setTimeout(() => void refresh(), POLL_MS);
   }
 
   function position(): PresenterPosition {
@@ -75,6 +77,12 @@ export const PresenterAudienceModel = createModel((ctx: Pick<AppContext, "trace"
     if (publishTimer) clearTimeout(publishTimer);
   });
 
-  return { status, error, qrOpen, end: () => act("/api/audience/end"), restart: () => act("/api/audience/restart") };
+  /** Opens or closes the join panel; opening it asks for the viewer count at once. */
+  function toggleQr(): void {
+    qrOpen.value = !qrOpen.value;
+    if (qrOpen.value) void refresh();
+  }
+
+  return { status, error, qrOpen, toggleQr, end: () => act("/api/audience/end"), restart: () => act("/api/audience/restart") };
 });
 export type PresenterAudienceModel = InstanceType<typeof PresenterAudienceModel>;

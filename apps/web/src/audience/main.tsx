@@ -27,6 +27,7 @@ deliver = follow.onFrame;
 for (const frame of early.splice(0)) follow.onFrame(frame);
 
 window.addEventListener("keydown", (event) => {
-  if (event.key === "s" && !event.ctrlKey && !event.metaKey && !(event.target instanceof HTMLInputElement)) follow.follow();
+  // "F": Follow the speaker ("f" is faster, "s" slower).
+  if (event.key === "F" && !event.ctrlKey && !event.metaKey && !(event.target instanceof HTMLInputElement)) follow.follow();
 });
 render(<ShareApp ctx={ctx} embed={false} origin="audience view · read-only" extra={<FollowBar model={follow} />} waiting="Waiting for the speaker to open a trace…" />, root);
