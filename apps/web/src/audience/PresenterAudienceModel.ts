@@ -29,6 +29,7 @@ export const PresenterAudienceModel = createModel((ctx: Pick<AppContext, "trace"
       error.value = null;
     } catch (e) {
       error.value = e instanceof Error ? e.message : String(e);
+      console.warn("[hopscope] the audience view's state could not be read", e);
     }
     if (!disposed && status.value.state !== "off" && !pollTimer) pollTimer = setTimeout(() => void refresh(), POLL_MS);
   }
