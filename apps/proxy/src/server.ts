@@ -45,8 +45,6 @@ export interface RecorderHandle {
   liveClients(): number;
   /** Whether recording reaches the disk (what /api/health reports). */
   storage(): StorageHealth;
-  /** The audience view's join URL, or null when there is none (off, or ended). */
-  audienceUrl(): string | null;
   close(): Promise<void>;
 }
 
@@ -178,7 +176,6 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     taps,
     liveClients: () => liveFeed.clientCount,
     storage: () => threads.health(),
-    audienceUrl: () => audience?.listener.joinUrl() ?? null,
     close: async () => {
       if (closed) return;
       closed = true;
