@@ -213,5 +213,9 @@ describe("the audience view", () => {
     const res = await fetch(joinUrl);
     expect([res.status, await res.text()]).toEqual([403, ""]);
     await presenter.page.getByTestId("audience-badge").and(presenter.page.locator('[data-state="ended"]')).waitFor();
+    // The viewer does not knock on a retired code again (each refused reconnect would be a console error).
+    await room.page.waitForTimeout(1500);
+    expect(room.pageErrors).toEqual([]);
+    await room.screenshot("audience-06-viewer-ended-1280");
   });
 });

@@ -15,3 +15,13 @@ export function lanAddress(): string {
 export function audienceBindHost(named: string): string {
   return named === "auto" ? lanAddress() : named;
 }
+
+/** The address to print in the join URL: a wildcard bind (0.0.0.0, ::) is reached at the LAN address. */
+export function audienceUrlHost(bound: string): string {
+  if (bound !== "0.0.0.0" && bound !== "::") return bound;
+  try {
+    return lanAddress();
+  } catch {
+    return bound; // no network address: the URL says what was bound, and the room cannot reach it anyway
+  }
+}

@@ -32,7 +32,7 @@ function refuse(socket: Duplex): void {
   socket.end("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
 }
 
-export async function startAudienceListener(opts: ViewerRoutesDeps & { host: string; port: number; logger: Logger }): Promise<AudienceListener> {
+export async function startAudienceListener(opts: ViewerRoutesDeps & { host: string; urlHost?: string; port: number; logger: Logger }): Promise<AudienceListener> {
   const { session, logger } = opts;
   const app = viewerRoutes(opts);
   const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
@@ -69,7 +69,8 @@ export async function startAudienceListener(opts: ViewerRoutesDeps & { host: str
     server.listen(opts.port, opts.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const origin = `http://${opts.host.includes(":") ? `[${opts.host}]` : opts.host}:${port}`;
+  const shown = opts.urlHost ?? opts.host;
+  const origin = `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`;
   return {
     origin,
     joinUrl: () => {

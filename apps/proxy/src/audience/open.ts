@@ -2,12 +2,13 @@
 import type { ViewerRoutesDeps } from "./viewer-routes";
 import { startAudienceListener, type AudienceListener } from "./listener";
 import { AudienceSession } from "./session";
-import { audienceBindHost } from "./lan-address";
+import { audienceBindHost, audienceUrlHost } from "./lan-address";
 
 export async function openAudience(opts: Omit<ViewerRoutesDeps, "session"> & { host: string; port: number }): Promise<{ session: AudienceSession; listener: AudienceListener }> {
   const session = new AudienceSession();
   try {
-    const listener = await startAudienceListener({ ...opts, host: audienceBindHost(opts.host), session });
+    const host = audienceBindHost(opts.host);
+    const listener = await startAudienceListener({ ...opts, host, urlHost: audienceUrlHost(host), session });
     opts.logger.info({ joinUrl: listener.joinUrl() }, "audience view open");
     return { session, listener };
   } catch (err) {

@@ -29,6 +29,7 @@ export function audienceSource(location: Location, onFrame: (frame: AudienceServ
       const scheme = location.protocol === "https:" ? "wss:" : "ws:";
       const ws = new WebSocket(`${scheme}//${location.host}${base}feed`);
       let closedByUs = false;
+      let ended = false;
       ws.addEventListener("open", () => {
         handlers.onOpen();
         // The connection model is "live" after a snapshot; the viewer's traces come from the presenter.
@@ -43,10 +44,12 @@ export function audienceSource(location: Location, onFrame: (frame: AudienceServ
         }
         const frame = AudienceServerFrameSchema.safeParse(raw);
         if (!frame.success) return handlers.onBadFrame(`a frame did not match the audience feed: ${frame.error.issues.map((i) => i.message).join("; ")}`);
+        if (frame.data.type === "ended") ended = true;
         onFrame(frame.data);
       });
       ws.addEventListener("close", (event) => {
-        if (!closedByUs) handlers.onClose(event.reason || `connection closed (code ${event.code})`);
+        // After the speaker ended the session the code is retired: reconnecting would only be refused.
+        if (!closedByUs && !ended) handlers.onClose(event.reason || `connection closed (code ${event.code})`);
       });
       return {
         send: () => undefined,
