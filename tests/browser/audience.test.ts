@@ -191,7 +191,12 @@ describe("the audience view", () => {
       expect(text).not.toContain("SECRET");
       expect(text).toContain("[redacted]");
     }
-    await putPosition(recorder, 1, traceId);
+    // The viewer page followed the speaker into the other trace, and follows back.
+    await expect.poll(() => room.page.getByTestId("trace-name").textContent()).toBe("with a secret");
+    await putPosition(recorder, 2, traceId);
+    await expect.poll(() => room.page.getByTestId("trace-name").textContent()).toBe("buy milk (the article's trace)");
+    await room.page.locator('[data-hop="2"][data-selected="true"]').waitFor();
+    expect(await room.page.getByTestId("audience-status").getAttribute("data-state")).toBe("following");
   });
 
   it("100 WebSocket viewers follow a replay and all see the last hop", async () => {

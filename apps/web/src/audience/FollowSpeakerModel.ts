@@ -13,9 +13,13 @@ export const FollowSpeakerModel = createModel((ctx: Pick<AppContext, "trace" | "
   const speaker = signal<PresenterPosition | null>(null);
   const ended = signal<string | null>(null);
   let applying = false;
-  /** The view as the last applied position left it: a view that differs has been moved by the viewer. */
+  /**
+   * The view as the last applied position left it: a view that differs has been moved by the viewer. The
+   * replay cursor is left out: models move it on their own (a new trace ends a replay), and every step
+   * of the viewer's own also moves the selected hop.
+   */
   let applied = "";
-  const view = () => JSON.stringify([trace.traceId.value, trace.selectedHop.value, replay.cursor.value, ui.presenter.value]);
+  const view = () => JSON.stringify([trace.traceId.value, trace.selectedHop.value, ui.presenter.value]);
 
   function apply(p: PresenterPosition): void {
     applying = true;
