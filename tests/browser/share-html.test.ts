@@ -15,6 +15,7 @@ import { parseTraceBundle, type TraceBundle } from "@hopscope/shared/trace/bundl
 import { exportHtml, MAX_HTML_TRACE_BYTES } from "../../apps/proxy/src/export/html";
 import { openBrowser, type Browser } from "./support/browser";
 import { buildUi } from "./support/build-ui";
+import { autoReplayToEnd } from "./support/replay-to-end";
 import { startRecordedStack, type RecordedStack } from "./support/recorded-stack";
 
 const ARTICLE = new URL("../../traces/buy-milk.hopscope.json", import.meta.url);
@@ -119,19 +120,7 @@ describe("a trace as one self-contained HTML file", () => {
     await page.keyboard.press("j");
     await page.keyboard.press("j");
     await expect.poll(() => page.getByTestId("hop-position").textContent()).toContain("hop 3 / 8");
-    // Auto-advance at 4×, going on with Space whenever it holds at a key hop (as in the live UI).
-    await page.keyboard.press("m");
-    for (const _ of [1, 2]) await page.keyboard.press("f");
-    await page.keyboard.press(" ");
-    await expect
-      .poll(
-        async () => {
-          if ((await page.getByTestId("replay-status").textContent())?.includes("paused at key hop")) await page.keyboard.press(" ");
-          return page.getByTestId("hop-position").textContent();
-        },
-        { timeout: 30_000 },
-      )
-      .toContain("hop 8 / 8");
+    await autoReplayToEnd(page, 8); // as in the live UI
     await page.keyboard.press("p");
     await page.getByTestId("presenter").waitFor();
     await browser.screenshot("share-03-file-presenter-1280");

@@ -4,9 +4,7 @@
  * anything that changes the recorder. `embed` drops the header so the page fits an `<iframe>`.
  */
 import type { ComponentChildren } from "preact";
-import { useEffect } from "preact/hooks";
 import type { AppContext } from "../context";
-import { handleKey } from "../keyboard";
 import { AppCtx } from "../components/AppContext";
 import { Button } from "../components/Button";
 import { FollowPanel } from "../components/FollowPanel";
@@ -15,6 +13,7 @@ import { HopDetail } from "../components/HopDetail";
 import { PresenterView } from "../components/PresenterView";
 import { SequenceView } from "../components/SequenceView";
 import { TraceToolbar } from "../components/TraceToolbar";
+import { useShortcuts } from "../components/useShortcuts";
 import a from "../components/App.module.css";
 import h from "../components/Header.module.css";
 import s from "./ShareApp.module.css";
@@ -33,13 +32,7 @@ interface Props {
 }
 
 export function ShareApp({ ctx, embed, origin, extra, error, waiting = "Opening the trace…" }: Props) {
-  useEffect(() => {
-    function onKey(event: KeyboardEvent): void {
-      handleKey(ctx, event);
-    }
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [ctx]);
+  useShortcuts(ctx);
   const { ui, trace } = ctx;
   const open = trace.traceId.value !== null;
   const dark = ui.theme.value === "dark" || document.documentElement.dataset.scheme === "dark";
