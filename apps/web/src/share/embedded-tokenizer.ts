@@ -6,24 +6,24 @@
  */
 import type { SharedTrace } from "@hopscope/shared/trace/share";
 
-const known: { text: string; counts: Map<string, number> }[] = [];
+/** Counted slices by their length (a trace's prompts share long prefixes: only same-length slices are compared). */
+const byLength = new Map<number, { text: string; start: number; n: number }[]>();
 
 /** Called once by the page with the embedded trace. */
 export function registerTokenCounts(shared: SharedTrace): void {
   for (const [id, triples] of Object.entries(shared.tokenCounts)) {
     const text = shared.views[id]?.prompt?.text;
     if (text === undefined) continue;
-    known.push({ text, counts: new Map(triples.map(([start, end, n]) => [`${start}:${end}`, n])) });
+    for (const [start, end, n] of triples) {
+      const list = byLength.get(end - start) ?? [];
+      list.push({ text, start, n });
+      byLength.set(end - start, list);
+    }
   }
 }
 
 function count(slice: string): number {
-  for (const { text, counts } of known) {
-    for (const [key, n] of counts) {
-      const [start, end] = key.split(":").map(Number) as [number, number];
-      if (end - start === slice.length && text.startsWith(slice, start)) return n;
-    }
-  }
+  for (const { text, start, n } of byLength.get(slice.length) ?? []) if (text.startsWith(slice, start)) return n;
   throw new Error("this count was not computed when the trace was exported (the shared page carries no tokenizer)");
 }
 
