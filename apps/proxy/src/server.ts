@@ -54,7 +54,12 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   const logger = deps.logger ?? silentLogger;
   const location = dbLocation(config.dbFile);
   let feed: LiveFeed | null = null;
-  const announce: Announce = (event) => feed?.publish(event);
+  // The audience view (when open) sees the same events, for the traces the speaker has shown.
+  let audienceRelay: Announce | null = null;
+  const announce: Announce = (event) => {
+    feed?.publish(event);
+    audienceRelay?.(event);
+  };
   let otlp: OtlpForwarder | null = null;
   let store: TraceStore | null = null;
   let resumeReader: TraceReader | null = null;
@@ -144,12 +149,16 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   const views = new ExchangeViewBuilder({ store: traceStore, probe, modelUpstream: config.taps.model.upstream, logger });
   const replays = new Replays({ store: traceStore, recorder, announce, logger });
   const audience = config.audience
-    ? await openAudience({ ...config.audience, store: traceStore, views, webDist: config.webDist, logger }).catch(async (err: unknown) => {
+    ? await openAudience({
+        ...config.audience, store: traceStore, views, webDist: config.webDist, logger,
+        live: { exchange: (id) => recorder.inFlightExchange(id), trace: (id) => recorder.liveTrace(id) },
+      }).catch(async (err: unknown) => {
         liveFeed.close();
         await shutdown();
         throw err;
       })
     : null;
+  if (audience) audienceRelay = (event) => audience.session.relay(event);
   const app = createApp({
     store: traceStore, recorder, announce, feed: liveFeed, probe, views, taps, storage: () => threads.health(),
     tracesDir: config.tracesDir, webDist: config.webDist, bindHost: config.host, logger, replays, audience,

@@ -4,6 +4,7 @@
  * every viewer on its read-only feed (`/j/<code>/feed`). A viewer may only send `ping`.
  */
 import { z } from "zod";
+import { ServerFrameSchema } from "./schemas";
 
 /** Where the presenter is: the open trace and hop, presenter mode, and the replay (null when not replaying). */
 export const PresenterPositionSchema = z.strictObject({
@@ -18,6 +19,8 @@ export type PresenterPosition = z.infer<typeof PresenterPositionSchema>;
 export const AudienceServerFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("position"), seq: z.number().int(), position: PresenterPositionSchema }),
   z.object({ type: z.literal("ended"), message: z.string() }),
+  /** A live-feed event of a trace the speaker has shown (a hop recorded now), numbered by the audience feed. */
+  z.object({ type: z.literal("live"), frame: ServerFrameSchema }),
 ]);
 export type AudienceServerFrame = z.infer<typeof AudienceServerFrameSchema>;
 

@@ -6,6 +6,8 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { WebSocket } from "ws";
 import type { AudienceServerFrame, PresenterPosition } from "@hopscope/shared/trace/audience";
+import type { FeedEvent, JsonEvent, LazyEvent } from "../live/frames";
+import { redactedSummary } from "../export/redacted-exchange";
 
 /** 10 characters of an alphabet without look-alikes (no 0/O, 1/l/I): ~50 bits, typeable from a slide. */
 const ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz";
@@ -14,6 +16,8 @@ export function newJoinCode(): string {
   const bytes = randomBytes(10);
   return Array.from(bytes, (b) => ALPHABET[b % ALPHABET.length]).join("");
 }
+
+type AudienceLiveFrame = Extract<AudienceServerFrame, { type: "live" }>["frame"];
 
 /** Socket close code a viewer sees when the presenter ends the session. */
 export const ENDED_CLOSE_CODE = 4001;
@@ -62,6 +66,22 @@ export class AudienceSession {
 
   positionFrame(): AudienceServerFrame {
     return { type: "position", seq: ++this.seq, position: this.current };
+  }
+
+  /**
+   * A recorder event, as announced to the live feed: passed on to the viewers when it belongs to a trace
+   * the speaker has shown, so a trace recorded during the talk grows on their screens as it does on the
+   * speaker's. Nothing is built or parsed while no viewer is connected.
+   */
+  relay(event: FeedEvent | LazyEvent | JsonEvent): void {
+    if (this.viewers.size === 0 || this.shown.size === 0) return;
+    const e: FeedEvent = "lazy" in event ? event.lazy() : "json" in event ? (JSON.parse(event.json()) as FeedEvent) : event;
+    const traceId =
+      e.type === "exchange.started" || e.type === "exchange.completed" ? e.exchange.traceId : e.type === "exchange.chunk" ? e.traceId : e.type === "trace.updated" ? e.trace.id : null;
+    if (traceId === null || !this.shown.has(traceId)) return;
+    const safe = e.type === "exchange.started" || e.type === "exchange.completed" ? { ...e, exchange: redactedSummary(e.exchange) } : e;
+    const seq = ++this.seq;
+    this.broadcast({ type: "live", frame: { ...safe, seq } as AudienceLiveFrame });
   }
 
   join(ws: WebSocket): void {

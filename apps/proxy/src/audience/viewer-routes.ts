@@ -8,8 +8,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import type { AppConfig } from "@hopscope/shared/trace/api";
-import type { Exchange } from "@hopscope/shared/trace/schemas";
+import type { Exchange, Trace } from "@hopscope/shared/trace/schemas";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
 import type { TraceStore } from "../store/trace-store";
 import type { ExchangeViewBuilder } from "../views/exchange-views";
@@ -23,6 +22,8 @@ export interface ViewerRoutesDeps {
   views: ExchangeViewBuilder;
   webDist: string;
   logger: Logger;
+  /** Exchanges and traces still being recorded (not in the store yet), read-only: the live UI shows them too. */
+  live?: { exchange(id: number): Promise<Exchange | null>; trace(id: string): Promise<Trace | null> };
 }
 
 const TYPES: Record<string, string> = { ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".woff2": "font/woff2" };
@@ -38,7 +39,6 @@ const HEADERS = {
 const IdSchema = z.coerce.number().int().positive();
 /** A room asks for the same few views a hundred times: each stored exchange's views are derived once. */
 const MAX_CACHED_VIEWS = 200;
-const NO_CONFIG: AppConfig = { agentTapUrl: "", modelTapUrl: "", mcpTapUrl: "", simulated: null, lesson: null };
 
 function missing(c: Context, what: string) {
   return c.json({ error: `${what} is not part of what the presenter has shown` }, 404, HEADERS);
@@ -49,6 +49,8 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
   const dist = path.resolve(deps.webDist, "audience");
   const cachedViews = new Map<number, Promise<ExchangeViews>>();
   const viewsOf = (x: Exchange): Promise<ExchangeViews> => {
+    // An exchange still in flight has a partial body: its views are derived each time, never kept.
+    if (x.state === "pending" || x.state === "streaming") return deps.views.build(x);
     let hit = cachedViews.get(x.id);
     if (!hit) {
       hit = deps.views.build(x);
@@ -61,7 +63,8 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
   };
   const readable = async (raw: string): Promise<Exchange | null> => {
     const id = IdSchema.safeParse(raw);
-    const x = id.success ? await store.getExchange(id.data) : null;
+    // In flight first, then the store (as the recorder's own API reads: one or the other has it).
+    const x = id.success ? ((await deps.live?.exchange(id.data)) ?? (await store.getExchange(id.data))) : null;
     return x && session.mayRead(x.traceId) ? x : null;
   };
   const P = "/j/:code";
@@ -74,7 +77,6 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
       const body = await readFile(path.join(dist, "assets", file)).catch(() => null);
       return body ? c.body(body, 200, { ...HEADERS, "Content-Type": type }) : c.json({ error: `no asset ${file}` }, 404, HEADERS);
     })
-    .get(`${P}/api/config`, (c) => c.json(NO_CONFIG, 200, HEADERS))
     .get(`${P}/api/saved`, (c) => c.json({ files: [] }, 200, HEADERS))
     .get(`${P}/api/traces`, async (c) => {
       const traces = (await Promise.all(session.shownTraceIds().map((id) => store.getTraceSummary(id)))).filter((t) => t !== null);
@@ -82,7 +84,7 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
     })
     .get(`${P}/api/traces/:id`, async (c) => {
       const id = c.req.param("id");
-      const trace = session.mayRead(id) ? await store.getTrace(id) : null;
+      const trace = session.mayRead(id) ? ((await store.getTrace(id)) ?? (await deps.live?.trace(id)) ?? null) : null;
       return trace ? c.json({ ...trace, exchanges: trace.exchanges.map(redactedSummary) }, 200, HEADERS) : missing(c, `trace ${id}`);
     })
     .get(`${P}/api/exchanges/:id`, async (c) => {

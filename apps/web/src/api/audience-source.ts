@@ -4,6 +4,7 @@
  * the presenter's position (AudienceServerFrameSchema), handed to `onFrame`. Nothing can be changed.
  */
 import { AudienceServerFrameSchema, type AudienceServerFrame } from "@hopscope/shared/trace/audience";
+import type { AppConfig } from "@hopscope/shared/trace/api";
 import type { z } from "zod";
 import { ApiError, httpGetJson } from "./http";
 import type { DataSource, Feed, FeedHandlers } from "./source";
@@ -15,11 +16,15 @@ export function audienceBase(pathname: string): string {
   return m[0];
 }
 
+/** A viewer has no ask box and no taps: the recorder's configuration is none of its business. */
+const NO_CONFIG: AppConfig = { agentTapUrl: "", modelTapUrl: "", mcpTapUrl: "", simulated: null, lesson: null };
+
 export function audienceSource(location: Location, onFrame: (frame: AudienceServerFrame) => void): DataSource {
   const base = audienceBase(location.pathname);
   return {
     kind: "audience",
     getJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+      if (path === "/api/config") return Promise.resolve(schema.parse(NO_CONFIG));
       return httpGetJson(`${base}${path.replace(/^\//, "")}`, schema);
     },
     send(method: string, path: string): Promise<never> {
@@ -45,7 +50,9 @@ export function audienceSource(location: Location, onFrame: (frame: AudienceServ
         const frame = AudienceServerFrameSchema.safeParse(raw);
         if (!frame.success) return handlers.onBadFrame(`a frame did not match the audience feed: ${frame.error.issues.map((i) => i.message).join("; ")}`);
         if (frame.data.type === "ended") ended = true;
-        onFrame(frame.data);
+        // Hops recorded now, of a trace the speaker shows: to the models, as the live UI gets them.
+        if (frame.data.type === "live") handlers.onFrame(frame.data.frame);
+        else onFrame(frame.data);
       });
       ws.addEventListener("close", (event) => {
         // After the speaker ended the session the code is retired: reconnecting would only be refused.

@@ -53,6 +53,7 @@ export const FollowSpeakerModel = createModel((ctx: Pick<AppContext, "trace" | "
       ended.value = frame.message;
       return;
     }
+    if (frame.type === "live") return; // the data source hands these to the trace models
     speaker.value = frame.position;
     if (following.value) apply(frame.position);
   }
