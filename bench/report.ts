@@ -61,7 +61,25 @@ export interface UiOpen {
   smallTraceMs: number;
   /** GET /api/traces/:id of the big trace, fetched and parsed by Node (no browser): the recorder's share. */
   apiMs: number;
+  /** The same trace as one HTML file (export format=html) opened from file://, same definition; null when it could not run. */
+  htmlFile: { ms: number; bytes: number; exportMs: number } | null;
   runs: number;
+}
+export interface AudienceRun {
+  viewers: number;
+  /** The recorder's CPU while the viewers joined, read the trace and followed the replay. */
+  cpuSeconds: number;
+  /** The part of it after every viewer had joined and read: following the positions alone. */
+  followCpuSeconds: number;
+  peakRssMiB: number;
+  positions: number;
+  sawLastHop: number;
+}
+export interface AudienceBench {
+  none: AudienceRun;
+  room: AudienceRun;
+  replaySeconds: number;
+  putIntervalMs: number;
 }
 export interface UiLive {
   ratePerSecond: number;
@@ -77,6 +95,8 @@ export interface UiLive {
 export interface UiBench {
   open: UiOpen | null;
   live: UiLive | null;
+  /** The audience view: the recorder with 100 WebSocket viewers following a replay, against none. */
+  audience?: AudienceBench | null;
   /** Why a part did not run or could not be measured. */
   notes: string[];
 }
@@ -234,7 +254,11 @@ function uiSection(u: UiBench | null): string[] {
   const lines = ["## Timeline", ""];
   if (u.open) {
     lines.push(
-      `- Opening a recorded ${u.open.exchanges}-exchange trace in Chromium: interactive after **${f(u.open.interactiveMs)} ms** (median of ${u.open.runs}); baseline, ${u.open.baselineName}: ${f(u.open.baselineMs)} ms; ratio ${ratio(u.open.interactiveMs, u.open.baselineMs)}. The same page on a 1-exchange trace: ${f(u.open.smallTraceMs)} ms; the recorder answering GET /api/traces/:id alone: ${f(u.open.apiMs)} ms.`,
+      `- Opening a recorded ${u.open.exchanges}-exchange trace in Chromium: interactive after **${f(u.open.interactiveMs)} ms** (median of ${u.open.runs}); baseline, ${u.open.baselineName}: ${f(u.open.baselineMs)} ms; ratio ${ratio(u.open.interactiveMs, u.open.baselineMs)}. The same page on a 1-exchange trace: ${f(u.open.smallTraceMs)} ms; the recorder answering GET /api/traces/:id alone: ${f(u.open.apiMs)} ms.${
+        u.open.htmlFile
+          ? ` The same trace as one HTML file (${f(u.open.htmlFile.bytes / 1024 / 1024)} MB, exported in ${f(u.open.htmlFile.exportMs)} ms) opened from file://: ${f(u.open.htmlFile.ms)} ms; ratio to the live UI ${ratio(u.open.htmlFile.ms, u.open.interactiveMs)}.`
+          : ""
+      }`,
       `  Interactive means: ${u.open.definition}`,
     );
   }
@@ -242,6 +266,12 @@ function uiSection(u: UiBench | null): string[] {
     const ok = u.live.shown >= u.live.sent && u.live.recorded >= u.live.sent;
     lines.push(
       `- ${ok ? "✅" : "❌"} Live feed at ${f(u.live.ratePerSecond)} exchanges/s for ${f(u.live.seconds)} s into an open page: ${u.live.sent} sent, ${u.live.recorded} recorded, ${u.live.shown} shown as hop rows (counted by scrolling the virtualised list); the page had the last hop ${f(u.live.catchUpMs)} ms after the last answer.`,
+    );
+  }
+  if (u.audience) {
+    const { none, room } = u.audience;
+    lines.push(
+      `- ${room.sawLastHop === room.viewers ? "✅" : "❌"} Audience view: the presenter replays the article trace for ${f(u.audience.replaySeconds)} s (a position every ${f(u.audience.putIntervalMs)} ms). Recorder with no viewer: ${f(none.cpuSeconds, 2)} s CPU, peak ${f(none.peakRssMiB)} MiB; with ${room.viewers} WebSocket viewers (each first reading the trace, its exchanges and views): ${f(room.cpuSeconds, 2)} s CPU (${ratio(room.cpuSeconds, none.cpuSeconds)}; following alone, after the reads: ${f(none.followCpuSeconds, 2)} → ${f(room.followCpuSeconds, 2)} s), peak ${f(room.peakRssMiB)} MiB; ${room.sawLastHop}/${room.viewers} saw the last hop. Measured once, on a machine shared with other work.`,
     );
   }
   for (const n of u.notes) lines.push(`- Note: ${n}`);

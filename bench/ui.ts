@@ -14,14 +14,16 @@
  * `[data-testid="hop-detail"]`. A part that cannot run says why in `notes` instead of failing the bench.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { startRecorder, type RecorderChild } from "./contenders/index";
 import { median } from "./measure";
-import type { UiBench, UiLive, UiOpen } from "./report";
+import type { AudienceBench, UiBench, UiLive, UiOpen } from "./report";
 import { startUpstream } from "./start-upstream";
+import { runAudienceBench } from "./audience";
 import { paced, post } from "./traffic";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -51,13 +53,16 @@ function newestMtime(path: string): number {
 function webDist(log: (s: string) => void): { dir: string; built: boolean } {
   const dist = join(WEB, "dist");
   const sources = Math.max(newestMtime(join(WEB, "src")), newestMtime(join(WEB, "index.html")), newestMtime(join(ROOT, "shared", "src")));
-  if (existsSync(join(dist, "index.html")) && statSync(join(dist, "index.html")).mtimeMs >= sources) return { dir: dist, built: false };
+  const fresh = (f: string) => existsSync(join(dist, f)) && statSync(join(dist, f)).mtimeMs >= sources;
+  if (fresh("index.html") && fresh("share.html")) return { dir: dist, built: false };
   const out = mkdtempSync(join(tmpdir(), "hopscope-bench-web-"));
   log(`bench: ui: apps/web/dist is missing or older than its sources; building into ${out}`);
-  execFileSync(process.execPath, [join(ROOT, "node_modules", "vite", "bin", "vite.js"), "build", "--config", join(WEB, "vite.config.ts"), "--outDir", out, "--emptyOutDir", "--logLevel", "error"], {
-    cwd: ROOT,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  for (const [config, dir] of [["vite.config.ts", out], ["vite.share.config.ts", out], ["vite.audience.config.ts", join(out, "audience")]] as const) {
+    execFileSync(process.execPath, [join(ROOT, "node_modules", "vite", "bin", "vite.js"), "build", "--config", join(WEB, config), "--outDir", dir, "--logLevel", "error"], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+  }
   return { dir: out, built: true };
 }
 
@@ -132,6 +137,22 @@ async function openTimeline(ctx: BrowserContext, url: string): Promise<number> {
   }
 }
 
+/** The trace exported as one HTML page (format=html), written to a temp dir; null (and a log line) when the export fails. */
+async function exportHtmlFile(r: RecorderChild, traceId: string, log: (s: string) => void): Promise<{ url: string; dir: string; bytes: number; exportMs: number } | null> {
+  const t = performance.now();
+  const res = await fetch(`http://127.0.0.1:${r.uiPort}/api/traces/${traceId}/export?format=html`);
+  const body = await res.text();
+  const exportMs = performance.now() - t;
+  if (!res.ok) {
+    log(`bench: ui: the HTML export answered ${res.status}: ${body.slice(0, 200)}`);
+    return null;
+  }
+  const dir = mkdtempSync(join(tmpdir(), "hopscope-bench-html-"));
+  const path = join(dir, "trace.html");
+  writeFileSync(path, body);
+  return { url: pathToFileURL(path).href, dir, bytes: Buffer.byteLength(body), exportMs };
+}
+
 /** From navigation start: Chromium has shown the trace's raw JSON. */
 async function openRawJson(ctx: BrowserContext, url: string): Promise<number> {
   const page = await ctx.newPage();
@@ -158,11 +179,16 @@ async function measureOpen(ctx: BrowserContext, r: RecorderChild, log: (s: strin
   const big: number[] = [];
   const raw: number[] = [];
   const small: number[] = [];
+  const file = await exportHtmlFile(r, bigId, log);
+  const html: number[] = [];
+  if (file) await openTimeline(ctx, file.url);
   for (let i = 0; i < RUNS; i++) {
     big.push(await openTimeline(ctx, `${base}/#/trace/${bigId}`));
     raw.push(await openRawJson(ctx, `${base}/api/traces/${bigId}`));
     small.push(await openTimeline(ctx, `${base}/#/trace/${smallId.traceId}`));
+    if (file) html.push(await openTimeline(ctx, file.url));
   }
+  if (file) rmSync(file.dir, { recursive: true, force: true });
   // How much of either is the recorder answering GET /api/traces/:id (from this process, no browser).
   const api: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -170,6 +196,7 @@ async function measureOpen(ctx: BrowserContext, r: RecorderChild, log: (s: strin
     await traceJson(r, bigId);
     api.push(performance.now() - t);
   }
+  if (file) log(`bench: ui: the same trace as one HTML file (${(file.bytes / 1024 / 1024).toFixed(1)} MB) from file:// ${median(html).toFixed(0)} ms`);
   log(`bench: ui: open ${median(big).toFixed(0)} ms; raw JSON ${median(raw).toFixed(0)} ms; 1-exchange trace ${median(small).toFixed(0)} ms; API alone ${median(api).toFixed(0)} ms`);
   return {
     exchanges: stored,
@@ -180,6 +207,7 @@ async function measureOpen(ctx: BrowserContext, r: RecorderChild, log: (s: strin
     baselineName: "the same trace's raw JSON (GET /api/traces/:id) opened in the same browser",
     smallTraceMs: median(small),
     apiMs: median(api),
+    htmlFile: file ? { ms: median(html), bytes: file.bytes, exportMs: file.exportMs } : null,
     runs: RUNS,
   };
 }
@@ -260,6 +288,7 @@ export async function runUiBench(log: (s: string) => void): Promise<UiBench> {
   let ctx: BrowserContext | null = null;
   let open: UiOpen | null = null;
   let live: UiLive | null = null;
+  let audience: AudienceBench | null = null;
   try {
     recorder = await startRecorder(upstream.port, { WEB_DIST: web.dir });
     ctx = await chromium.launchPersistentContext(userDataDir, {
@@ -283,6 +312,13 @@ export async function runUiBench(log: (s: string) => void): Promise<UiBench> {
       log(`bench: ui: ${notes.at(-1)}`);
     }
     for (const e of [...new Set(pageErrors)].slice(0, 5)) notes.push(`the page threw: ${e}`);
+    await recorder.stop();
+    try {
+      audience = await runAudienceBench(upstream.port, web.dir, log);
+    } catch (err) {
+      notes.push(`the audience view could not be measured: ${(err as Error).message.split("\n")[0]}`);
+      log(`bench: ui: ${notes.at(-1)}`);
+    }
   } finally {
     await ctx?.close();
     await recorder?.stop();
@@ -291,5 +327,5 @@ export async function runUiBench(log: (s: string) => void): Promise<UiBench> {
     rmSync(userDataDir, { recursive: true, force: true });
     if (web.built) rmSync(web.dir, { recursive: true, force: true });
   }
-  return { open, live, notes };
+  return { open, live, audience, notes };
 }

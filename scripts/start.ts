@@ -4,6 +4,7 @@
  * otherwise the stand-in — wired so that every hop goes through a tap and is recorded. Prints one line per
  * service and the URL to open, then one line per hop as it is recorded (`--quiet` turns that off).
  * `--dev` (npm run dev) reloads the apps on change and serves the UI through Vite's dev server.
+ * `--audience [--audience-host ADDR]` also opens the read-only audience view for a room (scripts/launcher/audience.ts).
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
@@ -13,14 +14,16 @@ import { chooseModel, type ModelChoice } from "./launcher/ollama-detect";
 import { startService, stopAll, waitReady, type RunningService, type ServiceSpec } from "./launcher/services";
 import { ensureUiBuilt } from "./launcher/build-ui";
 import { followHops } from "./launcher/hop-log";
+import { audienceHost, printAudience } from "./launcher/audience";
 
 const root = join(import.meta.dirname, "..");
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
 const quiet = args.has("--quiet") || args.has("-q");
 const dev = args.has("--dev");
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-function specs(c: LauncherConfig, model: ModelChoice): ServiceSpec[] {
+function specs(c: LauncherConfig, model: ModelChoice, audience: string | null): ServiceSpec[] {
   const h = c.HOST;
   const modelUpstream = model.kind === "ollama" ? model.url : `http://${h}:${c.SIM_PORT}`;
   const list: ServiceSpec[] = [
@@ -56,6 +59,7 @@ function specs(c: LauncherConfig, model: ModelChoice): ServiceSpec[] {
         MCP_UPSTREAM: `http://${h}:${c.MCP_SERVER_PORT}`,
         AGENT_UPSTREAM: `http://${h}:${c.AGENT_HOST_PORT}`,
         ...(c.DB_FILE ? { DB_FILE: c.DB_FILE } : {}),
+        ...(audience ? { AUDIENCE_HOST: audience, AUDIENCE_PORT: String(c.AUDIENCE_PORT) } : {}),
       },
       readyUrl: `http://${h}:${c.UI_PORT}/api/health`,
       shows: `recorder       taps: model :${c.MODEL_TAP_PORT} → ${modelUpstream}, mcp :${c.MCP_TAP_PORT}, agent :${c.AGENT_TAP_PORT}`,
@@ -94,7 +98,9 @@ async function main(): Promise<number> {
   const config = loadLauncherConfig();
   const model = await chooseModel(config);
   const ports = ["MCP_SERVER_PORT", "AGENT_HOST_PORT", "UI_PORT", "MODEL_TAP_PORT", "MCP_TAP_PORT", "AGENT_TAP_PORT"] as const;
-  const problems = await busyPorts(config, model.kind === "sim" ? [...ports, "SIM_PORT"] : [...ports]);
+  const named = argv.indexOf("--audience-host");
+  const audience = audienceHost({ audience: args.has("--audience"), named: named >= 0 ? (argv[named + 1] ?? "") : undefined }, config);
+  const problems = await busyPorts(config, [...ports, ...(model.kind === "sim" ? (["SIM_PORT"] as const) : []), ...(audience ? (["AUDIENCE_PORT"] as const) : [])]);
   if (problems.length > 0) {
     for (const p of problems) process.stderr.write(`hopscope: ${p}\n`);
     return 1;
@@ -121,7 +127,7 @@ async function main(): Promise<number> {
   try {
     // Every app talks to the others lazily (on the first request), so they can all start at once; the
     // lines are printed in the fixed order of the map once each one answers.
-    const list = specs(config, model);
+    const list = specs(config, model, audience);
     const started = list.map((spec) => {
       if (!spec.app) return null;
       const service = startService(root, spec, dev);
@@ -157,6 +163,7 @@ async function main(): Promise<number> {
     uiUrl = `http://${config.HOST}:5173/`;
   }
   say(`\n  Open ${uiUrl} and ask the agent something (or: npm run -s hopscope -- ask "Add buy milk to my notes").`);
+  if (audience) await printAudience(`http://${config.HOST}:${config.UI_PORT}`, say);
   say("  Ctrl-C stops everything.\n");
   if (!quiet) hops = followHops(`ws://${config.HOST}:${config.UI_PORT}/ws`, say);
   return new Promise<number>(() => {

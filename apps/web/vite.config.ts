@@ -1,7 +1,9 @@
 /**
  * Vite config of the timeline. `npm run dev -w apps/web` serves it with hot reload and proxies the
  * recorder's API and WebSocket (apps/proxy on UI_PORT, default 7070) so the browser sees one origin;
- * `npm run build -w apps/web` writes static files to apps/web/dist, which apps/proxy serves.
+ * `npm run build -w apps/web` writes static files to apps/web/dist, which apps/proxy serves; then
+ * vite.share.config.ts adds dist/share.html (the HTML export's page) and vite.audience.config.ts
+ * dist/audience/ (the audience viewer).
  * JSX is compiled by Vite's own oxc transform for Preact's automatic runtime (no Babel plugin).
  */
 import { fileURLToPath } from "node:url";

@@ -1,8 +1,8 @@
-/** `hopscope export <traceId> [--format hopscope|har|otlp|mermaid] [--out FILE]`: a trace as a file (stdout by default). */
+/** `hopscope export <traceId> [--format hopscope|har|otlp|mermaid|html] [--out FILE]`: a trace as a file (stdout by default). */
 import { writeFileSync } from "node:fs";
 import { callText, guarded } from "./recorder-client";
 
-const FORMATS = ["hopscope", "har", "otlp", "mermaid"] as const;
+const FORMATS = ["hopscope", "har", "otlp", "mermaid", "html"] as const;
 
 export async function run(args: string[]): Promise<number> {
   return guarded(async () => {
@@ -12,7 +12,7 @@ export async function run(args: string[]): Promise<number> {
     const oi = args.indexOf("--out");
     const out = oi >= 0 ? args[oi + 1] : undefined;
     if (!id) {
-      process.stderr.write("usage: hopscope export <traceId> [--format hopscope|har|otlp|mermaid] [--out FILE]\n(list ids with: npm run -s hopscope -- traces)\n");
+      process.stderr.write("usage: hopscope export <traceId> [--format hopscope|har|otlp|mermaid|html] [--out FILE]\n(list ids with: npm run -s hopscope -- traces)\n");
       return 2;
     }
     if (!FORMATS.includes(format as (typeof FORMATS)[number])) {

@@ -19,7 +19,8 @@ export function ensureUiBuilt(root: string, log: (line: string) => void): boolea
   const web = join(root, "apps", "web");
   const index = join(web, "dist", "index.html");
   const sources = Math.max(newestMtime(join(web, "src")), newestMtime(join(root, "shared", "src")));
-  if (existsSync(index) && statSync(index).mtimeMs >= sources) return false;
+  const built = [index, join(web, "dist", "share.html"), join(web, "dist", "audience", "audience.html")];
+  if (built.every((f) => existsSync(f) && statSync(f).mtimeMs >= sources)) return false;
   log("building the timeline UI (apps/web) …");
   execFileSync("npm", ["run", "-s", "build", "-w", "apps/web"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
   return true;

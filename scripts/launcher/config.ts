@@ -24,6 +24,9 @@ export const LauncherConfigSchema = z.object({
   AGENT_DIALECT: z.enum(["ollama", "openai", "anthropic"], { error: "AGENT_DIALECT must be ollama, openai or anthropic" }).default("ollama"),
   NOTES_FILE: z.string().optional(),
   DB_FILE: z.string().optional(),
+  /** The audience view's address (`--audience-host`); set, it opens the audience view (`--audience`). */
+  AUDIENCE_HOST: z.string().trim().min(1).optional(),
+  AUDIENCE_PORT: port(7074),
 });
 export type LauncherConfig = z.infer<typeof LauncherConfigSchema>;
 
@@ -36,6 +39,7 @@ export const PORT_VARS = {
   MODEL_TAP_PORT: "the recorder's model tap",
   MCP_TAP_PORT: "the recorder's MCP tap",
   AGENT_TAP_PORT: "the recorder's agent tap",
+  AUDIENCE_PORT: "the audience view",
 } as const;
 
 export function loadLauncherConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {

@@ -7,6 +7,7 @@ import { readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openBrowser, type Browser } from "./support/browser";
 import { buildUi } from "./support/build-ui";
+import { autoReplayToEnd } from "./support/replay-to-end";
 import { startRecordedStack, type RecordedStack } from "./support/recorded-stack";
 
 async function visibleHops(browser: Browser): Promise<string[]> {
@@ -74,19 +75,7 @@ describe("save, reload, replay and present a trace", () => {
     await page.keyboard.press(" ");
     await expect.poll(() => page.getByTestId("hop-position").textContent()).toContain("hop 3 / 8");
     // Auto-advance at 4×, going on with Space whenever it holds at a key hop.
-    await page.keyboard.press("m");
-    for (const _ of [1, 2]) await page.keyboard.press("f"); // 4×
-    expect(await page.getByTestId("speed").inputValue()).toBe("4");
-    await page.keyboard.press(" ");
-    await expect
-      .poll(
-        async () => {
-          if ((await page.getByTestId("replay-status").textContent())?.includes("paused at key hop")) await page.keyboard.press(" ");
-          return page.getByTestId("hop-position").textContent();
-        },
-        { timeout: 30_000 },
-      )
-      .toContain("hop 8 / 8");
+    await autoReplayToEnd(page, 8);
     await expect.poll(() => visibleHops(browser)).toHaveLength(8);
     await page.keyboard.press("?");
     await page.getByTestId("help").waitFor();
@@ -117,7 +106,7 @@ describe("save, reload, replay and present a trace", () => {
     await page.getByTestId("hop-detail").waitFor();
   });
 
-  it("renames the trace, exports it in four formats, and imports the exported file", async () => {
+  it("renames the trace, exports it in five formats, and imports the exported file", async () => {
     const { page } = browser;
     await page.getByTestId("trace-name").click();
     await page.getByLabel("Trace name").fill("Buy milk, step by step");
@@ -125,7 +114,7 @@ describe("save, reload, replay and present a trace", () => {
     await expect.poll(() => page.getByTestId("trace-list").getByText("Buy milk, step by step").count()).toBe(1);
     await page.getByText("Export", { exact: true }).click();
     const links = await page.locator('a[href*="/export?format="]').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
-    expect(links.map((l) => new URL(l).searchParams.get("format"))).toEqual(["hopscope", "har", "otlp", "mermaid"]);
+    expect(links.map((l) => new URL(l).searchParams.get("format"))).toEqual(["hopscope", "har", "otlp", "mermaid", "html"]);
     for (const link of links) {
       const res = await fetch(link);
       expect(res.status, link).toBe(200);

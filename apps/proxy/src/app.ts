@@ -22,6 +22,7 @@ import { configRoutes, healthRoutes, type TapInfo } from "./routes/status";
 import { errorHandler } from "./routes/errors";
 import { staticRoutes } from "./static";
 import { localGuard } from "./routes/local-guard";
+import { presenterRoutes, type PresenterRoutesDeps } from "./audience/presenter-routes";
 
 export interface AppDeps {
   store: TraceStore;
@@ -40,6 +41,8 @@ export interface AppDeps {
   replays: Replays;
   /** Records what the stdio tap (`hopscope wrap`) sends. */
   stdioIngest: StdioIngest;
+  /** The audience view, when one is open (`--audience`). */
+  audience?: PresenterRoutesDeps["audience"];
 }
 
 export function createApp(deps: AppDeps) {
@@ -55,6 +58,7 @@ export function createApp(deps: AppDeps) {
     .route("/api/ask", askRoutes({ agentTapUrl: deps.taps.agent.url }))
     .route("/api/replay", replayRoutes(deps))
     .route("/api/ingest", ingestRoutes(deps.stdioIngest))
+    .route("/api/audience", presenterRoutes({ audience: deps.audience ?? null }))
     .all("/api/*", (c) => c.json({ error: `no API route ${c.req.method} ${c.req.path}; see docs/architecture.md "Recorder HTTP API"` }, 404))
     .route("/", staticRoutes(deps.webDist));
   app.onError(errorHandler(deps.logger));

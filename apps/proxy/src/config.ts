@@ -52,6 +52,9 @@ export const ConfigSchema = z.object({
   OTEL_EXPORTER_OTLP_HEADERS: z.string().optional(),
   /** A trace is exported once it has had no new exchange for this long. */
   OTLP_EXPORT_QUIET_MS: positiveInt("OTLP_EXPORT_QUIET_MS", 2000),
+  /** When set, the audience view (a read-only listener for a room) binds to this address (`auto`: the LAN address). */
+  AUDIENCE_HOST: z.string().trim().min(1).optional(),
+  AUDIENCE_PORT: port("AUDIENCE_PORT", 7074),
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
@@ -76,6 +79,8 @@ export interface Config {
   maxTraces: number;
   /** Live OTLP export, or null when OTEL_EXPORTER_OTLP_ENDPOINT is not set. */
   otlp: { endpoint: string; headers: string | null; quietMs: number } | null;
+  /** The audience listener, or null when AUDIENCE_HOST is not set. */
+  audience: { host: string; port: number } | null;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -105,5 +110,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     otlp: c.OTEL_EXPORTER_OTLP_ENDPOINT
       ? { endpoint: c.OTEL_EXPORTER_OTLP_ENDPOINT, headers: c.OTEL_EXPORTER_OTLP_HEADERS ?? null, quietMs: c.OTLP_EXPORT_QUIET_MS }
       : null,
+    audience: c.AUDIENCE_HOST ? { host: c.AUDIENCE_HOST, port: c.AUDIENCE_PORT } : null,
   };
 }

@@ -27,6 +27,7 @@ import { silentLogger, type Logger } from "./logger";
 import type { TapInfo } from "./routes/status";
 import { OtlpForwarder } from "./otlp-forwarder";
 import { createOtlpLiveExporter, parseOtlpHeaders } from "./export/otlp-live";
+import { openAudience } from "./audience/open";
 
 export interface StartDeps {
   logger?: Logger;
@@ -54,7 +55,12 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   const logger = deps.logger ?? silentLogger;
   const location = dbLocation(config.dbFile);
   let feed: LiveFeed | null = null;
-  const announce: Announce = (event) => feed?.publish(event);
+  // The audience view (when open) sees the same events, for the traces the speaker has shown.
+  let audienceRelay: Announce | null = null;
+  const announce: Announce = (event) => {
+    feed?.publish(event);
+    audienceRelay?.(event);
+  };
   let otlp: OtlpForwarder | null = null;
   let store: TraceStore | null = null;
   let resumeReader: TraceReader | null = null;
@@ -143,10 +149,21 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   const probe = new ModelUpstreamProbe(config.taps.model.upstream, logger);
   const views = new ExchangeViewBuilder({ store: traceStore, probe, modelUpstream: config.taps.model.upstream, logger });
   const replays = new Replays({ store: traceStore, recorder, announce, logger });
+  const audience = config.audience
+    ? await openAudience({
+        ...config.audience, store: traceStore, views, webDist: config.webDist, logger,
+        live: { exchange: (id) => recorder.inFlightExchange(id), trace: (id) => recorder.liveTrace(id) },
+      }).catch(async (err: unknown) => {
+        liveFeed.close();
+        await shutdown();
+        throw err;
+      })
+    : null;
+  if (audience) audienceRelay = (event) => audience.session.relay(event);
   const stdioIngest = new StdioIngest({ store: traceStore, recorder, announce, maxBodyBytes: config.maxBodyBytes });
   const app = createApp({
     store: traceStore, recorder, announce, feed: liveFeed, probe, views, taps, storage: () => threads.health(),
-    tracesDir: config.tracesDir, webDist: config.webDist, bindHost: config.host, logger, replays, stdioIngest,
+    tracesDir: config.tracesDir, webDist: config.webDist, bindHost: config.host, logger, replays, stdioIngest, audience,
   });
 
   const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
@@ -155,6 +172,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     server.once("error", reject);
     server.listen(config.uiPort, config.host, () => resolve());
   }).catch(async (err: unknown) => {
+    await audience?.listener.close();
     liveFeed.close();
     await shutdown();
     throw new Error(`could not listen on ${config.host}:${config.uiPort}: ${(err as Error).message}`, { cause: err });
@@ -173,6 +191,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
       if (closed) return;
       closed = true;
       await replays.close();
+      await audience?.listener.close();
       liveFeed.close();
       server.closeAllConnections();
       await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));

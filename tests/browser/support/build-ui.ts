@@ -15,5 +15,19 @@ export async function buildUi(): Promise<{ dir: string; remove(): Promise<void> 
     logLevel: "warn",
     build: { outDir: dir, emptyOutDir: true, sourcemap: false },
   });
+  // The shared-page template (dist/share.html) for the HTML export, into the same folder.
+  await build({
+    configFile: join(WEB_ROOT, "vite.share.config.ts"),
+    root: WEB_ROOT,
+    logLevel: "warn",
+    build: { outDir: dir, emptyOutDir: false },
+  });
+  // The audience viewer, served by the audience listener from dist/audience/.
+  await build({
+    configFile: join(WEB_ROOT, "vite.audience.config.ts"),
+    root: WEB_ROOT,
+    logLevel: "warn",
+    build: { outDir: join(dir, "audience"), emptyOutDir: true, sourcemap: false },
+  });
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }

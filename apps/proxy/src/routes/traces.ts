@@ -9,6 +9,8 @@ import type { RecorderClient } from "../recorder-client";
 import type { Announce } from "../live/frames";
 import { createTraceBundle } from "../export/hopscope";
 import { ExportFormatSchema, exportTrace, traceSlug } from "../export/trace-file";
+import { exportHtml } from "../export/html";
+import type { ExchangeViewBuilder } from "../views/exchange-views";
 import { jsonBody, notFound } from "./errors";
 
 export interface TracesDeps {
@@ -16,6 +18,9 @@ export interface TracesDeps {
   recorder: RecorderClient;
   announce: Announce;
   tracesDir: string;
+  /** For the HTML export: the derived views, and the built UI that holds the page template. */
+  views: ExchangeViewBuilder;
+  webDist: string;
 }
 
 export function tracesRoutes(deps: TracesDeps) {
@@ -54,8 +59,9 @@ export function tracesRoutes(deps: TracesDeps) {
     .get("/:id/export", async (c) => {
       const raw = c.req.query("format") ?? "hopscope";
       const format = ExportFormatSchema.safeParse(raw);
-      if (!format.success) throw new HTTPException(400, { message: `unknown format "${raw}"; use one of ${ExportFormatSchema.options.join(", ")}` });
-      const file = exportTrace(await bundleOf(c.req.param("id")), format.data);
+      if (!format.success && raw !== "html") throw new HTTPException(400, { message: `unknown format "${raw}"; use one of ${[...ExportFormatSchema.options, "html"].join(", ")}` });
+      const bundle = await bundleOf(c.req.param("id"));
+      const file = format.success ? exportTrace(bundle, format.data) : await exportHtml(bundle, { webDist: deps.webDist, views: (x) => deps.views.build(x) });
       return c.body(file.body, 200, {
         "Content-Type": file.contentType,
         "Content-Disposition": `attachment; filename="${file.fileName}"`,

@@ -3,27 +3,22 @@
  * shared `ServerFrameSchema` and reports open/close. Reconnecting and catching up are the
  * ConnectionModel's job; this file only moves frames.
  */
-import { ClientFrameSchema, ServerFrameSchema, type ClientFrame, type ServerFrame } from "@hopscope/shared/trace/schemas";
+import { dataSource, type Feed, type FeedHandlers } from "./source";
+import { ClientFrameSchema, ServerFrameSchema } from "@hopscope/shared/trace/schemas";
 
-export interface FeedHandlers {
-  onOpen(): void;
-  onFrame(frame: ServerFrame): void;
-  /** A frame that failed validation: shown to the user, never silently dropped. */
-  onBadFrame(message: string): void;
-  onClose(reason: string): void;
-}
-
-export interface Feed {
-  send(frame: ClientFrame): void;
-  close(): void;
-}
+export type { Feed, FeedHandlers } from "./source";
 
 export function feedUrl(location: Location): string {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   return `${scheme}//${location.host}/ws`;
 }
 
+/** Opens the installed data source's feed (the recorder's `/ws` by default). */
 export function openFeed(url: string, handlers: FeedHandlers): Feed {
+  return dataSource()?.openFeed(url, handlers) ?? openSocketFeed(url, handlers);
+}
+
+export function openSocketFeed(url: string, handlers: FeedHandlers): Feed {
   const ws = new WebSocket(url);
   let closedByUs = false;
   ws.addEventListener("open", () => handlers.onOpen());

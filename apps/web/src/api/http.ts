@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import { ApiErrorSchema } from "@hopscope/shared/trace/api";
+import { dataSource } from "./source";
 
 export class ApiError extends Error {
   constructor(
@@ -35,7 +36,7 @@ async function check(res: Response, what: string): Promise<Response> {
   throw new ApiError(message, res.status);
 }
 
-function validate<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+export function validate<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new Error(`${what} returned an unexpected shape (${formatIssues(parsed.error)}). Are the recorder and the UI from the same build?`);
   return parsed.data;
@@ -44,7 +45,17 @@ function validate<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
 /** A GET that has not answered in this long is reported (with a way to retry), never left spinning. */
 export const GET_TIMEOUT_MS = 20_000;
 
-export async function getJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+/** GET from the installed data source (the recorder by default), validated with `schema`. */
+export function getJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+  return dataSource()?.getJson(path, schema) ?? httpGetJson(path, schema);
+}
+
+/** A change sent to the installed data source (the recorder by default). */
+export function send<T>(method: string, path: string, body: unknown, schema: z.ZodType<T> | null): Promise<T | undefined> {
+  return dataSource()?.send(method, path, body, schema) ?? httpSend(method, path, body, schema);
+}
+
+export async function httpGetJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
   let res: Response;
   try {
     res = await fetch(path, { signal: AbortSignal.timeout(GET_TIMEOUT_MS) });
@@ -59,7 +70,7 @@ export async function getJson<T>(path: string, schema: z.ZodType<T>): Promise<T>
 }
 
 /** Sends JSON (or a raw file body) and validates the JSON answer; `schema` null for 204 answers. */
-export async function send<T>(method: string, path: string, body: unknown, schema: z.ZodType<T> | null): Promise<T | undefined> {
+export async function httpSend<T>(method: string, path: string, body: unknown, schema: z.ZodType<T> | null): Promise<T | undefined> {
   const init: RequestInit = { method };
   if (body instanceof Blob) init.body = body;
   else if (body !== undefined) {

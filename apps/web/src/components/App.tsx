@@ -1,8 +1,7 @@
 /** The timeline's shell: header, traces list, sequence view and hop detail — or the presenter view. */
-import { useEffect } from "preact/hooks";
 import type { AppContext } from "../context";
-import { handleKey } from "../keyboard";
 import { AppCtx } from "./AppContext";
+import { useShortcuts } from "./useShortcuts";
 import s from "./App.module.css";
 import { EmptyState } from "./EmptyState";
 import { FollowPanel } from "./FollowPanel";
@@ -20,13 +19,7 @@ interface Props {
 }
 
 export function App({ ctx }: Props) {
-  useEffect(() => {
-    function onKey(event: KeyboardEvent): void {
-      handleKey(ctx, event);
-    }
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [ctx]);
+  useShortcuts(ctx);
 
   const open = ctx.trace.traceId.value !== null;
   return (

@@ -1,6 +1,7 @@
 /** The open trace's bar: its name (click to rename), save, export, delete, replay and follow-the-data. */
 import { useSignal } from "@preact/signals";
 import type { JSX } from "preact";
+import { isReadOnly } from "../api/source";
 import { EXPORT_FORMATS, exportUrl } from "../models/TracesModel";
 import { useApp } from "./AppContext";
 import { Button } from "./Button";
@@ -40,11 +41,17 @@ export function TraceToolbar() {
   const xs = trace.list.value;
   const modelCalls = xs.filter((x) => x.tap === "model").length;
   const last = trace.hops.value[trace.hops.value.length - 1]?.number ?? 0;
+  // A shared file or an audience viewer shows the trace; nothing here may change it.
+  const readOnly = isReadOnly();
 
   return (
     <div class={s.bar}>
       <div class={s.row}>
-        {editing.value ? (
+        {readOnly ? (
+          <h1 class={s.name} data-testid="trace-name">
+            {name}
+          </h1>
+        ) : editing.value ? (
           <form class={s.rename} onSubmit={onRename}>
             <input name="name" defaultValue={name} class={s.nameInput} aria-label="Trace name" autoFocus />
             <Button type="submit">Rename</Button>
@@ -54,24 +61,26 @@ export function TraceToolbar() {
             {name}
           </h1>
         )}
-        <div class={s.actions}>
-          <Button variant="quiet" onClick={onSave} data-testid="save-trace" title="Write this trace to traces/ as a .hopscope.json file">
-            Save
-          </Button>
-          <details class={s.menu}>
-            <summary>Export</summary>
-            <div class={s.menuItems}>
-              {EXPORT_FORMATS.map((f) => (
-                <a key={f.format} href={exportUrl(traceId, f.format)} download>
-                  {f.label}
-                </a>
-              ))}
-            </div>
-          </details>
-          <Button variant="quiet" onClick={onDelete} title="Delete this trace from the recorder">
-            Delete
-          </Button>
-        </div>
+        {readOnly ? null : (
+          <div class={s.actions}>
+            <Button variant="quiet" onClick={onSave} data-testid="save-trace" title="Write this trace to traces/ as a .hopscope.json file">
+              Save
+            </Button>
+            <details class={s.menu}>
+              <summary>Export</summary>
+              <div class={s.menuItems}>
+                {EXPORT_FORMATS.map((f) => (
+                  <a key={f.format} href={exportUrl(traceId, f.format)} download>
+                    {f.label}
+                  </a>
+                ))}
+              </div>
+            </details>
+            <Button variant="quiet" onClick={onDelete} title="Delete this trace from the recorder">
+              Delete
+            </Button>
+          </div>
+        )}
       </div>
       <div class={s.summaryRow}>
       <p class={s.summary} data-testid="trace-summary">

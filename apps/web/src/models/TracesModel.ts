@@ -170,6 +170,7 @@ export const EXPORT_FORMATS = [
   { format: "har", label: "HAR" },
   { format: "otlp", label: "OTLP JSON" },
   { format: "mermaid", label: "Mermaid" },
+  { format: "html", label: "HTML page (opens offline)" },
 ] as const;
 
 export function exportUrl(traceId: string, format: (typeof EXPORT_FORMATS)[number]["format"]): string {

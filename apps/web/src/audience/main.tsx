@@ -1,0 +1,33 @@
+/**
+ * Entry point of the audience viewer (`/j/<code>/` on the audience listener): the read-only shell with
+ * the live UI's components, fed by the listener's read-only API, following the speaker's position.
+ */
+import "../api/no-eval";
+import { render } from "preact";
+import "../styles/tokens.css";
+import "../styles/global.css";
+import type { AudienceServerFrame } from "@hopscope/shared/trace/audience";
+import { audienceSource } from "../api/audience-source";
+import { installDataSource } from "../api/source";
+import { createAppContext } from "../context";
+import { ShareApp } from "../share/ShareApp";
+import { FollowBar } from "./FollowBar";
+import { FollowSpeakerModel } from "./FollowSpeakerModel";
+
+const root = document.getElementById("app");
+if (!root) throw new Error("audience.html must contain <div id=\"app\">");
+
+// Frames can arrive before the model exists (the feed opens as the context is built): keep them until then.
+const early: AudienceServerFrame[] = [];
+let deliver: (frame: AudienceServerFrame) => void = (frame) => void early.push(frame);
+installDataSource(audienceSource(location, (frame) => deliver(frame)));
+const ctx = createAppContext("audience:");
+const follow = new FollowSpeakerModel(ctx);
+deliver = follow.onFrame;
+for (const frame of early.splice(0)) follow.onFrame(frame);
+
+window.addEventListener("keydown", (event) => {
+  // "F": Follow the speaker ("f" is faster, "s" slower).
+  if (event.key === "F" && !event.ctrlKey && !event.metaKey && !(event.target instanceof HTMLInputElement)) follow.follow();
+});
+render(<ShareApp ctx={ctx} embed={false} origin="audience view · read-only" extra={<FollowBar model={follow} />} waiting="Waiting for the speaker to open a trace…" />, root);
