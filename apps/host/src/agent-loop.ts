@@ -10,7 +10,9 @@ import { McpProtocolError, type McpClient } from "./mcp-client";
 import type { CallToolResult } from "@hopscope/shared/mcp/tools";
 import { mcpToolToOllama } from "./mcp-to-ollama-tools";
 import type { OllamaClient } from "./ollama-client";
-import { childTraceparent, type TraceContext } from "./traceparent";
+import { childTraceparent } from "@hopscope/nodekit/trace-ids";
+
+type TraceContext = Parameters<typeof childTraceparent>[0];
 
 export interface AgentLoopDeps {
   ollama: OllamaClient;

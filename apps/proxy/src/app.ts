@@ -20,6 +20,7 @@ import { configRoutes, healthRoutes, type TapInfo } from "./routes/status";
 import { errorHandler } from "./routes/errors";
 import { staticRoutes } from "./static";
 import { localGuard } from "./routes/local-guard";
+import type { GuardPolicy } from "@hopscope/nodekit/guard";
 
 export interface AppDeps {
   store: TraceStore;
@@ -32,8 +33,8 @@ export interface AppDeps {
   taps: Record<Tap, TapInfo>;
   tracesDir: string;
   webDist: string;
-  /** The address the server binds (Host header check). */
-  bindHost: string;
+  /** Which Host and Origin names may reach the API (the one request guard). */
+  guard: GuardPolicy;
   logger: Logger;
   replays: Replays;
 }
@@ -41,7 +42,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps) {
   const importDeps = { store: deps.store, recorder: deps.recorder, announce: deps.announce };
   const app = new Hono()
-    .use("/api/*", localGuard(deps.bindHost))
+    .use("*", localGuard(deps.guard))
     .route("/api/health", healthRoutes(deps))
     .route("/api/config", configRoutes(deps))
     .route("/api/traces", tracesRoutes(deps))
@@ -55,5 +56,3 @@ export function createApp(deps: AppDeps) {
   app.onError(errorHandler(deps.logger));
   return app;
 }
-
-export type AppType = ReturnType<typeof createApp>;

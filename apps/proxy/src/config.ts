@@ -2,37 +2,22 @@
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { z } from "zod";
+import { allowedHosts, bindHost, httpUrl, port, positiveInt, readConfig } from "@hopscope/nodekit/config";
 
 /** The repository root: relative DB_FILE / TRACES_DIR / WEB_DIST resolve against it, whatever the cwd. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
-const port = (name: string, def: number) =>
-  z.coerce
-    .number({ error: `${name} must be a port number (0-65535)` })
-    .int()
-    .min(0, `${name} must be between 0 and 65535`)
-    .max(65535, `${name} must be between 0 and 65535`)
-    .default(def);
-
-const url = (name: string, def: string) =>
-  z
-    .string()
-    .default(def)
-    .refine((v) => /^https?:\/\/[^/]+/.test(v) && URL.canParse(v), `${name} must be an http(s) URL such as ${def}`)
-    .transform((v) => v.replace(/\/+$/, ""));
-
-const positiveInt = (name: string, def: number) =>
-  z.coerce.number({ error: `${name} must be a number` }).int().positive(`${name} must be a positive integer`).default(def);
-
 export const ConfigSchema = z.object({
-  HOST: z.string().default("127.0.0.1"),
+  HOST: bindHost(),
+  /** Host names (besides loopback ones) the UI, API, feed and taps accept, e.g. `proxy:7071,proxy:7072` in docker-compose. */
+  ALLOWED_HOSTS: allowedHosts(),
   UI_PORT: port("UI_PORT", 7070),
   MODEL_TAP_PORT: port("MODEL_TAP_PORT", 7071),
-  MODEL_UPSTREAM: url("MODEL_UPSTREAM", "http://127.0.0.1:11435"),
+  MODEL_UPSTREAM: httpUrl("MODEL_UPSTREAM", "http://127.0.0.1:11435"),
   MCP_TAP_PORT: port("MCP_TAP_PORT", 7072),
-  MCP_UPSTREAM: url("MCP_UPSTREAM", "http://127.0.0.1:8080"),
+  MCP_UPSTREAM: httpUrl("MCP_UPSTREAM", "http://127.0.0.1:8080"),
   AGENT_TAP_PORT: port("AGENT_TAP_PORT", 7073),
-  AGENT_UPSTREAM: url("AGENT_UPSTREAM", "http://127.0.0.1:8081"),
+  AGENT_UPSTREAM: httpUrl("AGENT_UPSTREAM", "http://127.0.0.1:8081"),
   DB_FILE: z.string().default("data/hopscope.sqlite"),
   TRACES_DIR: z.string().default("traces"),
   WEB_DIST: z.string().default("apps/web/dist"),
@@ -63,6 +48,8 @@ export interface TapConfig {
 
 export interface Config {
   host: string;
+  /** Host names accepted besides loopback ones (ALLOWED_HOSTS). */
+  allowedHosts: readonly string[];
   uiPort: number;
   taps: { model: TapConfig; mcp: TapConfig; agent: TapConfig };
   dbFile: string;
@@ -79,15 +66,11 @@ export interface Config {
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = ConfigSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}=${JSON.stringify(env[String(i.path[0])] ?? "")}: ${i.message}`);
-    throw new Error(`invalid configuration:\n  ${lines.join("\n  ")}`);
-  }
-  const c = parsed.data;
+  const c = readConfig("recorder", ConfigSchema, env);
   const fromRoot = (p: string) => path.resolve(REPO_ROOT, p);
   return {
     host: c.HOST,
+    allowedHosts: c.ALLOWED_HOSTS,
     uiPort: c.UI_PORT,
     taps: {
       model: { port: c.MODEL_TAP_PORT, upstream: c.MODEL_UPSTREAM },

@@ -52,6 +52,7 @@ const TAPS: Tap[] = ["model", "mcp", "agent"];
 export async function start(config: Config, deps: StartDeps = {}): Promise<RecorderHandle> {
   const logger = deps.logger ?? silentLogger;
   const location = dbLocation(config.dbFile);
+  const guard = { allowedHosts: config.allowedHosts, bindHost: config.host };
   let feed: LiveFeed | null = null;
   const announce: Announce = (event) => feed?.publish(event);
   let otlp: OtlpForwarder | null = null;
@@ -66,6 +67,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
       host: config.host,
       taps: TAPS.map((tap) => ({ tap, upstream: config.taps[tap].upstream, port: config.taps[tap].port })),
       timeoutMs: config.upstreamTimeoutMs,
+      guard,
       ...(deps.queueLimits ? { queueLimits: deps.queueLimits } : {}),
     },
     {
@@ -136,6 +138,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }),
     snapshot: () => recorder.snapshot(50),
     logger,
+    guard,
   });
   const liveFeed = feed;
   const taps = Object.fromEntries(tapList.map((h) => [h.tap, { port: h.port, upstream: h.upstream, url: h.url }])) as Record<Tap, TapInfo>;
@@ -144,7 +147,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   const replays = new Replays({ store: traceStore, recorder, announce, logger });
   const app = createApp({
     store: traceStore, recorder, announce, feed: liveFeed, probe, views, taps, storage: () => threads.health(),
-    tracesDir: config.tracesDir, webDist: config.webDist, bindHost: config.host, logger, replays,
+    tracesDir: config.tracesDir, webDist: config.webDist, guard, logger, replays,
   });
 
   const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;

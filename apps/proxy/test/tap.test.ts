@@ -72,8 +72,9 @@ describe("tap transparency", () => {
       res.writeHead(200, { "Content-Type": "application/octet-stream" });
       res.end(resBytes);
     });
-    rec = await startRecorder({ mcp: up.url });
-    const res = await request(`${rec.taps.mcp.url}/mcp`, { method: "POST", body: reqBytes, headers: { "content-type": "application/octet-stream" } });
+    // The model tap: it forwards any Content-Type (the agent and MCP taps insist on JSON).
+    rec = await startRecorder({ model: up.url });
+    const res = await request(`${rec.taps.model.url}/api/blobs/sha256-x`, { method: "POST", body: reqBytes, headers: { "content-type": "application/octet-stream" } });
     expect(res.body.equals(resBytes)).toBe(true);
     expect(up.received[0]!.body.equals(reqBytes)).toBe(true);
     const [trace] = await eventually(async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null), "recording");

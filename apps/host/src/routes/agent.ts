@@ -9,7 +9,8 @@ import type { OllamaMessage } from "@hopscope/shared/ollama/schemas";
 import { runAgentTurn, type AgentLoopDeps } from "../agent-loop";
 import type { ConversationStore } from "../conversation-store";
 import { HostError, unknownConversation } from "../errors";
-import { continueOrStartTrace } from "../traceparent";
+import { readBodyCapped } from "@hopscope/nodekit/body";
+import { continueOrStartTrace } from "@hopscope/nodekit/trace-ids";
 
 export function agentRoutes(deps: AgentLoopDeps & { conversations: ConversationStore }): Hono {
   const agent = new Hono();
@@ -54,8 +55,15 @@ export function agentRoutes(deps: AgentLoopDeps & { conversations: ConversationS
   return agent;
 }
 
+/** A question is a sentence; a megabyte is already absurd, and the whole body is held in memory. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
 async function readJson(req: Request): Promise<unknown> {
-  const text = await req.text();
+  const bytes = await readBodyCapped(req, MAX_BODY_BYTES);
+  // The rest of the body is never read: the connection is closed so a keep-alive client does not send
+  // its next request into the unread bytes.
+  if (bytes === null) throw new HostError(413, `invalid /agent body: larger than ${MAX_BODY_BYTES} bytes; send one question`);
+  const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") {
     throw new HostError(400, 'invalid /agent body: the body is empty; send JSON such as {"message": "Add buy milk to my notes"}');
   }

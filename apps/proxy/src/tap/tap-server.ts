@@ -7,12 +7,13 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Tap } from "@hopscope/shared/trace/schemas";
-import { formatTraceparent, parseTraceparent } from "@hopscope/shared/trace/traceparent";
-import { randomHexId } from "../trace-ids";
+import { parseTraceparent } from "@hopscope/shared/trace/traceparent";
+import { newTraceparent } from "@hopscope/nodekit/trace-ids";
 import type { TapRecorder } from "../tap-recorder";
 import { flatten, forwardHeaders, getHeader, pairsOf, setFlatHeader, setHeader } from "./hop-headers";
 import { UpstreamTimeoutError, upstreamFailure } from "./upstream-error";
 import type { Logger } from "../logger";
+import { checkIncoming, type GuardPolicy, type Refusal } from "@hopscope/nodekit/guard";
 
 export interface TapOptions {
   tap: Tap;
@@ -22,6 +23,11 @@ export interface TapOptions {
   recorder: TapRecorder;
   timeoutMs: number;
   logger: Logger;
+  /**
+   * Checked on the client's request before forwarding: the tap rewrites Host, so the upstream cannot see
+   * a rebinding Host itself (Origin is forwarded as sent, so the upstream checks it too).
+   */
+  guard: GuardPolicy;
 }
 
 export interface TapHandle {
@@ -44,12 +50,14 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
   const server = http.createServer({ noDelay: true, requestTimeout: 0 }, (req, res) => forward(req, res));
 
   function forward(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const refusal = checkIncoming(req, opts.guard);
+    if (refusal) return refuse(res, refusal);
     const received = pairsOf(req.rawHeaders);
     let recorded = received;
     const outgoing = forwardHeaders(req.rawHeaders, target.host);
     if (opts.tap === "agent" && !parseTraceparent(getHeader(received, "traceparent"))) {
       // The agent tap starts the trace so every hop of this question shares one trace-id.
-      const tp = formatTraceparent({ traceId: randomHexId(16), parentId: randomHexId(8) });
+      const tp = newTraceparent();
       setFlatHeader(outgoing, "traceparent", tp);
       recorded = setHeader(received, "traceparent", tp);
     }
@@ -150,6 +158,14 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
       res.end(body);
       recorder.finish(ex, "error", message);
     }
+  }
+
+  function refuse(res: http.ServerResponse, refusal: Refusal): void {
+    // Not forwarded and not recorded: nothing reached the upstream. The body is left unread, so no reuse.
+    opts.logger.warn({ tap: opts.tap, reason: refusal.reason }, refusal.message);
+    const body = JSON.stringify({ error: refusal.message });
+    res.writeHead(refusal.status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), Connection: "close" });
+    res.end(body);
   }
 
   server.on("clientError", (err, socket) => {

@@ -1,0 +1,168 @@
+/**
+ * Closed to other web pages, on the real stack (every server on 127.0.0.1, port 0): a page on another
+ * site cannot make the agent write the learner's notes, and a DNS-rebinding Host is refused by every
+ * listener (host, MCP server, stand-in, recorder UI/API, live feed, all three taps). Raw node:http
+ * requests, because fetch may not set Host.
+ */
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startRecorderStack, type RecorderStack } from "./support/recorder-stack";
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+function send(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: opts.method ?? "GET", headers: opts.headers }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (body += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end(opts.body);
+  });
+}
+
+/** A WebSocket handshake on /ws: 101 when accepted, else the refusal's status. */
+function upgrade(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${url}/ws`, {
+      headers: { Host: host, Connection: "Upgrade", Upgrade: "websocket", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==" },
+    });
+    req.on("upgrade", (res, socket) => {
+      socket.destroy();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("response", (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+const portOf = (url: string) => new URL(url).port;
+const ATTACK = JSON.stringify({ message: "Add pwned to my notes" });
+
+describe("the request guard, on every listener", () => {
+  let stack: RecorderStack;
+  beforeAll(async () => {
+    stack = await startRecorderStack();
+  });
+  afterAll(() => stack?.close());
+
+  it("a foreign page's text/plain POST to the host or the agent tap writes nothing to the notes file", async () => {
+    for (const url of [stack.hostUrl, stack.agentTapUrl]) {
+      const page = await send(`${url}/agent`, { method: "POST", headers: { Origin: "https://evil.example", "Content-Type": "text/plain;charset=UTF-8" }, body: ATTACK });
+      expect(page.status, url).toBe(403);
+      expect(JSON.parse(page.body).error).toMatch(/Origin "https:\/\/evil\.example" is not local/);
+      // Even with no Origin (an old browser, a form post), a state-changing request must say JSON.
+      const plain = await send(`${url}/agent`, { method: "POST", headers: { "Content-Type": "text/plain" }, body: ATTACK });
+      expect(plain.status, url).toBe(415);
+      expect(JSON.parse(plain.body).error).toMatch(/send Content-Type: application\/json \(got 'text\/plain'\)/);
+      const form = await send(`${url}/agent`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "message=pwned" });
+      expect(form.status, url).toBe(415);
+    }
+    expect(await stack.readNotes()).toBe("");
+    // The same question as JSON from no page at all does reach the agent: the refusals above are the guard.
+    expect((await stack.ask("Add buy milk to my notes")).status).toBe(200);
+    expect(await stack.readNotes()).toContain("buy milk");
+  });
+
+  it("a local page (the UI itself, the Vite dev server) is let through", async () => {
+    const ui = await send(`${stack.uiUrl}/api/traces`, { headers: { Origin: stack.uiUrl } });
+    expect(ui.status).toBe(200);
+    const vite = await send(`${stack.hostUrl}/health`, { headers: { Origin: "http://localhost:5173" } });
+    expect(vite.status).toBe(200);
+  });
+
+  it("refuses a rebinding Host on every listener, the live feed included", async () => {
+    const listeners: [string, string, { method?: string; headers?: Record<string, string>; body?: string }][] = [
+      ["host", `${stack.hostUrl}/agent`, { method: "POST", headers: { "Content-Type": "application/json" }, body: ATTACK }],
+      ["MCP server", `${stack.mcpServerUrl}/mcp`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }],
+      ["stand-in", `${stack.simUrl}/api/tags`, {}],
+      ["recorder API", `${stack.uiUrl}/api/traces`, {}],
+      ["recorder /api/ask", `${stack.uiUrl}/api/ask`, { method: "POST", headers: { "Content-Type": "application/json" }, body: ATTACK }],
+      ["recorder UI", `${stack.uiUrl}/`, {}],
+      ["agent tap", `${stack.tapUrls.agent}/agent`, { method: "POST", headers: { "Content-Type": "application/json" }, body: ATTACK }],
+      ["MCP tap", `${stack.tapUrls.mcp}/mcp`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }],
+      ["model tap", `${stack.tapUrls.model}/api/tags`, {}],
+    ];
+    for (const [name, url, opts] of listeners) {
+      const rebound = await send(url, { ...opts, headers: { ...opts.headers, Host: `evil.example:${portOf(url)}` } });
+      expect(rebound.status, name).toBe(403);
+      // The same request naming this machine is answered (so the 403 above is the Host check).
+      const benign = opts.body === ATTACK ? JSON.stringify({ message: "hi" }) : opts.body;
+      const local = await send(url, { ...opts, headers: { ...opts.headers, Host: `localhost:${portOf(url)}` }, body: benign });
+      expect(local.status, `${name} with a local Host`).not.toBe(403);
+    }
+    expect(await upgrade(stack.uiUrl, `evil.example:${portOf(stack.uiUrl)}`)).toBe(403);
+    expect(await upgrade(stack.uiUrl, `127.0.0.1:${portOf(stack.uiUrl)}`)).toBe(101);
+    expect(await stack.readNotes()).not.toContain("pwned");
+  });
+
+  it("the stand-in refuses as Ollama does: a bare 403, any Content-Type otherwise accepted", async () => {
+    const rebound = await send(`${stack.simUrl}/api/version`, { headers: { Host: "evil.example" } });
+    expect(rebound).toEqual({ status: 403, body: "" });
+    const foreign = await send(`${stack.simUrl}/api/version`, { headers: { Origin: "https://evil.example" } });
+    expect(foreign.status).toBe(403);
+    // `curl -d` (Ollama's documented examples) sends application/x-www-form-urlencoded.
+    const curl = await send(`${stack.simUrl}/api/show`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: '{"model":"qwen2.5:7b"}' });
+    expect(curl.status).toBe(200);
+    const viaTap = await send(`${stack.tapUrls.model}/api/show`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: '{"model":"qwen2.5:7b"}' });
+    expect(viaTap.status).toBe(200);
+  });
+});
+
+describe("ALLOWED_HOSTS: the service names of docker-compose", () => {
+  const LIST = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
+
+  it("the MCP server accepts Host mcp-server:8080 when configured, and refuses it when not", async () => {
+    const { mkdtemp, rm } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { loadConfig } = await import("../apps/mcp-server/src/config");
+    const { start } = await import("../apps/mcp-server/src/server");
+    const dir = await mkdtemp(join(tmpdir(), "guard-"));
+    const base = { PORT: "0", NOTES_FILE: join(dir, "db") };
+    const open = await start(loadConfig({ ...base, ALLOWED_HOSTS: "mcp-server:8080" }));
+    const closed = await start(loadConfig(base));
+    try {
+      const headers = { Host: "mcp-server:8080", "Content-Type": "application/json" };
+      expect((await send(`${open.url}/mcp`, { method: "POST", headers, body: LIST })).status).toBe(200);
+      expect((await send(`${open.url}/mcp`, { method: "POST", headers: { ...headers, Host: "mcp-server:9090" }, body: LIST })).status).toBe(403);
+      expect((await send(`${closed.url}/mcp`, { method: "POST", headers, body: LIST })).status).toBe(403);
+    } finally {
+      await open.close();
+      await closed.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the recorder's taps and API accept proxy:7071 when configured, and refuse it when not", async () => {
+    const { mkdtemp, rm } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { loadConfig } = await import("../apps/proxy/src/config");
+    const { start } = await import("../apps/proxy/src/server");
+    const dir = await mkdtemp(join(tmpdir(), "guard-"));
+    const env = { UI_PORT: "0", MODEL_TAP_PORT: "0", MCP_TAP_PORT: "0", AGENT_TAP_PORT: "0", DB_FILE: join(dir, "a.sqlite"), MODEL_UPSTREAM: "http://127.0.0.1:9" };
+    const open = await start(loadConfig({ ...env, ALLOWED_HOSTS: "proxy" }));
+    const closed = await start(loadConfig({ ...env, DB_FILE: join(dir, "b.sqlite") }));
+    try {
+      // A bare name is accepted on any port: the model tap (7071 in compose) and the API alike.
+      expect((await send(`${open.taps.model.url}/api/tags`, { headers: { Host: "proxy:7071" } })).status).toBe(502);
+      expect((await send(`${open.url}/api/health`, { headers: { Host: "proxy:7070" } })).status).toBe(200);
+      expect((await send(`${closed.taps.model.url}/api/tags`, { headers: { Host: "proxy:7071" } })).status).toBe(403);
+      expect((await send(`${closed.url}/api/health`, { headers: { Host: "proxy:7070" } })).status).toBe(403);
+    } finally {
+      await open.close();
+      await closed.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
