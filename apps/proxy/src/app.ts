@@ -35,6 +35,8 @@ export interface AppDeps {
   webDist: string;
   /** Which Host and Origin names may reach the API (the one request guard). */
   guard: GuardPolicy;
+  /** Largest trace file /api/import and /api/replay accept (MAX_IMPORT_BYTES). */
+  maxImportBytes: number;
   logger: Logger;
   replays: Replays;
 }
@@ -48,7 +50,7 @@ export function createApp(deps: AppDeps) {
     .route("/api/traces", tracesRoutes(deps))
     .route("/api/exchanges", exchangesRoutes(deps))
     .route("/api/saved", savedRoutes({ ...importDeps, tracesDir: deps.tracesDir, logger: deps.logger }))
-    .route("/api/import", importRoutes(importDeps))
+    .route("/api/import", importRoutes({ ...importDeps, maxImportBytes: deps.maxImportBytes }))
     .route("/api/ask", askRoutes({ agentTapUrl: deps.taps.agent.url }))
     .route("/api/replay", replayRoutes(deps))
     .all("/api/*", (c) => c.json({ error: `no API route ${c.req.method} ${c.req.path}; see docs/architecture.md "Recorder HTTP API"` }, 404))

@@ -23,6 +23,8 @@ export const ConfigSchema = z.object({
   WEB_DIST: z.string().default("apps/web/dist"),
   /** Bytes of each body kept in SQLite; bodies are always forwarded whole. */
   MAX_BODY_BYTES: positiveInt("MAX_BODY_BYTES", 4 * 1024 * 1024),
+  /** Largest trace file accepted by import and replay (a larger one gets 413 and nothing is stored). */
+  MAX_IMPORT_BYTES: positiveInt("MAX_IMPORT_BYTES", 32 * 1024 * 1024),
   /** An upstream that sends nothing for this long (no headers, no bytes) gets the client a 504. */
   UPSTREAM_TIMEOUT_MS: positiveInt("UPSTREAM_TIMEOUT_MS", 300_000),
   /** A WebSocket client with more than this many bytes unsent is dropped (it is too slow or dead). */
@@ -56,6 +58,7 @@ export interface Config {
   tracesDir: string;
   webDist: string;
   maxBodyBytes: number;
+  maxImportBytes: number;
   upstreamTimeoutMs: number;
   wsMaxBufferedBytes: number;
   flushIntervalMs: number;
@@ -81,6 +84,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tracesDir: fromRoot(c.TRACES_DIR),
     webDist: fromRoot(c.WEB_DIST),
     maxBodyBytes: c.MAX_BODY_BYTES,
+    maxImportBytes: c.MAX_IMPORT_BYTES,
     upstreamTimeoutMs: c.UPSTREAM_TIMEOUT_MS,
     wsMaxBufferedBytes: c.WS_MAX_BUFFERED_BYTES,
     flushIntervalMs: c.FLUSH_INTERVAL_MS,

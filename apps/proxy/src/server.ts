@@ -147,7 +147,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   const replays = new Replays({ store: traceStore, recorder, announce, logger });
   const app = createApp({
     store: traceStore, recorder, announce, feed: liveFeed, probe, views, taps, storage: () => threads.health(),
-    tracesDir: config.tracesDir, webDist: config.webDist, guard, logger, replays,
+    tracesDir: config.tracesDir, webDist: config.webDist, guard, maxImportBytes: config.maxImportBytes, logger, replays,
   });
 
   const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;

@@ -3,6 +3,7 @@
  * 1 and 8). The conversation is looked up, extended by the loop, and stored again only when the turn
  * finished (or the step guard stopped it after tools ran), so a failed call can simply be retried.
  */
+import { JsonLimitError, parseJson } from "@hopscope/shared/json/parse";
 import { Hono } from "hono";
 import { AgentRequestSchema, type AgentResponse } from "@hopscope/shared/agent/schemas";
 import type { OllamaMessage } from "@hopscope/shared/ollama/schemas";
@@ -68,8 +69,9 @@ async function readJson(req: Request): Promise<unknown> {
     throw new HostError(400, 'invalid /agent body: the body is empty; send JSON such as {"message": "Add buy milk to my notes"}');
   }
   try {
-    return JSON.parse(text) as unknown;
+    return parseJson(text);
   } catch (err) {
+    if (err instanceof JsonLimitError) throw new HostError(400, `invalid /agent body: ${err.message}; send {"message": "…"}`, { cause: err });
     throw new HostError(
       400,
       `invalid /agent body: not JSON (${(err as Error).message}); send {"message": "Add buy milk to my notes"} with Content-Type: application/json`,

@@ -2,6 +2,7 @@
  * Reading recorded bodies. Bodies are untrusted bytes: everything here returns plain strings or
  * parsed JSON values that components render as text nodes, never as HTML.
  */
+import { REDACTED, isSecretHeader } from "@hopscope/shared/trace/redact";
 import { z } from "zod";
 import { OllamaToolCallSchema } from "@hopscope/shared/ollama/schemas";
 import { rawOutputFromChunks, type RawOutputChunk } from "@hopscope/shared/toolcall/raw-output";
@@ -112,11 +113,9 @@ export function streamedContent(texts: readonly string[]): string {
   return ollama.length ? rawOutputFromChunks(ollama) : sse;
 }
 
-/** Header names whose values are never shown, even if a recorder let one through. */
-const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token"]);
-
+/** Header values the recorder's rule set calls secret are never shown, even if an old recording kept one. */
 export function displayHeaderValue(name: string, value: string): string {
-  return SECRET_HEADERS.has(name.toLowerCase()) ? "[redacted]" : value;
+  return isSecretHeader(name) ? REDACTED : value;
 }
 
 export function formatBytes(n: number): string {
