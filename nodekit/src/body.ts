@@ -2,13 +2,6 @@
  * Reading a request body with a hard byte cap: a Content-Length over the cap is refused before reading,
  * and a chunked body is cut off as soon as it passes the cap, so a huge POST never sits in memory.
  */
-export class BodyTooLargeError extends Error {
-  override readonly name = "BodyTooLargeError";
-  constructor(readonly maxBytes: number) {
-    super(`the request body is larger than ${maxBytes} bytes`);
-  }
-}
-
 /** The body's bytes, or null when it is over `maxBytes` (the rest is left unread: answer with `Connection: close`). */
 export async function readBodyCapped(req: Request, maxBytes: number): Promise<Uint8Array | null> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
@@ -37,11 +30,4 @@ export async function readBodyCapped(req: Request, maxBytes: number): Promise<Ui
     at += c.byteLength;
   }
   return out;
-}
-
-/** The body as UTF-8 text; throws BodyTooLargeError over `maxBytes`. */
-export async function readTextCapped(req: Request, maxBytes: number): Promise<string> {
-  const bytes = await readBodyCapped(req, maxBytes);
-  if (bytes === null) throw new BodyTooLargeError(maxBytes);
-  return new TextDecoder().decode(bytes);
 }

@@ -41,8 +41,6 @@ export const ConfigSchema = z.object({
   OTLP_EXPORT_QUIET_MS: positiveInt("OTLP_EXPORT_QUIET_MS", 2000),
 });
 
-export type RawConfig = z.infer<typeof ConfigSchema>;
-
 export interface TapConfig {
   port: number;
   upstream: string;

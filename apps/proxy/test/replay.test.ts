@@ -263,7 +263,7 @@ describe("a replay in flight", () => {
       await feed.opened();
       // The question (the first hop) stays open for the whole trace: over a second at 2×, time to look.
       const started = await replay(rec, { bundle, speed: 2 });
-      await feed.until((fs) => framesOf(feed, started.traceId).some((f) => f.type === "exchange.started"), "the first hop");
+      await feed.until(() => framesOf(feed, started.traceId).some((f) => f.type === "exchange.started"), "the first hop");
 
       const trace = TraceSchema.parse((await getJson(`${rec.url}/api/traces/${started.traceId}`)).body);
       expect(trace.name).toBe(`${bundle.trace.name} (replay)`);
