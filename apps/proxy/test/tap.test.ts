@@ -243,4 +243,19 @@ describe("streaming through the taps", () => {
     });
     expect(trace!.exchanges[0]!.chunkCount).toBe(2);
   });
+
+  it("refuses a rebinding Host itself (it rewrites Host for the upstream) and forwards Origin so the upstream checks it too", async () => {
+    up = await startUpstream((_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end("{}");
+    });
+    rec = await startRecorder({ mcp: up.url });
+    const call = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
+    const rebound = await request(`${rec.taps.mcp.url}/mcp`, { method: "POST", headers: { Host: "evil.example", "content-type": "application/json" }, body: call });
+    expect(rebound.status).toBe(403);
+    expect(up.received).toHaveLength(0);
+    const local = await request(`${rec.taps.mcp.url}/mcp`, { method: "POST", headers: { Origin: "http://localhost:5173", "content-type": "application/json" }, body: call });
+    expect(local.status).toBe(200);
+    expect(up.received[0]!.headers.find(([k]) => k.toLowerCase() === "origin")?.[1]).toBe("http://localhost:5173");
+  });
 });

@@ -2,6 +2,7 @@
  * Reading recorded bodies. Bodies are untrusted bytes: everything here returns plain strings or
  * parsed JSON values that components render as text nodes, never as HTML.
  */
+import { parseJson } from "@hopscope/shared/json/parse";
 import { REDACTED, isSecretHeader } from "@hopscope/shared/trace/redact";
 import { z } from "zod";
 import { OllamaToolCallSchema } from "@hopscope/shared/ollama/schemas";
@@ -32,11 +33,14 @@ export function bodyBytes(body: Body | null): Uint8Array {
   return body.encoding === "utf8" ? new TextEncoder().encode(body.data) : base64ToBytes(body.data);
 }
 
-/** Parses JSON, or returns undefined (a body that is not JSON is still shown, as text). */
+/**
+ * Parses JSON, or returns undefined (a body that is not JSON, or nested too deep for the tree view to
+ * walk, is still shown, as text).
+ */
 export function tryJson(text: string): unknown {
   if (text.length === 0 || text.length > PRETTY_LIMIT) return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    return parseJson(text);
   } catch {
     return undefined; // not JSON: the caller falls back to raw text, which is the expected case for NDJSON/SSE
   }
