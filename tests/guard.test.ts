@@ -4,8 +4,15 @@
  * listener (host, MCP server, stand-in, recorder UI/API, live feed, all three taps). Raw node:http
  * requests, because fetch may not set Host.
  */
+import { mkdtemp, rm } from "node:fs/promises";
 import http from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig as loadMcpConfig } from "../apps/mcp-server/src/config";
+import { start as startMcp } from "../apps/mcp-server/src/server";
+import { loadConfig as loadRecorderConfig } from "../apps/proxy/src/config";
+import { start as startRecorder } from "../apps/proxy/src/server";
 import { startRecorderStack, type RecorderStack } from "./support/recorder-stack";
 
 interface Answer {
@@ -120,49 +127,44 @@ describe("the request guard, on every listener", () => {
 
 describe("ALLOWED_HOSTS: the service names of docker-compose", () => {
   const LIST = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
+  const cleanup: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const c of cleanup.splice(0).reverse()) await c();
+  });
+  const tempDir = async () => {
+    const dir = await mkdtemp(join(tmpdir(), "guard-"));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    return dir;
+  };
 
   it("the MCP server accepts Host mcp-server:8080 when configured, and refuses it when not", async () => {
-    const { mkdtemp, rm } = await import("node:fs/promises");
-    const { tmpdir } = await import("node:os");
-    const { join } = await import("node:path");
-    const { loadConfig } = await import("../apps/mcp-server/src/config");
-    const { start } = await import("../apps/mcp-server/src/server");
-    const dir = await mkdtemp(join(tmpdir(), "guard-"));
+    const dir = await tempDir();
     const base = { PORT: "0", NOTES_FILE: join(dir, "db") };
-    const open = await start(loadConfig({ ...base, ALLOWED_HOSTS: "mcp-server:8080" }));
-    const closed = await start(loadConfig(base));
-    try {
-      const headers = { Host: "mcp-server:8080", "Content-Type": "application/json" };
-      expect((await send(`${open.url}/mcp`, { method: "POST", headers, body: LIST })).status).toBe(200);
-      expect((await send(`${open.url}/mcp`, { method: "POST", headers: { ...headers, Host: "mcp-server:9090" }, body: LIST })).status).toBe(403);
-      expect((await send(`${closed.url}/mcp`, { method: "POST", headers, body: LIST })).status).toBe(403);
-    } finally {
-      await open.close();
-      await closed.close();
-      await rm(dir, { recursive: true, force: true });
-    }
+    const open = await startMcp(loadMcpConfig({ ...base, ALLOWED_HOSTS: "mcp-server:8080" }));
+    cleanup.push(() => open.close());
+    const closed = await startMcp(loadMcpConfig(base));
+    cleanup.push(() => closed.close());
+    const headers = { Host: "mcp-server:8080", "Content-Type": "application/json" };
+    expect((await send(`${open.url}/mcp`, { method: "POST", headers, body: LIST })).status).toBe(200);
+    expect((await send(`${open.url}/mcp`, { method: "POST", headers: { ...headers, Host: "mcp-server:9090" }, body: LIST })).status).toBe(403);
+    expect((await send(`${closed.url}/mcp`, { method: "POST", headers, body: LIST })).status).toBe(403);
   });
 
   it("the recorder's taps and API accept proxy:7071 when configured, and refuse it when not", async () => {
-    const { mkdtemp, rm } = await import("node:fs/promises");
-    const { tmpdir } = await import("node:os");
-    const { join } = await import("node:path");
-    const { loadConfig } = await import("../apps/proxy/src/config");
-    const { start } = await import("../apps/proxy/src/server");
-    const dir = await mkdtemp(join(tmpdir(), "guard-"));
+    const dir = await tempDir();
     const env = { UI_PORT: "0", MODEL_TAP_PORT: "0", MCP_TAP_PORT: "0", AGENT_TAP_PORT: "0", DB_FILE: join(dir, "a.sqlite"), MODEL_UPSTREAM: "http://127.0.0.1:9" };
-    const open = await start(loadConfig({ ...env, ALLOWED_HOSTS: "proxy" }));
-    const closed = await start(loadConfig({ ...env, DB_FILE: join(dir, "b.sqlite") }));
-    try {
-      // A bare name is accepted on any port: the model tap (7071 in compose) and the API alike.
-      expect((await send(`${open.taps.model.url}/api/tags`, { headers: { Host: "proxy:7071" } })).status).toBe(502);
-      expect((await send(`${open.url}/api/health`, { headers: { Host: "proxy:7070" } })).status).toBe(200);
-      expect((await send(`${closed.taps.model.url}/api/tags`, { headers: { Host: "proxy:7071" } })).status).toBe(403);
-      expect((await send(`${closed.url}/api/health`, { headers: { Host: "proxy:7070" } })).status).toBe(403);
-    } finally {
-      await open.close();
-      await closed.close();
-      await rm(dir, { recursive: true, force: true });
-    }
+    // docker-compose.yml's own value for the recorder.
+    const open = await startRecorder(loadRecorderConfig({ ...env, ALLOWED_HOSTS: "proxy:7071,proxy:7072" }));
+    cleanup.push(() => open.close());
+    const closed = await startRecorder(loadRecorderConfig({ ...env, DB_FILE: join(dir, "b.sqlite") }));
+    cleanup.push(() => closed.close());
+    // Accepted, and forwarded to the (absent) model upstream: 502.
+    expect((await send(`${open.taps.model.url}/api/tags`, { headers: { Host: "proxy:7071" } })).status).toBe(502);
+    expect((await send(`${open.taps.mcp.url}/mcp`, { headers: { Host: "proxy:7072" } })).status).not.toBe(403);
+    // Only the names listed: nothing in compose reaches the UI by service name.
+    expect((await send(`${open.url}/api/health`, { headers: { Host: "proxy:7070" } })).status).toBe(403);
+    expect((await send(`${open.url}/api/health`, { headers: { Host: "localhost:7070" } })).status).toBe(200);
+    expect((await send(`${closed.taps.model.url}/api/tags`, { headers: { Host: "proxy:7071" } })).status).toBe(403);
+    expect((await send(`${closed.url}/api/health`, { headers: { Host: "proxy:7070" } })).status).toBe(403);
   });
 });
