@@ -27,6 +27,9 @@ describe("parseJson: the one depth- and size-limited parse", () => {
   it("counts brackets outside strings only, escapes included", () => {
     expect(depthExceededAt(`["${"[".repeat(50)}\\"${"{".repeat(50)}"]`, 2)).toBe(-1);
     expect(depthExceededAt('{"a":{"b":[]}}', 2)).toBe(10);
+    // An escaped backslash before the quote: the string ends there, and the brackets after it count.
+    expect(depthExceededAt('["a\\\\", [[[]]], "b"]', 2)).toBe(9);
+    expect(depthExceededAt('"unterminated [[[[', 1)).toBe(-1);
   });
 
   it("refuses a text over maxLength, and still throws SyntaxError for text that is not JSON", () => {
