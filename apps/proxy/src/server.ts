@@ -6,7 +6,6 @@
  */
 import { createAdaptorServer } from "@hono/node-server";
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Tap } from "@hopscope/shared/trace/schemas";
 import type { Config } from "./config";
 import { dbLocation, openDb, type Db } from "./store/db";
@@ -18,6 +17,7 @@ import type { QueueLimits } from "./recording/event-sender";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
 import { LiveFeed } from "./live/feed";
 import type { Announce } from "./live/frames";
+import { listenServer } from "@hopscope/nodekit/listen";
 import { ModelUpstreamProbe } from "./views/upstream-info";
 import { ExchangeViewBuilder } from "./views/exchange-views";
 import { createApp } from "./app";
@@ -152,21 +152,17 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
 
   const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
   liveFeed.attach(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(config.uiPort, config.host, () => resolve());
-  }).catch(async (err: unknown) => {
+  const listening = await listenServer(server, config.uiPort, config.host).catch(async (err: unknown) => {
     liveFeed.close();
     await shutdown();
     throw new Error(`could not listen on ${config.host}:${config.uiPort}: ${(err as Error).message}`, { cause: err });
   });
-  const port = (server.address() as AddressInfo).port;
-  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  const { port, url } = listening;
   let closed = false;
   return {
-    url: `http://${host}:${port}`,
+    url,
     port,
-    wsUrl: `ws://${host}:${port}/ws`,
+    wsUrl: `${url.replace(/^http/, "ws")}/ws`,
     taps,
     liveClients: () => liveFeed.clientCount,
     storage: () => threads.health(),
@@ -175,8 +171,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
       closed = true;
       await replays.close();
       liveFeed.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+      await listening.close();
       // The taps close first; the exchanges they cut off reach the recording thread before it closes.
       await shutdown();
     },

@@ -5,7 +5,6 @@
  * arrival time. See docs/architecture.md, "Taps".
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Tap } from "@hopscope/shared/trace/schemas";
 import { parseTraceparent } from "@hopscope/shared/trace/traceparent";
 import { newTraceparent } from "@hopscope/nodekit/trace-ids";
@@ -14,6 +13,7 @@ import { flatten, forwardHeaders, getHeader, pairsOf, setFlatHeader, setHeader }
 import { UpstreamTimeoutError, upstreamFailure } from "./upstream-error";
 import type { Logger } from "../logger";
 import { checkIncoming, type GuardPolicy, type Refusal } from "@hopscope/nodekit/guard";
+import { listenServer } from "@hopscope/nodekit/listen";
 
 export interface TapOptions {
   tap: Tap;
@@ -173,19 +173,14 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
     if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port, opts.host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const listening = await listenServer(server, opts.port, opts.host);
   return {
     tap: opts.tap,
     upstream: opts.upstream,
-    port,
-    url: `http://${opts.host.includes(":") ? `[${opts.host}]` : opts.host}:${port}`,
+    port: listening.port,
+    url: listening.url,
     close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+      await listening.close();
       agent.destroy();
     },
   };
