@@ -22,6 +22,16 @@ export default tseslint.config(
     },
   },
   {
+    // Servers log through their injected logger (@hopscope/nodekit/logger), so tests stay silent.
+    files: ["apps/{host,mcp-server,model-sim,proxy}/src/**", "nodekit/src/**", "shared/src/**"],
+    rules: { "no-console": "error" },
+  },
+  {
+    // shared/ runs in the browser too: Node-only helpers live in nodekit/, never here.
+    files: ["shared/src/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["node:*", "@hopscope/nodekit", "@hopscope/nodekit/*"], message: "shared/ is browser-pure; put Node-only code in nodekit/" }] }] },
+  },
+  {
     // The SQLite worker is plain JavaScript run by Node.
     files: ["**/*.mjs"],
     languageOptions: { globals: { Buffer: "readonly", process: "readonly", console: "readonly" } },
