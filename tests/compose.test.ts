@@ -48,6 +48,7 @@ describe("docker-compose.yml", () => {
     expect(dockerfile).not.toMatch(/npm install\b/);
     const apps = readdirSync(join(root, "apps")).filter((a) => existsSync(join(root, "apps", a, "package.json")));
     for (const app of apps) expect(dockerfile).toContain(`COPY apps/${app}/package.json`);
+    for (const pkg of ["shared", "nodekit"]) expect(dockerfile).toContain(`COPY ${pkg}/package.json`);
     expect(existsSync(join(root, "package-lock.json"))).toBe(true);
   });
 
