@@ -14,6 +14,7 @@ import { ClientFrameSchema, ServerFrameSchema, type ServerFrame } from "@hopscop
 import type { FeedEvent, JsonEvent, LazyEvent } from "./frames";
 import { FrameRing } from "./ring";
 import { checkIncoming, type GuardPolicy } from "@hopscope/nodekit/guard";
+import { parseJson } from "@hopscope/shared/json/parse";
 import type { Logger } from "../logger";
 
 export interface FeedOptions {
@@ -96,7 +97,7 @@ export class LiveFeed {
     if (building) return void building.then(() => this.onMessage(ws, text));
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = parseJson(text);
     } catch (err) {
       return this.sendError(ws, `frame is not JSON (${(err as Error).message}); send {"type":"resume","since":<seq>} or {"type":"ping"}`);
     }
