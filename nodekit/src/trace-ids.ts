@@ -34,8 +34,15 @@ export function childTraceparent(ctx: Pick<TraceContext, "traceId" | "flags">): 
   return formatTraceparent({ traceId: ctx.traceId, parentId: randomHexId(8), flags: ctx.flags });
 }
 
+/** The trace a request belongs to: `parentId` is the caller's span, or null when this process started it. */
+export interface RequestTrace {
+  traceId: string;
+  parentId: string | null;
+  flags: string;
+}
+
 /** The trace of an incoming request: its own `traceparent` when valid, else a new sampled trace. */
-export function continueOrStartTrace(header: string | null | undefined): { traceId: string; parentId: string | null; flags: string } {
+export function continueOrStartTrace(header: string | null | undefined): RequestTrace {
   const given = parseTraceparent(header);
   return given ? { traceId: given.traceId, parentId: given.parentId, flags: given.flags } : { traceId: randomHexId(16), parentId: null, flags: "01" };
 }

@@ -10,9 +10,7 @@ import { McpProtocolError, type McpClient } from "./mcp-client";
 import type { CallToolResult } from "@hopscope/shared/mcp/tools";
 import { mcpToolToOllama } from "./mcp-to-ollama-tools";
 import type { OllamaClient } from "./ollama-client";
-import { childTraceparent } from "@hopscope/nodekit/trace-ids";
-
-type TraceContext = Parameters<typeof childTraceparent>[0];
+import { childTraceparent, type RequestTrace as TraceContext } from "@hopscope/nodekit/trace-ids";
 
 export interface AgentLoopDeps {
   ollama: OllamaClient;
