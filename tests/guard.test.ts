@@ -11,6 +11,10 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig as loadMcpConfig } from "../apps/mcp-server/src/config";
 import { start as startMcp } from "../apps/mcp-server/src/server";
+import { loadConfig as loadHostConfig } from "../apps/host/src/config";
+import { start as startHost } from "../apps/host/src/server";
+import { loadConfig as loadSimConfig } from "../apps/model-sim/src/config";
+import { start as startSim } from "../apps/model-sim/src/server";
 import { loadConfig as loadRecorderConfig } from "../apps/proxy/src/config";
 import { start as startRecorder } from "../apps/proxy/src/server";
 import { startRecorderStack, type RecorderStack } from "./support/recorder-stack";
@@ -148,6 +152,20 @@ describe("ALLOWED_HOSTS: the service names of docker-compose", () => {
     expect((await send(`${open.url}/mcp`, { method: "POST", headers, body: LIST })).status).toBe(200);
     expect((await send(`${open.url}/mcp`, { method: "POST", headers: { ...headers, Host: "mcp-server:9090" }, body: LIST })).status).toBe(403);
     expect((await send(`${closed.url}/mcp`, { method: "POST", headers, body: LIST })).status).toBe(403);
+  });
+
+  it("the host (host:8081) and the stand-in (model-sim:11435) accept their compose names when configured, and refuse them when not", async () => {
+    for (const [name, start, path] of [
+      ["host:8081", (env: Record<string, string>) => startHost(loadHostConfig(env)), "/health"],
+      ["model-sim:11435", (env: Record<string, string>) => startSim({ ...loadSimConfig(env), loadMs: 0 }), "/api/version"],
+    ] as const) {
+      const open = await start({ PORT: "0", ALLOWED_HOSTS: name });
+      cleanup.push(() => open.close());
+      const closed = await start({ PORT: "0" });
+      cleanup.push(() => closed.close());
+      expect((await send(`${open.url}${path}`, { headers: { Host: name } })).status, name).toBe(200);
+      expect((await send(`${closed.url}${path}`, { headers: { Host: name } })).status, name).toBe(403);
+    }
   });
 
   it("the recorder's taps and API accept proxy:7071 when configured, and refuse it when not", async () => {
