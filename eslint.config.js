@@ -34,7 +34,7 @@ export default tseslint.config(
   {
     // The SQLite worker is plain JavaScript run by Node.
     files: ["**/*.mjs"],
-    languageOptions: { globals: { Buffer: "readonly", process: "readonly", console: "readonly" } },
+    languageOptions: { globals: { Buffer: "readonly", process: "readonly", console: "readonly", URL: "readonly" } },
   },
   {
     // Tests poke into JSON answers whose shape they assert right after; `any` there is the assertion's input.
