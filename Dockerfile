@@ -6,6 +6,7 @@ WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 COPY shared/package.json shared/package.json
+COPY nodekit/package.json nodekit/package.json
 COPY apps/mcp-server/package.json apps/mcp-server/package.json
 COPY apps/host/package.json apps/host/package.json
 COPY apps/model-sim/package.json apps/model-sim/package.json

@@ -97,7 +97,10 @@ export async function runPromptBench(log: (s: string) => void): Promise<PromptBe
   // Warm-up over every input first (about a second): the tokenizer's and both renderers' code paths JIT-compiled
   // before the first case is timed, so the first case is not penalised.
   const tWarm = performance.now();
-  while (performance.now() - tWarm < 1000) for (const [, req] of inputs) tokenizer.encode(renderChat(req).text) && tokenizer.encode(renderHf(req));
+  while (performance.now() - tWarm < 1000) for (const [, req] of inputs) {
+    tokenizer.encode(renderChat(req).text);
+    tokenizer.encode(renderHf(req));
+  }
   const cases: PromptCase[] = [];
   for (const [name, req] of inputs) {
     log(`bench: prompt: ${name}`);

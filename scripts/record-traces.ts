@@ -269,7 +269,7 @@ async function main(args: string[]): Promise<number> {
     process.stderr.write(`record-traces: no scenario ${unknown.join(", ")}; known: ${SCENARIOS.map((s) => s.name).join(", ")}\n`);
     return 2;
   }
-  const pace = Number(process.env.SIM_TOKENS_PER_SECOND ?? "40");
+  const pace = Number(process.env.SIM_TOKENS_PER_SECOND || "40");
   if (!Number.isFinite(pace) || pace < 0) {
     process.stderr.write(`record-traces: SIM_TOKENS_PER_SECOND must be 0 or more tokens per second, got ${JSON.stringify(process.env.SIM_TOKENS_PER_SECOND)}\n`);
     return 2;

@@ -106,7 +106,7 @@ describe.concurrent("hopscope replay", () => {
   });
 
   it("replays a stored trace given its id", async ({ expect }) => {
-    const imported = await fetch(`${recorder.url}/api/import`, { method: "POST", body: await readFile(BUY_MILK) });
+    const imported = await fetch(`${recorder.url}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: await readFile(BUY_MILK) });
     expect(imported.status).toBe(200);
     const { id: storedId } = (await imported.json()) as { id: string };
     const { code, stdout } = await hopscope(["replay", storedId, "--speed", "50"]);

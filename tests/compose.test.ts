@@ -48,6 +48,19 @@ describe("docker-compose.yml", () => {
     expect(dockerfile).not.toMatch(/npm install\b/);
     const apps = readdirSync(join(root, "apps")).filter((a) => existsSync(join(root, "apps", a, "package.json")));
     for (const app of apps) expect(dockerfile).toContain(`COPY apps/${app}/package.json`);
+    for (const pkg of ["shared", "nodekit"]) expect(dockerfile).toContain(`COPY ${pkg}/package.json`);
     expect(existsSync(join(root, "package-lock.json"))).toBe(true);
+  });
+
+  it("lets each service accept the service names the others reach it by (ALLOWED_HOSTS), and only those", () => {
+    const resolved = composeConfig("--profile", "sim");
+    const block = (name: string) => resolved.split(/\n  (?=\S)/).find((b) => b.startsWith(`${name}:`)) ?? "";
+    const env = (name: string, key: string) => new RegExp(`\\n\\s+${key}: (.+)`).exec(block(name))?.[1]?.trim().replace(/^"|"$/g, "");
+    const allowed = (name: string) => (env(name, "ALLOWED_HOSTS") ?? "").split(",");
+    const hostOf = (url: string | undefined) => new URL(url ?? "http://missing").host;
+    expect(allowed("mcp-server")).toContain(hostOf(env("proxy", "MCP_UPSTREAM")));
+    expect(allowed("host")).toContain(hostOf(env("proxy", "AGENT_UPSTREAM")));
+    expect(allowed("proxy")).toEqual(expect.arrayContaining([hostOf(env("host", "OLLAMA_URL")), hostOf(env("host", "MCP_URL"))]));
+    expect(allowed("model-sim")).toContain("model-sim:11435");
   });
 });

@@ -29,7 +29,6 @@ let dir: string;
 let recorder: RecorderHandle;
 let modelWire: RecordingProxy;
 let mcpWire: RecordingProxy;
-let hostUrl: string;
 let notesFile: string;
 
 beforeAll(async () => {
@@ -69,7 +68,6 @@ beforeAll(async () => {
     mcpUrl: `${recorder.taps.mcp.url}/mcp`,
     lesson: null,
   });
-  hostUrl = host.url;
   closers.push(() => host.close());
 });
 

@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
-const uiPort = Number(process.env.UI_PORT ?? 7070);
+// An empty UI_PORT is unset, as in every config reader (nodekit/config): the default, never port 0.
+const uiPort = Number(process.env.UI_PORT || 7070);
 
 export default defineConfig({
   root,

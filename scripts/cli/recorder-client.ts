@@ -6,7 +6,8 @@ import { ApiErrorSchema } from "@hopscope/shared/trace/api";
 import type { z } from "zod";
 
 export function recorderUrl(): string {
-  return (process.env.HOPSCOPE_URL ?? "http://127.0.0.1:7070").replace(/\/+$/, "");
+  // Empty counts as unset, as for every variable (nodekit/config).
+  return (process.env.HOPSCOPE_URL || "http://127.0.0.1:7070").replace(/\/+$/, "");
 }
 
 export class RecorderError extends Error {}

@@ -4,6 +4,7 @@
  * no model at all. The recorder does the pacing (POST /api/replay) so every open browser sees it live.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { parseJson } from "@hopscope/shared/json/parse";
 import { ReplayStartedSchema } from "@hopscope/shared/trace/replay";
 import { call, guarded, recorderUrl } from "./recorder-client";
 
@@ -20,13 +21,22 @@ export async function run(args: string[]): Promise<number> {
       process.stderr.write("hopscope replay: --speed takes a number between 0 and 100 (1 = recorded pace)\n");
       return 2;
     }
-    const body = existsSync(target)
-      ? { bundle: JSON.parse(readFileSync(target, "utf8")) as unknown, speed }
-      : { traceId: target, speed };
+    let body: string;
+    if (existsSync(target)) {
+      const file = readFileSync(target, "utf8");
+      // Checked here with the recorder's own limits (a clear message naming the file), then sent as read.
+      try {
+        parseJson(file);
+      } catch (err) {
+        process.stderr.write(`hopscope replay: ${target} is not a trace file: ${(err as Error).message}\n`);
+        return 2;
+      }
+      body = `{"bundle":${file},"speed":${speed}}`;
+    } else body = JSON.stringify({ traceId: target, speed });
     const started = await call("/api/replay", ReplayStartedSchema, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
+      body,
     });
     process.stdout.write(
       `replaying "${started.name}" (${started.exchangeCount} hops, ${(started.durationMs / 1000 / speed).toFixed(1)} s): ${recorderUrl()}/#/trace/${started.traceId}\n`,

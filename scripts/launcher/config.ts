@@ -3,19 +3,21 @@
  * port already in use can be moved, and the error message names that variable.
  */
 import { z } from "zod";
+import { bindHost, httpUrl, port as envPort, readConfig } from "@hopscope/nodekit/config";
 
-const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+// Port 0 would start an app somewhere the launcher cannot point the others at: at least 1.
+const port = (name: string, fallback: number) => envPort(name, fallback, 1);
 
 export const LauncherConfigSchema = z.object({
-  HOST: z.string().default("127.0.0.1"),
-  MCP_SERVER_PORT: port(8080),
-  AGENT_HOST_PORT: port(8081),
-  SIM_PORT: port(11435),
-  UI_PORT: port(7070),
-  MODEL_TAP_PORT: port(7071),
-  MCP_TAP_PORT: port(7072),
-  AGENT_TAP_PORT: port(7073),
-  OLLAMA_URL: z.url().default("http://127.0.0.1:11434"),
+  HOST: bindHost(),
+  MCP_SERVER_PORT: port("MCP_SERVER_PORT", 8080),
+  AGENT_HOST_PORT: port("AGENT_HOST_PORT", 8081),
+  SIM_PORT: port("SIM_PORT", 11435),
+  UI_PORT: port("UI_PORT", 7070),
+  MODEL_TAP_PORT: port("MODEL_TAP_PORT", 7071),
+  MCP_TAP_PORT: port("MCP_TAP_PORT", 7072),
+  AGENT_TAP_PORT: port("AGENT_TAP_PORT", 7073),
+  OLLAMA_URL: httpUrl("OLLAMA_URL", "http://127.0.0.1:11434"),
   OLLAMA_MODEL: z.string().min(1).default("qwen2.5:7b"),
   /** auto: a real Ollama when one answers at OLLAMA_URL with the model pulled, else the stand-in. */
   HOPSCOPE_MODEL: z.enum(["auto", "ollama", "sim"]).default("auto"),
@@ -26,7 +28,7 @@ export const LauncherConfigSchema = z.object({
   DB_FILE: z.string().optional(),
   /** The audience view's address (`--audience-host`); set, it opens the audience view (`--audience`). */
   AUDIENCE_HOST: z.string().trim().min(1).optional(),
-  AUDIENCE_PORT: port(7074),
+  AUDIENCE_PORT: port("AUDIENCE_PORT", 7074),
 });
 export type LauncherConfig = z.infer<typeof LauncherConfigSchema>;
 
@@ -43,10 +45,5 @@ export const PORT_VARS = {
 } as const;
 
 export function loadLauncherConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
-  const parsed = LauncherConfigSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}=${JSON.stringify(env[String(i.path[0])])}: ${i.message}`);
-    throw new Error(`invalid environment:\n${lines.join("\n")}`);
-  }
-  return parsed.data;
+  return readConfig("launcher", LauncherConfigSchema, env);
 }

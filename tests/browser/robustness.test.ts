@@ -27,7 +27,7 @@ async function exportBundle(stack: RecordedStack, name: string): Promise<TraceBu
 }
 
 async function importBundle(stack: RecordedStack, bundle: TraceBundle): Promise<string> {
-  const res = await fetch(`${stack.uiUrl}/api/import`, { method: "POST", body: JSON.stringify(bundle) });
+  const res = await fetch(`${stack.uiUrl}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(bundle) });
   const body = await res.text();
   expect(res.status, body).toBe(200);
   return TraceSummarySchema.parse(JSON.parse(body)).id;

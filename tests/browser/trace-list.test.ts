@@ -28,7 +28,7 @@ describe("the traces list and continuing a conversation", () => {
   });
 
   it("continues the open conversation from the ask box and groups its turns", async () => {
-    const { browser, stack } = suite;
+    const { browser } = suite;
     const { page } = browser;
     await page.fill("#ask-input", "Add buy milk to my notes");
     await page.getByRole("button", { name: "Ask", exact: true }).click();

@@ -57,6 +57,10 @@ export interface RecorderStack {
   agentTapUrl: string;
   /** The host's own origin (bypasses the recorder). */
   hostUrl: string;
+  /** The notes MCP server's and the stand-in's own origins, and the recorder's three taps. */
+  mcpServerUrl: string;
+  simUrl: string;
+  tapUrls: { model: string; mcp: string; agent: string };
   notesFile: string;
   tracesDir: string;
   readNotes(): Promise<string>;
@@ -171,6 +175,9 @@ export async function startRecorderStack(opts: RecorderStackOptions = {}): Promi
       uiUrl: first.url,
       agentTapUrl,
       hostUrl: host.url,
+      mcpServerUrl: mcp.url,
+      simUrl: sim.url,
+      tapUrls: { model: first.taps.model.url, mcp: first.taps.mcp.url, agent: agentTapUrl },
       notesFile,
       tracesDir,
       readNotes: () => readFile(notesFile, "utf8"),

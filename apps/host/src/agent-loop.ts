@@ -10,7 +10,7 @@ import { McpProtocolError, type McpClient } from "./mcp-client";
 import type { CallToolResult } from "@hopscope/shared/mcp/tools";
 import { mcpToolToOllama } from "./mcp-to-ollama-tools";
 import type { ModelClient } from "./ollama-client";
-import { childTraceparent, type TraceContext } from "./traceparent";
+import { childTraceparent, type RequestTrace as TraceContext } from "@hopscope/nodekit/trace-ids";
 
 export interface AgentLoopDeps {
   /** The model client of the host's dialect (AGENT_DIALECT); a question may ask for another (see routes/agent.ts). */

@@ -4,20 +4,18 @@
  */
 import { staleToolsFor } from "./stale-tools";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { AgentError } from "@hopscope/shared/agent/schemas";
 import type { Config } from "./config";
 import { ConversationStore } from "./conversation-store";
 import { HostError } from "./errors";
-import { silentLogger, type Logger } from "./logger";
+import { guard } from "@hopscope/nodekit/guard";
+import { silentLogger, type Logger } from "@hopscope/nodekit/logger";
 import { McpClient } from "./mcp-client";
 import type { AgentDialect } from "@hopscope/shared/agent/schemas";
 import { DialectClient } from "./dialect-client";
 import { OllamaClient, type ModelClient } from "./ollama-client";
 import { agentRoutes } from "./routes/agent";
 import { healthRoutes } from "./routes/health";
-
-const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface AppDeps {
   config: Config;
@@ -47,24 +45,13 @@ export function createApp(deps: AppDeps): Hono {
     url: config.mcpUrl,
     fetch: deps.fetch,
     // The spec says drop such a tool; the log says why the model never sees it.
-    onDroppedTool: (name, reason) => logger.error(`tools/list: dropped tool "${name}": ${reason}`),
+    onDroppedTool: (name, reason) => logger.error({ tool: name, reason }, `tools/list: dropped tool "${name}"`),
   });
   const conversations = deps.conversations ?? new ConversationStore();
 
   const app = new Hono();
-  // A question is a sentence; a megabyte is already absurd, and the whole body is held in memory.
-  app.use(
-    "/agent",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => {
-        // The rest of the body is never read: close the connection so a keep-alive client does not
-        // send its next request into the unread bytes.
-        c.header("connection", "close");
-        return c.json({ error: `invalid /agent body: larger than ${MAX_BODY_BYTES} bytes; send one question` } satisfies AgentError, 413);
-      },
-    }),
-  );
+  // A web page must not make the agent act (it writes the learner's notes): the one guard, before any route.
+  app.use("*", guard({ allowedHosts: config.allowedHosts, bindHost: config.host }, (c, refusal) => c.json({ error: refusal.message } satisfies AgentError, refusal.status)));
   app.route("/agent", agentRoutes({ ollama, clients, mcp, maxSteps: config.maxSteps, staleTools: staleToolsFor(config.lesson), conversations }));
   app.route("/health", healthRoutes(config));
 
@@ -77,11 +64,13 @@ export function createApp(deps: AppDeps): Hono {
 
   app.onError((err, c) => {
     if (err instanceof HostError) {
-      if (err.status >= 500) logger.error(`${c.req.method} ${c.req.path} → ${err.status}: ${err.message}`);
+      // A 413's body is left unread on the socket: no keep-alive reuse of that connection.
+      if (err.status === 413) c.header("connection", "close");
+      if (err.status >= 500) logger.error({ status: err.status }, `${c.req.method} ${c.req.path}: ${err.message}`);
       const body: AgentError = { error: err.message, ...err.progress };
       return c.json(body, err.status);
     }
-    logger.error(`${c.req.method} ${c.req.path} failed`, err);
+    logger.error({ err }, `${c.req.method} ${c.req.path} failed`);
     const body: AgentError = { error: `internal error in the host: ${err.message} (see the host's log)` };
     return c.json(body, 500);
   });

@@ -5,31 +5,13 @@
 import { z } from "zod";
 import { AgentDialectSchema } from "@hopscope/shared/agent/schemas";
 import { LessonSchema } from "@hopscope/shared/ollama/lessons";
-
-const port = (name: string, fallback: number) =>
-  z.coerce
-    .number({ error: `${name} must be a port number (0-65535)` })
-    .int(`${name} must be a whole number`)
-    .min(0, `${name} must be between 0 and 65535`)
-    .max(65535, `${name} must be between 0 and 65535`)
-    .default(fallback);
-
-const httpUrl = (name: string, fallback: string) =>
-  z
-    .url({ protocol: /^https?$/, error: `${name} must be an http:// or https:// URL` })
-    .default(fallback)
-    // A trailing slash would turn `${OLLAMA_URL}/api/chat` into `//api/chat`.
-    .transform((u) => u.replace(/\/+$/, ""));
-
-const bool = (name: string, fallback: boolean) =>
-  z
-    .enum(["true", "false", "1", "0"], { error: `${name} must be true or false` })
-    .default(fallback ? "true" : "false")
-    .transform((v) => v === "true" || v === "1");
+import { allowedHosts, bindHost, bool, httpUrl, port, readConfig } from "@hopscope/nodekit/config";
 
 const EnvSchema = z.object({
   PORT: port("PORT", 8081),
-  HOST: z.string().min(1).default("127.0.0.1"),
+  HOST: bindHost(),
+  /** Host names (besides loopback ones) a request may name, e.g. `host:8081` in docker-compose. */
+  ALLOWED_HOSTS: allowedHosts(),
   OLLAMA_URL: httpUrl("OLLAMA_URL", "http://127.0.0.1:11434"),
   OLLAMA_MODEL: z.string().min(1, "OLLAMA_MODEL must name a model, e.g. qwen2.5:7b").default("qwen2.5:7b"),
   /** Sent as `keep_alive` on every /api/chat: a Go duration ("30m") or seconds ("1800", "-1"). */
@@ -60,6 +42,7 @@ const EnvSchema = z.object({
 export const ConfigSchema = EnvSchema.transform((e) => ({
   port: e.PORT,
   host: e.HOST,
+  allowedHosts: e.ALLOWED_HOSTS,
   ollamaUrl: e.OLLAMA_URL,
   model: e.OLLAMA_MODEL,
   // Ollama reads a bare number as seconds and a string as a Go duration; send what the learner meant.
@@ -74,16 +57,5 @@ export type Config = z.infer<typeof ConfigSchema>;
 
 /** Parse the environment into a Config, or throw one message naming each bad variable and its value. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const picked = Object.fromEntries(
-    Object.keys(EnvSchema.shape).map((k) => [k, env[k] === "" && k !== "AGENT_LESSON" ? undefined : env[k]]),
-  );
-  const parsed = ConfigSchema.safeParse(picked);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => {
-      const name = String(i.path[0]);
-      return `  ${name}=${JSON.stringify(env[name] ?? "")}: ${i.message}`;
-    });
-    throw new Error(`invalid host configuration:\n${lines.join("\n")}`);
-  }
-  return parsed.data;
+  return readConfig("host", ConfigSchema, env);
 }

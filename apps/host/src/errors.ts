@@ -6,7 +6,7 @@
  * Statuses (documented in apps/host/README.md):
  *   400 invalid /agent body            502 model server or MCP server unreachable, or answered badly
  *   404 unknown conversationId         422 the step guard stopped the loop (tool calls so far included)
- *   413 body over 1 MiB (app.ts)
+ *   413 body over 1 MiB (routes/agent.ts)   403/415 refused by the guard (a foreign page, Host or type)
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AgentToolCall } from "@hopscope/shared/agent/schemas";

@@ -1,23 +1,14 @@
 /** `npm run start -w apps/host`: read the environment, start the host, stop cleanly on SIGINT/SIGTERM. */
+import { closeOnSignals } from "@hopscope/nodekit/listen";
+import { stderrLogger } from "@hopscope/nodekit/logger";
 import { loadConfig } from "./config";
-import { stderrLogger } from "./logger";
 import { start } from "./server";
 
+const logger = stderrLogger("host");
 const config = loadConfig();
-const host = await start(config, { logger: stderrLogger });
-stderrLogger.info(
-  `agent host on ${host.url}/agent: model ${config.model} at ${config.ollamaUrl}, MCP at ${config.mcpUrl}` +
-    (config.lesson ? `, lesson ${config.lesson}` : ""),
+const host = await start(config, { logger });
+logger.info(
+  { model: config.model, ollamaUrl: config.ollamaUrl, mcpUrl: config.mcpUrl, lesson: config.lesson },
+  `agent host on ${host.url}/agent: model ${config.model} at ${config.ollamaUrl}, MCP at ${config.mcpUrl}` + (config.lesson ? `, lesson ${config.lesson}` : ""),
 );
-
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    host.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        stderrLogger.error("could not close the host cleanly", err);
-        process.exit(1);
-      },
-    );
-  });
-}
+closeOnSignals(() => host.close(), logger);

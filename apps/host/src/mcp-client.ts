@@ -4,6 +4,7 @@
  * mirrored in the `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers. The answer may be JSON or
  * an SSE stream; both are read. The server side is apps/mcp-server; the shapes are @hopscope/shared/mcp/*.
  */
+import { parseJson } from "@hopscope/shared/json/parse";
 import { z } from "zod";
 import { buildModernRequest } from "@hopscope/shared/mcp/request";
 import {
@@ -150,7 +151,7 @@ export class McpClient {
       );
     }
     try {
-      return JSON.parse(text) as unknown;
+      return parseJson(text) as unknown;
     } catch (err) {
       throw mcpFailed(this.url, `${method} answered invalid JSON: ${text.slice(0, 200)}`, err);
     }

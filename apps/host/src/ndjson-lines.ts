@@ -3,6 +3,7 @@
  * line) as parsed values. A line that is not JSON is an error, never skipped: a lost chunk would be a
  * silently wrong answer.
  */
+import { parseJson } from "@hopscope/shared/json/parse";
 export async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGenerator<unknown> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
@@ -30,7 +31,7 @@ export async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGener
 
 function parseLine(line: string): unknown {
   try {
-    return JSON.parse(line);
+    return parseJson(line);
   } catch (err) {
     throw new Error(`a streamed line is not JSON: ${line.slice(0, 200)}`, { cause: err });
   }

@@ -4,6 +4,7 @@
  * assistant message. With `stream: true` the NDJSON chunks are aggregated into that same message, so the
  * loop cannot tell the two apart. Shapes: @hopscope/shared/ollama/schemas.
  */
+import { parseJson } from "@hopscope/shared/json/parse";
 import {
   ChatResponseSchema,
   LESSON_HEADER,
@@ -71,7 +72,7 @@ export class OllamaClient implements ModelClient {
       } catch (err) {
         throw modelServerFailed(url, "the /api/chat answer broke off while it was being read", err);
       }
-      return toAssistant(this.parseChunk(parseJson(text, url), url));
+      return toAssistant(this.parseChunk(parseJsonReply(text, url), url));
     }
     if (!res.body) throw modelServerFailed(url, "the streamed /api/chat answer had no body");
     return this.aggregate(res.body);
@@ -137,9 +138,9 @@ function toAssistant(chunk: { message: { content: string; tool_calls?: OllamaToo
     : { role: "assistant", content: chunk.message.content };
 }
 
-function parseJson(text: string, url: string): unknown {
+function parseJsonReply(text: string, url: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch (err) {
     throw modelServerFailed(url, `/api/chat answered invalid JSON: ${text.slice(0, 200)}`, err);
   }
@@ -147,7 +148,7 @@ function parseJson(text: string, url: string): unknown {
 
 function safeJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     // Not JSON: the caller reports the raw text instead, so nothing is lost.
     return undefined;

@@ -4,6 +4,7 @@
  * the response. Parsing follows the HTML Living Standard's event-stream rules (CRLF, CR or LF line ends;
  * comment lines starting with ":"; one optional space after the colon).
  */
+import { parseJson } from "@hopscope/shared/json/parse";
 export async function* sseMessages(body: ReadableStream<Uint8Array>): AsyncGenerator<unknown> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
@@ -53,7 +54,7 @@ export async function* sseMessages(body: ReadableStream<Uint8Array>): AsyncGener
 
 function parseData(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch (err) {
     throw new Error(`an SSE event is not JSON: ${text.slice(0, 200)}`, { cause: err });
   }

@@ -6,6 +6,7 @@ describe("loadConfig", () => {
     expect(loadConfig({})).toEqual({
       port: 8081,
       host: "127.0.0.1",
+      allowedHosts: [],
       ollamaUrl: "http://127.0.0.1:11434",
       model: "qwen2.5:7b",
       keepAlive: "30m",
@@ -21,6 +22,7 @@ describe("loadConfig", () => {
     const c = loadConfig({
       PORT: "9000",
       HOST: "0.0.0.0",
+      ALLOWED_HOSTS: "host:8081",
       OLLAMA_URL: "http://127.0.0.1:11435/",
       OLLAMA_MODEL: "qwen2.5:3b",
       OLLAMA_KEEP_ALIVE: "-1",
@@ -33,6 +35,7 @@ describe("loadConfig", () => {
     expect(c).toEqual({
       port: 9000,
       host: "0.0.0.0",
+      allowedHosts: ["host:8081"],
       ollamaUrl: "http://127.0.0.1:11435",
       model: "qwen2.5:3b",
       keepAlive: -1,

@@ -6,6 +6,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { allowedHosts, bindHost, port, positiveInt, readConfig } from "@hopscope/nodekit/config";
 
 /** apps/mcp-server/src → the repository root. */
 export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -13,18 +14,22 @@ export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const MiB = 1024 * 1024;
 
 const EnvSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: port("PORT", 8080),
+  HOST: bindHost(),
+  /** Host names (besides loopback ones) a request may name, e.g. `mcp-server:8080` in docker-compose. */
+  ALLOWED_HOSTS: allowedHosts(),
   NOTES_FILE: z.string().min(1).default("data/db"),
   /** Largest accepted POST body; bigger ones get 413. */
-  MCP_MAX_BODY_BYTES: z.coerce.number().int().positive().default(MiB),
+  MCP_MAX_BODY_BYTES: positiveInt("MCP_MAX_BODY_BYTES", MiB),
   /** Largest notes file a tool may grow it to. */
-  NOTES_MAX_BYTES: z.coerce.number().int().positive().default(MiB),
+  NOTES_MAX_BYTES: positiveInt("NOTES_MAX_BYTES", MiB),
 });
 
 export interface Config {
   port: number;
   host: string;
+  /** Host names accepted besides loopback ones (ALLOWED_HOSTS); none when left out. */
+  allowedHosts?: readonly string[];
   /** Absolute path of the notes file. */
   notesFile: string;
   maxBodyBytes: number;
@@ -32,15 +37,11 @@ export interface Config {
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const why = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new Error(`invalid mcp-server environment (${why}); see docs/mcp-server.md for the variables`);
-  }
-  const e = parsed.data;
+  const e = readConfig("mcp-server", EnvSchema, env);
   return {
     port: e.PORT,
     host: e.HOST,
+    allowedHosts: e.ALLOWED_HOSTS,
     notesFile: isAbsolute(e.NOTES_FILE) ? e.NOTES_FILE : resolve(REPO_ROOT, e.NOTES_FILE),
     maxBodyBytes: e.MCP_MAX_BODY_BYTES,
     maxNotesBytes: e.NOTES_MAX_BYTES,

@@ -4,6 +4,7 @@
  * mismatch (-32020), unsupported version (-32022), missing standard headers (-32020), malformed
  * `_meta` (-32602, 400). Method lookup (404) is the dispatcher's.
  */
+import { JsonLimitError, parseJson } from "@hopscope/shared/json/parse";
 import {
   HEADER_METHOD,
   HEADER_NAME,
@@ -48,8 +49,9 @@ export function parseMessage(bytes: Uint8Array): ParseOutcome {
   }
   let msg: unknown;
   try {
-    msg = JSON.parse(text);
+    msg = parseJson(text);
   } catch (err) {
+    if (err instanceof JsonLimitError) return fail(ErrorCode.ParseError, `Parse error: ${err.message}`);
     return fail(ErrorCode.ParseError, `Parse error: the body is not valid JSON (${(err as Error).message})`);
   }
   if (Array.isArray(msg)) {

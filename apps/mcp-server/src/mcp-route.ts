@@ -11,12 +11,15 @@ import { checkLegacy, checkModern, classify, parseMessage } from "./inbound";
 import { dispatchLegacy } from "./legacy-methods";
 import { dispatchModern } from "./modern-methods";
 import type { NotesStore } from "./notes-store";
-import { readBodyCapped } from "./read-body";
+import { readBodyCapped } from "@hopscope/nodekit/body";
+import { isJsonContentType } from "@hopscope/nodekit/guard";
+import type { Logger } from "@hopscope/nodekit/logger";
 import { RpcError } from "./rpc-error";
 
 export interface McpRouteDeps {
   store: NotesStore;
   maxBodyBytes: number;
+  logger: Logger;
 }
 
 function errorReply(c: Context, err: RpcError, id: JsonRpcId | null): Response {
@@ -28,7 +31,8 @@ export function mcpRoute(deps: McpRouteDeps): Hono {
 
   route.post("/", async (c) => {
     const type = c.req.header("content-type") ?? "";
-    if (!/^application\/json\s*(;|$)/i.test(type)) {
+    // The guard refuses a wrong type when a body is sent; a POST without one must say JSON all the same.
+    if (!isJsonContentType(type)) {
       const err = new RpcError(415, ErrorCode.InvalidRequest, `Unsupported Media Type: send Content-Type: application/json (got ${type ? `'${type}'` : "none"})`);
       return errorReply(c, err, null);
     }
@@ -55,7 +59,7 @@ export function mcpRoute(deps: McpRouteDeps): Hono {
     } catch (err) {
       if (err instanceof RpcError) return errorReply(c, err, id);
       // An I/O failure on the notes file: the client still gets its id back, and the log says why.
-      console.error(`mcp-server: ${method} failed:`, err);
+      deps.logger.error({ err, method }, `${method} failed`);
       return errorReply(c, new RpcError(500, ErrorCode.InternalError, `Internal error while running ${method}: ${(err as Error).message}`), id);
     }
   });

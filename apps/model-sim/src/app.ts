@@ -5,6 +5,7 @@
  */
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { guard } from "@hopscope/nodekit/guard";
 import { SIMULATED_HEADER } from "@hopscope/shared/ollama/schemas";
 import { OllamaError } from "./ollama-error";
 import { goJsonResponse } from "./respond";
@@ -24,6 +25,9 @@ export function createApp(deps: SimDeps): Hono {
     await next();
     c.res.headers.set(SIMULATED_HEADER, "1");
   });
+  // Ollama refuses a non-local Host (allowedHostsMiddleware) and a foreign Origin (its CORS middleware)
+  // with a bare 403 and no body; it decodes any Content-Type as JSON, so that is not checked here.
+  app.use("*", guard({ allowedHosts: deps.config.allowedHosts, bindHost: deps.config.host, requireJson: false }, (c) => c.body(null, 403)));
   app.route("/", rootRoutes());
   app.route("/api/chat", chatRoutes(deps));
   app.route("/api/generate", generateRoutes(deps));

@@ -3,25 +3,14 @@
  * docs/architecture.md. Nothing else in apps/model-sim reads `process.env`.
  */
 import { z } from "zod";
-
-const port = (name: string, fallback: number) =>
-  z.coerce
-    .number({ error: `${name} must be a port number (0-65535)` })
-    .int(`${name} must be a whole number`)
-    .min(0, `${name} must be between 0 and 65535`)
-    .max(65535, `${name} must be between 0 and 65535`)
-    .default(fallback);
-
-const nonNegative = (name: string, fallback: number, unit: string) =>
-  z.coerce
-    .number({ error: `${name} must be a number of ${unit}` })
-    .min(0, `${name} must be 0 or more ${unit}`)
-    .default(fallback);
+import { allowedHosts, bindHost, nonNegative, port, readConfig } from "@hopscope/nodekit/config";
 
 const EnvSchema = z.object({
   // 11435, next to Ollama's 11434, so both can run at once.
   PORT: port("PORT", 11435),
-  HOST: z.string().min(1).default("127.0.0.1"),
+  HOST: bindHost(),
+  /** Host names (besides loopback ones) a request may name, e.g. `model-sim:11435` in docker-compose. */
+  ALLOWED_HOSTS: allowedHosts(),
   /** Pace of generated tokens. ~30 tokens/s is qwen2.5:7b Q4_K_M on a laptop GPU; 0 = no delay (tests). */
   SIM_TOKENS_PER_SECOND: nonNegative("SIM_TOKENS_PER_SECOND", 30, "tokens per second"),
   /** The Ollama version it reports, and renders prompts as (≤0.13.5 JSON tools, ≥0.14 struct dump). */
@@ -41,6 +30,7 @@ const EnvSchema = z.object({
 export const ConfigSchema = EnvSchema.transform((e) => ({
   port: e.PORT,
   host: e.HOST,
+  allowedHosts: e.ALLOWED_HOSTS,
   tokensPerSecond: e.SIM_TOKENS_PER_SECOND,
   ollamaVersion: e.SIM_OLLAMA_VERSION,
   loadMs: e.SIM_LOAD_MS,
@@ -56,16 +46,5 @@ export function defaultConfig(): Config {
 
 /** Parse the environment into a Config, or throw one message naming each bad variable and its value. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const picked = Object.fromEntries(
-    Object.keys(EnvSchema.shape).map((k) => [k, env[k] === "" ? undefined : env[k]]),
-  );
-  const parsed = ConfigSchema.safeParse(picked);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => {
-      const name = String(i.path[0]);
-      return `  ${name}=${JSON.stringify(env[name] ?? "")}: ${i.message}`;
-    });
-    throw new Error(`invalid model-sim configuration:\n${lines.join("\n")}`);
-  }
-  return parsed.data;
+  return readConfig("model-sim", ConfigSchema, env);
 }

@@ -10,7 +10,7 @@ import type { Dialect } from "@hopscope/shared/dialects/dialect";
 import { DialectError, dialectErrorBody } from "@hopscope/shared/dialects/dialect-error";
 import { goJson } from "@hopscope/shared/ollama/go-json";
 import { JSON_CONTENT_TYPE } from "@hopscope/shared/ollama/ndjson";
-import type { Logger } from "./logger";
+import type { Logger } from "@hopscope/nodekit/logger";
 import { OllamaError } from "./ollama-error";
 
 export function encodedJson(body: unknown, status = 200): Response {

@@ -1,21 +1,14 @@
 /** `npm run start -w apps/model-sim`: the stand-in model on 127.0.0.1:11435 (see README.md). */
+import { closeOnSignals } from "@hopscope/nodekit/listen";
+import { stderrLogger } from "@hopscope/nodekit/logger";
 import { loadConfig } from "./config";
-import { stderrLogger } from "./logger";
 import { start } from "./server";
 
+const logger = stderrLogger("model-sim");
 const config = loadConfig();
-const server = await start(config, { logger: stderrLogger });
-console.error(
-  `[model-sim] simulated Ollama ${config.ollamaVersion} (qwen2.5:7b) on ${server.url} — ${config.tokensPerSecond || "unlimited"} tokens/s; not a real model`,
+const server = await start(config, { logger });
+logger.info(
+  { ollamaVersion: config.ollamaVersion, tokensPerSecond: config.tokensPerSecond },
+  `simulated Ollama ${config.ollamaVersion} (qwen2.5:7b) on ${server.url} — ${config.tokensPerSecond || "unlimited"} tokens/s; not a real model`,
 );
-const stop = () => {
-  server.close().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      console.error("[model-sim] close failed", err);
-      process.exit(1);
-    },
-  );
-};
-process.once("SIGINT", stop);
-process.once("SIGTERM", stop);
+closeOnSignals(() => server.close(), logger);

@@ -3,6 +3,7 @@
  * is `missing request body`, bad JSON and wrong types are 400 with Go's `encoding/json` wording (close
  * enough to recognise; the byte offsets Go adds to some messages are not reproduced).
  */
+import { GO_MAX_DEPTH, depthExceededAt } from "@hopscope/shared/json/parse";
 import type { z } from "zod";
 import { OllamaError } from "./ollama-error";
 
@@ -51,9 +52,23 @@ function syntaxMessage(text: string, err: unknown): string {
  * the same result before zod, which would otherwise reject them.
  */
 function withoutNulls(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(withoutNulls);
-  if (v === null || typeof v !== "object") return v;
-  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => [k, withoutNulls(x)]));
+  // In place (the value is JSON.parse's own) and with an explicit stack: a body may nest up to Go's
+  // 10,000 levels, deeper than a recursive walk gets on V8's stack.
+  const pending: unknown[] = [v];
+  while (pending.length > 0) {
+    const cur = pending.pop();
+    if (cur === null || typeof cur !== "object") continue;
+    if (Array.isArray(cur)) {
+      for (const x of cur) pending.push(x);
+      continue;
+    }
+    const o = cur as Record<string, unknown>;
+    for (const k of Object.keys(o)) {
+      if (o[k] === null) delete o[k];
+      else pending.push(o[k]);
+    }
+  }
+  return v;
 }
 
 function at(raw: unknown, path: PropertyKey[]): unknown {
@@ -72,6 +87,9 @@ function at(raw: unknown, path: PropertyKey[]): unknown {
  */
 export function parseOllamaBody<S extends z.ZodType>(text: string, schema: S, struct: string): { value: z.infer<S>; raw: Record<string, unknown> } {
   if (text.trim() === "") throw new OllamaError(400, "missing request body");
+  // encoding/json's scanner stops at 10,000 levels with this SyntaxError, which ChatHandler answers as 400.
+  const deep = depthExceededAt(text, GO_MAX_DEPTH);
+  if (deep !== -1) throw new OllamaError(400, `invalid character '${text[deep]}' exceeded max depth`);
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -5,7 +5,7 @@
  */
 import { goJson } from "@hopscope/shared/ollama/go-json";
 import { JSON_CONTENT_TYPE, NDJSON_CONTENT_TYPE, ndjsonLine } from "@hopscope/shared/ollama/ndjson";
-import type { Logger } from "./logger";
+import type { Logger } from "@hopscope/nodekit/logger";
 
 export function goJsonResponse(body: unknown, status = 200): Response {
   return new Response(goJson(body), { status, headers: { "content-type": JSON_CONTENT_TYPE } });

@@ -1,7 +1,7 @@
 /** What the simulation needs from the app: engine, model state, pace, and observers for tests. */
 import type { Config } from "./config";
 import type { PromptEngine } from "./engine";
-import type { Logger } from "./logger";
+import type { Logger } from "@hopscope/nodekit/logger";
 import type { ModelState } from "./model-state";
 import type { RunnerEvent } from "./runner";
 

@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIMULATED_HEADER } from "@hopscope/shared/ollama/schemas";
-import { parseNdjson } from "@hopscope/shared/ollama/ndjson";
 import type { RunningServer } from "../src/server";
 import { NOTES_TOOLS, post, startSim, user } from "./helpers";
 

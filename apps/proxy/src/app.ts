@@ -23,6 +23,7 @@ import { errorHandler } from "./routes/errors";
 import { staticRoutes } from "./static";
 import { localGuard } from "./routes/local-guard";
 import { presenterRoutes, type PresenterRoutesDeps } from "./audience/presenter-routes";
+import type { GuardPolicy } from "@hopscope/nodekit/guard";
 
 export interface AppDeps {
   store: TraceStore;
@@ -35,8 +36,10 @@ export interface AppDeps {
   taps: Record<Tap, TapInfo>;
   tracesDir: string;
   webDist: string;
-  /** The address the server binds (Host header check). */
-  bindHost: string;
+  /** Which Host and Origin names may reach the API (the one request guard). */
+  guard: GuardPolicy;
+  /** Largest trace file /api/import and /api/replay accept (MAX_IMPORT_BYTES). */
+  maxImportBytes: number;
   logger: Logger;
   replays: Replays;
   /** Records what the stdio tap (`hopscope wrap`) sends. */
@@ -48,13 +51,13 @@ export interface AppDeps {
 export function createApp(deps: AppDeps) {
   const importDeps = { store: deps.store, recorder: deps.recorder, announce: deps.announce };
   const app = new Hono()
-    .use("/api/*", localGuard(deps.bindHost))
+    .use("*", localGuard(deps.guard))
     .route("/api/health", healthRoutes(deps))
     .route("/api/config", configRoutes(deps))
     .route("/api/traces", tracesRoutes(deps))
     .route("/api/exchanges", exchangesRoutes(deps))
     .route("/api/saved", savedRoutes({ ...importDeps, tracesDir: deps.tracesDir, logger: deps.logger }))
-    .route("/api/import", importRoutes(importDeps))
+    .route("/api/import", importRoutes({ ...importDeps, maxImportBytes: deps.maxImportBytes }))
     .route("/api/ask", askRoutes({ agentTapUrl: deps.taps.agent.url }))
     .route("/api/replay", replayRoutes(deps))
     .route("/api/ingest", ingestRoutes(deps.stdioIngest))
@@ -64,5 +67,3 @@ export function createApp(deps: AppDeps) {
   app.onError(errorHandler(deps.logger));
   return app;
 }
-
-export type AppType = ReturnType<typeof createApp>;

@@ -2,42 +2,29 @@
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { z } from "zod";
+import { allowedHosts, bindHost, httpUrl, port, positiveInt, readConfig } from "@hopscope/nodekit/config";
 
 /** The repository root: relative DB_FILE / TRACES_DIR / WEB_DIST resolve against it, whatever the cwd. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
-const port = (name: string, def: number) =>
-  z.coerce
-    .number({ error: `${name} must be a port number (0-65535)` })
-    .int()
-    .min(0, `${name} must be between 0 and 65535`)
-    .max(65535, `${name} must be between 0 and 65535`)
-    .default(def);
-
-const url = (name: string, def: string) =>
-  z
-    .string()
-    .default(def)
-    .refine((v) => /^https?:\/\/[^/]+/.test(v) && URL.canParse(v), `${name} must be an http(s) URL such as ${def}`)
-    .transform((v) => v.replace(/\/+$/, ""));
-
-const positiveInt = (name: string, def: number) =>
-  z.coerce.number({ error: `${name} must be a number` }).int().positive(`${name} must be a positive integer`).default(def);
-
 export const ConfigSchema = z.object({
-  HOST: z.string().default("127.0.0.1"),
+  HOST: bindHost(),
+  /** Host names (besides loopback ones) the UI, API, feed and taps accept, e.g. `proxy:7071,proxy:7072` in docker-compose. */
+  ALLOWED_HOSTS: allowedHosts(),
   UI_PORT: port("UI_PORT", 7070),
   MODEL_TAP_PORT: port("MODEL_TAP_PORT", 7071),
-  MODEL_UPSTREAM: url("MODEL_UPSTREAM", "http://127.0.0.1:11435"),
+  MODEL_UPSTREAM: httpUrl("MODEL_UPSTREAM", "http://127.0.0.1:11435"),
   MCP_TAP_PORT: port("MCP_TAP_PORT", 7072),
-  MCP_UPSTREAM: url("MCP_UPSTREAM", "http://127.0.0.1:8080"),
+  MCP_UPSTREAM: httpUrl("MCP_UPSTREAM", "http://127.0.0.1:8080"),
   AGENT_TAP_PORT: port("AGENT_TAP_PORT", 7073),
-  AGENT_UPSTREAM: url("AGENT_UPSTREAM", "http://127.0.0.1:8081"),
+  AGENT_UPSTREAM: httpUrl("AGENT_UPSTREAM", "http://127.0.0.1:8081"),
   DB_FILE: z.string().default("data/hopscope.sqlite"),
   TRACES_DIR: z.string().default("traces"),
   WEB_DIST: z.string().default("apps/web/dist"),
   /** Bytes of each body kept in SQLite; bodies are always forwarded whole. */
   MAX_BODY_BYTES: positiveInt("MAX_BODY_BYTES", 4 * 1024 * 1024),
+  /** Largest trace file accepted by import and replay (a larger one gets 413 and nothing is stored). */
+  MAX_IMPORT_BYTES: positiveInt("MAX_IMPORT_BYTES", 32 * 1024 * 1024),
   /** An upstream that sends nothing for this long (no headers, no bytes) gets the client a 504. */
   UPSTREAM_TIMEOUT_MS: positiveInt("UPSTREAM_TIMEOUT_MS", 300_000),
   /** A WebSocket client with more than this many bytes unsent is dropped (it is too slow or dead). */
@@ -57,8 +44,6 @@ export const ConfigSchema = z.object({
   AUDIENCE_PORT: port("AUDIENCE_PORT", 7074),
 });
 
-export type RawConfig = z.infer<typeof ConfigSchema>;
-
 export interface TapConfig {
   port: number;
   upstream: string;
@@ -66,12 +51,15 @@ export interface TapConfig {
 
 export interface Config {
   host: string;
+  /** Host names accepted besides loopback ones (ALLOWED_HOSTS). */
+  allowedHosts: readonly string[];
   uiPort: number;
   taps: { model: TapConfig; mcp: TapConfig; agent: TapConfig };
   dbFile: string;
   tracesDir: string;
   webDist: string;
   maxBodyBytes: number;
+  maxImportBytes: number;
   upstreamTimeoutMs: number;
   wsMaxBufferedBytes: number;
   flushIntervalMs: number;
@@ -84,15 +72,11 @@ export interface Config {
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = ConfigSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}=${JSON.stringify(env[String(i.path[0])] ?? "")}: ${i.message}`);
-    throw new Error(`invalid configuration:\n  ${lines.join("\n  ")}`);
-  }
-  const c = parsed.data;
+  const c = readConfig("recorder", ConfigSchema, env);
   const fromRoot = (p: string) => path.resolve(REPO_ROOT, p);
   return {
     host: c.HOST,
+    allowedHosts: c.ALLOWED_HOSTS,
     uiPort: c.UI_PORT,
     taps: {
       model: { port: c.MODEL_TAP_PORT, upstream: c.MODEL_UPSTREAM },
@@ -103,6 +87,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tracesDir: fromRoot(c.TRACES_DIR),
     webDist: fromRoot(c.WEB_DIST),
     maxBodyBytes: c.MAX_BODY_BYTES,
+    maxImportBytes: c.MAX_IMPORT_BYTES,
     upstreamTimeoutMs: c.UPSTREAM_TIMEOUT_MS,
     wsMaxBufferedBytes: c.WS_MAX_BUFFERED_BYTES,
     flushIntervalMs: c.FLUSH_INTERVAL_MS,

@@ -6,7 +6,6 @@
  */
 import { createAdaptorServer } from "@hono/node-server";
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Tap } from "@hopscope/shared/trace/schemas";
 import type { Config } from "./config";
 import { dbLocation, openDb, type Db } from "./store/db";
@@ -18,6 +17,7 @@ import type { QueueLimits } from "./recording/event-sender";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
 import { LiveFeed } from "./live/feed";
 import type { Announce } from "./live/frames";
+import { listenServer } from "@hopscope/nodekit/listen";
 import { ModelUpstreamProbe } from "./views/upstream-info";
 import { ExchangeViewBuilder } from "./views/exchange-views";
 import { createApp } from "./app";
@@ -54,6 +54,7 @@ const TAPS: Tap[] = ["model", "mcp", "agent"];
 export async function start(config: Config, deps: StartDeps = {}): Promise<RecorderHandle> {
   const logger = deps.logger ?? silentLogger;
   const location = dbLocation(config.dbFile);
+  const guard = { allowedHosts: config.allowedHosts, bindHost: config.host };
   let feed: LiveFeed | null = null;
   // The audience view (when open) sees the same events, for the traces the speaker has shown.
   let audienceRelay: Announce | null = null;
@@ -73,6 +74,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
       host: config.host,
       taps: TAPS.map((tap) => ({ tap, upstream: config.taps[tap].upstream, port: config.taps[tap].port })),
       timeoutMs: config.upstreamTimeoutMs,
+      guard,
       ...(deps.queueLimits ? { queueLimits: deps.queueLimits } : {}),
     },
     {
@@ -143,6 +145,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }),
     snapshot: () => recorder.snapshot(50),
     logger,
+    guard,
   });
   const liveFeed = feed;
   const taps = Object.fromEntries(tapList.map((h) => [h.tap, { port: h.port, upstream: h.upstream, url: h.url }])) as Record<Tap, TapInfo>;
@@ -163,27 +166,23 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   const stdioIngest = new StdioIngest({ store: traceStore, recorder, announce, maxBodyBytes: config.maxBodyBytes });
   const app = createApp({
     store: traceStore, recorder, announce, feed: liveFeed, probe, views, taps, storage: () => threads.health(),
-    tracesDir: config.tracesDir, webDist: config.webDist, bindHost: config.host, logger, replays, stdioIngest, audience,
+    tracesDir: config.tracesDir, webDist: config.webDist, guard, maxImportBytes: config.maxImportBytes, logger, replays, stdioIngest, audience,
   });
 
   const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
   liveFeed.attach(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(config.uiPort, config.host, () => resolve());
-  }).catch(async (err: unknown) => {
+  const listening = await listenServer(server, config.uiPort, config.host).catch(async (err: unknown) => {
     await audience?.listener.close();
     liveFeed.close();
     await shutdown();
     throw new Error(`could not listen on ${config.host}:${config.uiPort}: ${(err as Error).message}`, { cause: err });
   });
-  const port = (server.address() as AddressInfo).port;
-  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  const { port, url } = listening;
   let closed = false;
   return {
-    url: `http://${host}:${port}`,
+    url,
     port,
-    wsUrl: `ws://${host}:${port}/ws`,
+    wsUrl: `${url.replace(/^http/, "ws")}/ws`,
     taps,
     liveClients: () => liveFeed.clientCount,
     storage: () => threads.health(),
@@ -193,8 +192,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
       await replays.close();
       await audience?.listener.close();
       liveFeed.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+      await listening.close();
       // The taps close first; the exchanges they cut off reach the recording thread before it closes.
       await shutdown();
     },

@@ -1,27 +1,10 @@
 /**
- * Random ids (trace-ids, span ids) from a pool of random bytes refilled 4 KiB at a time: a single-exchange
- * trace needs a fresh trace-id per request, and one getRandomValues call per id showed up in profiles.
+ * The recorder's trace ids. Random bytes come from the pooled generator every app shares
+ * (@hopscope/nodekit/trace-ids); the recorder's own traces are time-ordered on top of it.
  */
-import { randomFillSync } from "node:crypto";
+import { randomHexId } from "@hopscope/nodekit/trace-ids";
 
-const POOL_BYTES = 4096;
-const pool = Buffer.alloc(POOL_BYTES);
-let used = POOL_BYTES;
-
-/** Lowercase hex of `bytes` random bytes, never all zeros (invalid as a W3C trace or parent id). */
-export function randomHexId(bytes: number): string {
-  for (;;) {
-    if (used + bytes > POOL_BYTES) {
-      randomFillSync(pool);
-      used = 0;
-    }
-    const hex = pool.toString("hex", used, used + bytes);
-    used += bytes;
-    if (!ALL_ZERO.test(hex)) return hex;
-  }
-}
-
-const ALL_ZERO = /^0+$/;
+export { randomHexId };
 
 /**
  * A trace-id generator for the traces the recorder starts itself: 6 bytes of the time in ms, then 10 random

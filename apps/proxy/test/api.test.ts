@@ -84,10 +84,10 @@ describe("recorder API", () => {
     const [t] = await recorded(rec, 1);
     const renamed = await getJson(`${rec.url}/api/traces/${t!.id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: '{"name":"Milk demo"}' });
     expect(TraceSummarySchema.parse(renamed.body).name).toBe("Milk demo");
-    const empty = await getJson<{ error: string }>(`${rec.url}/api/traces/${t!.id}`, { method: "PATCH", body: '{"name":"  "}' });
+    const empty = await getJson<{ error: string }>(`${rec.url}/api/traces/${t!.id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: '{"name":"  "}' });
     expect(empty.status).toBe(400);
     expect(empty.body.error).toContain("name");
-    const notJson = await getJson<{ error: string }>(`${rec.url}/api/traces/${t!.id}`, { method: "PATCH", body: "name=x" });
+    const notJson = await getJson<{ error: string }>(`${rec.url}/api/traces/${t!.id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: "name=x" });
     expect(notJson.body.error).toContain("JSON");
     const del = await fetch(`${rec.url}/api/traces/${t!.id}`, { method: "DELETE" });
     expect(del.status).toBe(204);
@@ -143,13 +143,13 @@ describe("recorder API", () => {
     await ask(rec, "export me");
     const [t] = await recorded(rec, 1);
     const har = await (await fetch(`${rec.url}/api/traces/${t!.id}/export?format=har`)).text();
-    const fromHar = await getJson(`${rec.url}/api/import`, { method: "POST", body: har });
+    const fromHar = await getJson(`${rec.url}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: har });
     expect(fromHar.status).toBe(200);
     expect(TraceSummarySchema.parse(fromHar.body)).toMatchObject({ source: "imported", exchangeCount: 1 });
-    const bad = await getJson<{ error: string }>(`${rec.url}/api/import`, { method: "POST", body: '{"format":"hopscope-trace","version":99}' });
+    const bad = await getJson<{ error: string }>(`${rec.url}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"format":"hopscope-trace","version":99}' });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain("version");
-    const notJson = await getJson<{ error: string }>(`${rec.url}/api/import`, { method: "POST", body: "hello" });
+    const notJson = await getJson<{ error: string }>(`${rec.url}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: "hello" });
     expect(notJson.status).toBe(400);
     expect((await traces(rec)).length).toBe(2);
   });
@@ -194,7 +194,7 @@ describe("recorder API", () => {
     const [t] = await recorded(rec, 1);
     expect(t!.name).toBe("hi there");
     expect(host.received[0]!.headers.some(([k]) => k.toLowerCase() === "traceparent")).toBe(true);
-    expect((await getJson(`${rec.url}/api/ask`, { method: "POST", body: '{"message":""}' })).status).toBe(400);
+    expect((await getJson(`${rec.url}/api/ask`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"message":""}' })).status).toBe(400);
     await host.close();
   });
 

@@ -36,7 +36,7 @@ describe("upstream faults", () => {
       // Never answers.
     });
     rec = await startRecorder({ mcp: up.url }, { upstreamTimeoutMs: 150 });
-    const res = await request(`${rec.taps.mcp.url}/mcp`, { method: "POST", body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    const res = await request(`${rec.taps.mcp.url}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
     expect(res.status).toBe(504);
     expect((JSON.parse(res.body.toString()) as { error: string }).error).toContain(up.url);
     const [trace] = await eventually(async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null), "recording");
@@ -81,7 +81,7 @@ describe("client hang-ups", () => {
       res.on("close", () => upstreamClosed());
     });
     rec = await startRecorder({ mcp: up.url });
-    const req = http.request(`${rec.taps.mcp.url}/mcp`, { method: "POST" });
+    const req = http.request(`${rec.taps.mcp.url}/mcp`, { method: "POST", headers: { "content-type": "application/json" } });
     // destroy() below makes the request fail with "socket hang up": that is the point of the test.
     req.on("error", () => undefined);
     req.end('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read","arguments":{}}}');

@@ -195,7 +195,7 @@ describe("POST /api/replay", () => {
   });
 
   it("replays a stored trace by id", async () => {
-    const imported = await getJson<{ id: string }>(`${rec.url}/api/import`, { method: "POST", body: JSON.stringify(buyMilk) });
+    const imported = await getJson<{ id: string }>(`${rec.url}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(buyMilk) });
     expect(imported.status).toBe(200);
     const feed = new FeedClient(rec.wsUrl);
     try {
@@ -238,7 +238,7 @@ describe("POST /api/replay", () => {
     const fast = await post(rec, { traceId: "abc", speed: 500 });
     expect(fast.status).toBe(400);
     expect((fast.body as { error: string }).error).toMatch(/^not a replay request: speed: .*100/);
-    const notJson = await getJson<{ error: string }>(`${rec.url}/api/replay`, { method: "POST", body: "{ nope" });
+    const notJson = await getJson<{ error: string }>(`${rec.url}/api/replay`, { method: "POST", headers: { "content-type": "application/json" }, body: "{ nope" });
     expect(notJson.status).toBe(400);
     expect(notJson.body.error).toMatch(/must be JSON/);
   });
@@ -263,7 +263,7 @@ describe("a replay in flight", () => {
       await feed.opened();
       // The question (the first hop) stays open for the whole trace: over a second at 2×, time to look.
       const started = await replay(rec, { bundle, speed: 2 });
-      await feed.until((fs) => framesOf(feed, started.traceId).some((f) => f.type === "exchange.started"), "the first hop");
+      await feed.until(() => framesOf(feed, started.traceId).some((f) => f.type === "exchange.started"), "the first hop");
 
       const trace = TraceSchema.parse((await getJson(`${rec.url}/api/traces/${started.traceId}`)).body);
       expect(trace.name).toBe(`${bundle.trace.name} (replay)`);

@@ -72,8 +72,9 @@ describe("tap transparency", () => {
       res.writeHead(200, { "Content-Type": "application/octet-stream" });
       res.end(resBytes);
     });
-    rec = await startRecorder({ mcp: up.url });
-    const res = await request(`${rec.taps.mcp.url}/mcp`, { method: "POST", body: reqBytes, headers: { "content-type": "application/octet-stream" } });
+    // The model tap: it forwards any Content-Type (the agent and MCP taps insist on JSON).
+    rec = await startRecorder({ model: up.url });
+    const res = await request(`${rec.taps.model.url}/api/blobs/sha256-x`, { method: "POST", body: reqBytes, headers: { "content-type": "application/octet-stream" } });
     expect(res.body.equals(resBytes)).toBe(true);
     expect(up.received[0]!.body.equals(reqBytes)).toBe(true);
     const [trace] = await eventually(async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null), "recording");
@@ -241,5 +242,20 @@ describe("streaming through the taps", () => {
       resultText: "Added: buy milk",
     });
     expect(trace!.exchanges[0]!.chunkCount).toBe(2);
+  });
+
+  it("refuses a rebinding Host itself (it rewrites Host for the upstream) and forwards Origin so the upstream checks it too", async () => {
+    up = await startUpstream((_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end("{}");
+    });
+    rec = await startRecorder({ mcp: up.url });
+    const call = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
+    const rebound = await request(`${rec.taps.mcp.url}/mcp`, { method: "POST", headers: { Host: "evil.example", "content-type": "application/json" }, body: call });
+    expect(rebound.status).toBe(403);
+    expect(up.received).toHaveLength(0);
+    const local = await request(`${rec.taps.mcp.url}/mcp`, { method: "POST", headers: { Origin: "http://localhost:5173", "content-type": "application/json" }, body: call });
+    expect(local.status).toBe(200);
+    expect(up.received[0]!.headers.find(([k]) => k.toLowerCase() === "origin")?.[1]).toBe("http://localhost:5173");
   });
 });

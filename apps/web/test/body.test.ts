@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyText, chunkTexts, displayHeaderValue, prettyText, streamedContent } from "../src/models/body";
+import { bodyText, chunkTexts, displayHeaderValue, prettyText, streamedContent, tryJson } from "../src/models/body";
 
 describe("bodies", () => {
   it("decodes base64 bodies and slices chunks by byte offset across multi-byte characters", () => {
@@ -45,5 +45,16 @@ describe("pretty SSE", () => {
   it("indents each data payload and keeps the event framing", () => {
     const sse = 'event: message\ndata: {"jsonrpc":"2.0","id":1}\n\n';
     expect(prettyText(sse)).toBe('event: message\ndata: {\n  "jsonrpc": "2.0",\n  "id": 1\n}\n\n');
+  });
+
+  it("shows a 100,000-deep body as text instead of walking it into the stack's limit", () => {
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    expect(tryJson(deep)).toBeUndefined();
+    expect(tryJson('{"a":[1]}')).toEqual({ a: [1] });
+  });
+
+  it("hides every header the recorder's rule set calls secret", () => {
+    for (const name of ["X-Auth-Key", "Set-Cookie", "X-Goog-Api-Key"]) expect(displayHeaderValue(name, "s")).toBe("[redacted]");
+    expect(displayHeaderValue("Content-Type", "application/json")).toBe("application/json");
   });
 });

@@ -162,10 +162,10 @@ export function fromAnthropic(body: unknown, ollamaVersion?: string): Converted 
   const options: Json = { num_predict: maxTokens };
   for (const [k, src, type] of [["temperature", "temperature", "float64"], ["top_p", "top_p", "float64"], ["top_k", "top_k", "int"]] as const) {
     const v = optNumber(r[src], `${STRUCT}.${src}`, type);
-    if (v !== undefined) (options[k] = v), paths.add(`/options/${k}`, `/${src}`);
+    if (v !== undefined) { options[k] = v; paths.add(`/options/${k}`, `/${src}`); }
   }
   const stops = optArray(r.stop_sequences, `${STRUCT}.stop_sequences`, "[]string");
-  if (stops && stops.length > 0) (options.stop = stops), paths.add("/options/stop", "/stop_sequences");
+  if (stops && stops.length > 0) { options.stop = stops; paths.add("/options/stop", "/stop_sequences"); }
 
   const declared = objects(r.tools, `${STRUCT}.tools`, "[]anthropic.Tool", "anthropic.Tool");
   // A built-in web_search tool owns the name: a custom tool of that name is dropped.

@@ -56,7 +56,7 @@ function convertInput(items: Json[], messages: Json[], paths: PathMap): void {
         // An assistant message replayed between a call and its output joins the call's message.
         if (role === "assistant" && answers !== undefined && lastCalls.some((tc) => tc.id === answers)) {
           last!.content = (last!.content as string) !== "" && c.text !== "" ? `${last!.content as string}\n${c.text}` : `${last!.content as string}${c.text}`;
-          if (pendingThinking) (last!.thinking = pendingThinking), (pendingThinking = "");
+          if (pendingThinking) { last!.thinking = pendingThinking; pendingThinking = ""; }
           return;
         }
         paths.add(`/messages/${messages.length}`, at).add(`/messages/${messages.length}/content`, c.textPath);
@@ -78,7 +78,7 @@ function convertInput(items: Json[], messages: Json[], paths: PathMap): void {
           const calls = (last.tool_calls as unknown[] | undefined) ?? [];
           paths.add(`/messages/${messages.length - 1}/tool_calls/${calls.length}`, at).add(`/messages/${messages.length - 1}/tool_calls/${calls.length}/function`, at);
           last.tool_calls = [...calls, call];
-          if (pendingThinking) (last.thinking = pendingThinking), (pendingThinking = "");
+          if (pendingThinking) { last.thinking = pendingThinking; pendingThinking = ""; }
         } else {
           paths.add(`/messages/${messages.length}`, at).add(`/messages/${messages.length}/tool_calls/0`, at).add(`/messages/${messages.length}/tool_calls/0/function`, at);
           messages.push(nativeMessage({ role: "assistant", toolCalls: [call], thinking: pendingThinking }));
@@ -136,7 +136,7 @@ export function fromOpenAiResponses(body: unknown): Converted {
   const topP = optNumber(r.top_p, `${STRUCT}.top_p`);
   if (topP !== undefined) options.top_p = topP;
   const maxOut = optNumber(r.max_output_tokens, `${STRUCT}.max_output_tokens`, "int");
-  if (maxOut !== undefined) (options.num_predict = maxOut), paths.add("/options/num_predict", "/max_output_tokens");
+  if (maxOut !== undefined) { options.num_predict = maxOut; paths.add("/options/num_predict", "/max_output_tokens"); }
   const reasoning = optObject(r.reasoning, `${STRUCT}.reasoning`, "openai.ResponsesReasoning");
   const text = optObject(r.text, `${STRUCT}.text`, "openai.ResponsesText");
   const format = isObject(text?.format) && text.format.type === "json_schema" ? text.format.schema : undefined;

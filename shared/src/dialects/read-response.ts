@@ -54,7 +54,7 @@ function readOpenAiChat(bodies: Json[], out: ReadResponse): void {
     if (typeof choice.finish_reason === "string") out.doneReason = choice.finish_reason;
     const msg = isObject(choice.message) ? choice.message : isObject(choice.delta) ? choice.delta : undefined;
     if (!msg) continue;
-    if (typeof msg.content === "string") (out.content += msg.content), (out.sawContent = true);
+    if (typeof msg.content === "string") { out.content += msg.content; out.sawContent = true; }
     if (!Array.isArray(msg.tool_calls)) continue;
     msg.tool_calls.forEach((tc: unknown, i: number) => {
       if (!isObject(tc)) return;
@@ -83,7 +83,7 @@ function readCompletions(bodies: Json[], out: ReadResponse): void {
     }
     const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
     if (!isObject(choice)) continue;
-    if (typeof choice.text === "string") (out.content += choice.text), (out.sawContent = true);
+    if (typeof choice.text === "string") { out.content += choice.text; out.sawContent = true; }
     if (typeof choice.finish_reason === "string") out.doneReason = choice.finish_reason;
   }
 }
@@ -95,7 +95,7 @@ function readResponses(bodies: Json[], out: ReadResponse): void {
   for (const item of Array.isArray(final.output) ? final.output : []) {
     if (!isObject(item)) continue;
     if (item.type === "message" && Array.isArray(item.content)) {
-      for (const p of item.content) if (isObject(p) && typeof p.text === "string") (out.content += p.text), (out.sawContent = true);
+      for (const p of item.content) if (isObject(p) && typeof p.text === "string") { out.content += p.text; out.sawContent = true; }
     }
     if (item.type === "function_call" && typeof item.name === "string") {
       const text = typeof item.arguments === "string" ? item.arguments : "";
@@ -112,7 +112,7 @@ function readResponses(bodies: Json[], out: ReadResponse): void {
 function readAnthropic(bodies: Json[], out: ReadResponse): void {
   const partial = new Map<number, ReadCall & { json: string }>();
   const block = (b: Json, index: number) => {
-    if (b.type === "text" && typeof b.text === "string") (out.content += b.text), (out.sawContent = true);
+    if (b.type === "text" && typeof b.text === "string") { out.content += b.text; out.sawContent = true; }
     if (b.type === "tool_use" && typeof b.name === "string") {
       partial.set(index, { ...(typeof b.id === "string" ? { id: b.id } : {}), name: b.name, arguments: isObject(b.input) ? b.input : {}, json: "" });
     }
@@ -129,7 +129,7 @@ function readAnthropic(bodies: Json[], out: ReadResponse): void {
     const index = typeof body.index === "number" ? body.index : -1;
     if (body.type === "content_block_start" && isObject(body.content_block)) block(body.content_block, index);
     if (body.type === "content_block_delta" && isObject(body.delta)) {
-      if (body.delta.type === "text_delta" && typeof body.delta.text === "string") (out.content += body.delta.text), (out.sawContent = true);
+      if (body.delta.type === "text_delta" && typeof body.delta.text === "string") { out.content += body.delta.text; out.sawContent = true; }
       const p = partial.get(index);
       if (p && body.delta.type === "input_json_delta" && typeof body.delta.partial_json === "string") p.json += body.delta.partial_json;
     }
@@ -143,8 +143,8 @@ function readOllama(text: string, out: ReadResponse): void {
   for (const l of lines) {
     if (!isObject(l)) continue;
     const m = isObject(l.message) ? l.message : null;
-    if (m && typeof m.content === "string") (out.content += m.content), (out.sawContent = true);
-    if (typeof l.response === "string") (out.content += l.response), (out.sawContent = true);
+    if (m && typeof m.content === "string") { out.content += m.content; out.sawContent = true; }
+    if (typeof l.response === "string") { out.content += l.response; out.sawContent = true; }
     for (const tc of m && Array.isArray(m.tool_calls) ? m.tool_calls : []) {
       if (!isObject(tc) || !isObject(tc.function) || typeof tc.function.name !== "string") continue;
       out.toolCalls.push({ ...(typeof tc.id === "string" ? { id: tc.id } : {}), name: tc.function.name, arguments: isObject(tc.function.arguments) ? tc.function.arguments : {} });

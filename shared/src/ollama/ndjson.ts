@@ -3,6 +3,7 @@
  * (server/routes.go `streamResponse`). Non-streaming bodies are gin `c.JSON`: the same bytes with no
  * trailing newline and `application/json; charset=utf-8`.
  */
+import { parseJson } from "../json/parse";
 import { goJson } from "./go-json";
 
 export const NDJSON_CONTENT_TYPE = "application/x-ndjson";
@@ -25,7 +26,7 @@ export function parseNdjson(text: string): unknown[] {
   for (const [i, line] of lines.entries()) {
     if (line.trim() === "") continue;
     try {
-      values.push(JSON.parse(line));
+      values.push(parseJson(line));
     } catch (err) {
       throw new Error(`NDJSON line ${i + 1} is not JSON: ${line.slice(0, 80)}`, { cause: err });
     }

@@ -3,6 +3,7 @@
  * byte-compare with renderChat at the server's version, using the model's template and SYSTEM from /api/show
  * (reference §11).
  */
+import { parseJson } from "../json/parse";
 import { z } from "zod";
 import { type ChatRequest, ShowResponseSchema, VersionResponseSchema } from "../ollama/schemas";
 import { type ChatRequestLike, renderChat } from "./render";
@@ -41,7 +42,7 @@ async function getJson(fetchFn: typeof fetch, url: string, init?: RequestInit): 
   const body = await res.text();
   if (!res.ok) throw new Error(`Ollama answered ${res.status} to ${url}: ${body.slice(0, 500)}`);
   try {
-    return JSON.parse(body);
+    return parseJson(body);
   } catch (e) {
     throw new Error(`Ollama's answer to ${url} is not JSON: ${body.slice(0, 200)}`, { cause: e });
   }

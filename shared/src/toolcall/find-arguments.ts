@@ -6,6 +6,7 @@
  * Go scans bytes and we scan UTF-16 code units. Every character the scan looks at (`{ } " \`) is ASCII,
  * which never occurs inside a multi-byte sequence of either encoding, so offsets differ but decisions don't.
  */
+import { GO_MAX_DEPTH, depthExceededAt } from "../json/parse";
 
 /** A decoded JSON object, as Go's `map[string]any`. */
 export type JsonObject = Record<string, unknown>;
@@ -27,6 +28,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * Returns `undefined` when Go would return an error.
  */
 export function goUnmarshal(text: string): unknown {
+  // encoding/json refuses nesting past 10,000 levels ("exceeded max depth"); so does this, before the reviver recurses.
+  if (depthExceededAt(text, GO_MAX_DEPTH) !== -1) return undefined;
   try {
     return JSON.parse(text, (_key, value: unknown) => {
       if (typeof value === "number" && !Number.isFinite(value)) throw new RangeError("number out of float64 range");

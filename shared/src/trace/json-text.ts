@@ -1,12 +1,16 @@
 /** Small helpers to read recorded bodies as JSON without throwing: recorded bytes are untrusted. */
+import { parseJson } from "../json/parse";
 
-/** Parses JSON, returning `undefined` for anything that is not valid JSON (a recorded body may be anything). */
+/**
+ * Parses JSON, returning `undefined` for anything that is not valid JSON or is nested too deep (a
+ * recorded body may be anything; the depth-limited parse keeps the classifiers off the stack's limit).
+ */
 export function tryParseJson(text: string | null | undefined): unknown {
   if (text === null || text === undefined || text.trim() === "") return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    return parseJson(text);
   } catch {
-    // Not JSON: the caller classifies the exchange from what it has; the raw bytes stay stored.
+    // Not JSON (or too deep): the caller classifies the exchange from what it has; the raw bytes stay stored.
     return undefined;
   }
 }

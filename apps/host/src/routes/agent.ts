@@ -3,6 +3,7 @@
  * 1 and 8). The conversation is looked up, extended by the loop, and stored again only when the turn
  * finished (or the step guard stopped it after tools ran), so a failed call can simply be retried.
  */
+import { JsonLimitError, parseJson } from "@hopscope/shared/json/parse";
 import { Hono } from "hono";
 import { AgentRequestSchema, type AgentDialect, type AgentResponse } from "@hopscope/shared/agent/schemas";
 import type { OllamaMessage } from "@hopscope/shared/ollama/schemas";
@@ -10,7 +11,8 @@ import { runAgentTurn, type AgentLoopDeps } from "../agent-loop";
 import type { ConversationStore } from "../conversation-store";
 import type { ModelClient } from "../ollama-client";
 import { HostError, unknownConversation } from "../errors";
-import { continueOrStartTrace } from "../traceparent";
+import { readBodyCapped } from "@hopscope/nodekit/body";
+import { continueOrStartTrace } from "@hopscope/nodekit/trace-ids";
 
 export function agentRoutes(deps: AgentLoopDeps & { conversations: ConversationStore; clients: Record<AgentDialect, ModelClient> }): Hono {
   const agent = new Hono();
@@ -57,14 +59,22 @@ export function agentRoutes(deps: AgentLoopDeps & { conversations: ConversationS
   return agent;
 }
 
+/** A question is a sentence; a megabyte is already absurd, and the whole body is held in memory. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
 async function readJson(req: Request): Promise<unknown> {
-  const text = await req.text();
+  const bytes = await readBodyCapped(req, MAX_BODY_BYTES);
+  // The rest of the body is never read: the connection is closed so a keep-alive client does not send
+  // its next request into the unread bytes.
+  if (bytes === null) throw new HostError(413, `invalid /agent body: larger than ${MAX_BODY_BYTES} bytes; send one question`);
+  const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") {
     throw new HostError(400, 'invalid /agent body: the body is empty; send JSON such as {"message": "Add buy milk to my notes"}');
   }
   try {
-    return JSON.parse(text) as unknown;
+    return parseJson(text);
   } catch (err) {
+    if (err instanceof JsonLimitError) throw new HostError(400, `invalid /agent body: ${err.message}; send {"message": "…"}`, { cause: err });
     throw new HostError(
       400,
       `invalid /agent body: not JSON (${(err as Error).message}); send {"message": "Add buy milk to my notes"} with Content-Type: application/json`,

@@ -11,7 +11,6 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import { AudienceClientFrameSchema, audiencePrefix } from "@hopscope/shared/trace/audience";
 import type { Logger } from "../logger";
-import type { AudienceSession } from "./session";
 import { viewerRoutes, type ViewerRoutesDeps } from "./viewer-routes";
 
 export interface AudienceListener {

@@ -2,6 +2,7 @@
  * HAR → trace bundle (the reading half of ./har.ts; the mapping is documented there). A HAR we wrote
  * carries `_hopscope` fields and is restored exactly; any other HAR is rebuilt from what HAR records.
  */
+import { JsonLimitError, parseJson } from "@hopscope/shared/json/parse";
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { z } from "zod";
@@ -12,7 +13,7 @@ import type { Body, Classification, Exchange, HeaderList } from "@hopscope/share
 import { parseTraceparent } from "@hopscope/shared/trace/traceparent";
 import { bodyFromBytes, utf8Body } from "./body-text";
 import { HarEntryExtSchema, HarInputSchema, HarPageExtSchema, type HarInputEntry } from "./har-schema";
-import { TraceImportError } from "./import-error";
+import { TraceImportError, tooDeep } from "./import-error";
 import { guessTap } from "./tap-guess";
 
 type HarInput = z.infer<typeof HarInputSchema>;
@@ -28,8 +29,9 @@ function invalid(err: unknown, prefix: (string | number)[]): never {
 function parseHar(text: string): HarInput {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJson(text);
   } catch (err) {
+    if (err instanceof JsonLimitError) throw tooDeep("har", err);
     throw new TraceImportError("har", `not a HAR file: the file is not valid JSON (${(err as Error).message})`, { cause: err });
   }
   if (typeof json !== "object" || json === null || !("log" in json)) {

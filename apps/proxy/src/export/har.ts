@@ -18,6 +18,7 @@
  */
 import { STATUS_CODES } from "node:http";
 import type { TraceBundle } from "@hopscope/shared/trace/bundle";
+import { redactBundle } from "@hopscope/shared/trace/redact";
 import type { Body, Exchange } from "@hopscope/shared/trace/schemas";
 import { absoluteUrl } from "./absolute-url";
 import { GENERATOR } from "./generator";
@@ -124,7 +125,10 @@ export function exportHar(bundle: TraceBundle): string {
   return `${JSON.stringify(har, null, 2)}\n`;
 }
 
-/** Reads a HAR file (ours or a browser's); throws `TraceImportError` naming what is wrong. */
+/**
+ * Reads a HAR file (ours or a browser's); throws `TraceImportError` naming what is wrong. A browser's HAR
+ * holds Authorization, Cookie, Set-Cookie and `?api_key=` in clear: redacted here, before anything stores it.
+ */
 export function importHar(text: string): TraceBundle {
-  return harToBundle(text);
+  return redactBundle(harToBundle(text));
 }

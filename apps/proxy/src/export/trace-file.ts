@@ -2,11 +2,13 @@
  * The two entry points the trace API uses: `exportTrace` for `GET /api/traces/:id/export?format=…` and
  * `importTraceFile` for `POST /api/import` (hopscope trace file or HAR, told apart by content).
  */
+import { JsonLimitError, parseJson } from "@hopscope/shared/json/parse";
 import { z } from "zod";
 import type { TraceBundle } from "@hopscope/shared/trace/bundle";
+import { redactBundle } from "@hopscope/shared/trace/redact";
 import { exportHar, importHar } from "./har";
 import { exportHopscope, importHopscope } from "./hopscope";
-import { TraceImportError } from "./import-error";
+import { TraceImportError, tooDeep } from "./import-error";
 import { exportMermaid } from "./mermaid";
 import { exportOtlp } from "./otlp";
 
@@ -41,7 +43,8 @@ export function traceSlug(bundle: Pick<TraceBundle, "trace">): string {
 
 export function exportTrace(bundle: TraceBundle, format: ExportFormat): ExportedFile {
   const f = FORMATS[format];
-  return { body: f.write(bundle), contentType: f.contentType, fileName: `${traceSlug(bundle)}${f.extension}` };
+  // Live traffic is redacted before storage; this also cleans traces stored by a build with fewer rules.
+  return { body: f.write(redactBundle(bundle)), contentType: f.contentType, fileName: `${traceSlug(bundle)}${f.extension}` };
 }
 
 /**
@@ -51,8 +54,9 @@ export function exportTrace(bundle: TraceBundle, format: ExportFormat): Exported
 export function importTraceFile(text: string): { format: "hopscope" | "har"; bundle: TraceBundle } {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJson(text);
   } catch (err) {
+    if (err instanceof JsonLimitError) throw tooDeep("unknown", err);
     throw new TraceImportError(
       "unknown",
       `not a trace file: expected a hopscope trace file (.hopscope.json) or a HAR file (.har), but the file is not valid JSON (${(err as Error).message})`,

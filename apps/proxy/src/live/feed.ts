@@ -13,7 +13,8 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { ClientFrameSchema, ServerFrameSchema, type ServerFrame } from "@hopscope/shared/trace/schemas";
 import type { FeedEvent, JsonEvent, LazyEvent } from "./frames";
 import { FrameRing } from "./ring";
-import { isAllowedOrigin } from "./origin";
+import { checkIncoming, type GuardPolicy } from "@hopscope/nodekit/guard";
+import { parseJson } from "@hopscope/shared/json/parse";
 import type { Logger } from "../logger";
 
 export interface FeedOptions {
@@ -22,6 +23,8 @@ export interface FeedOptions {
   /** Builds the snapshot frame's content (traces and in-flight exchanges). */
   snapshot: () => Promise<Omit<Extract<ServerFrame, { type: "snapshot" }>, "type" | "seq">>;
   logger: Logger;
+  /** The API's request guard: the feed reads every recorded exchange, so Host and Origin are checked the same way. */
+  guard: GuardPolicy;
 }
 
 export class LiveFeed {
@@ -52,9 +55,8 @@ export class LiveFeed {
     server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const url = new URL(req.url ?? "/", "http://localhost");
       if (url.pathname !== path) return reject(socket, 404, `no WebSocket endpoint at ${url.pathname}; use ${path}`);
-      if (!isAllowedOrigin(req.headers.origin, req.headers.host)) {
-        return reject(socket, 403, `origin ${req.headers.origin} may not open the live feed; open the UI from the recorder's own address`);
-      }
+      const refusal = checkIncoming(req, this.opts.guard);
+      if (refusal) return reject(socket, refusal.status, refusal.message);
       this.wss.handleUpgrade(req, socket, head, (ws) => this.wss.emit("connection", ws, req));
     });
   }
@@ -95,7 +97,7 @@ export class LiveFeed {
     if (building) return void building.then(() => this.onMessage(ws, text));
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = parseJson(text);
     } catch (err) {
       return this.sendError(ws, `frame is not JSON (${(err as Error).message}); send {"type":"resume","since":<seq>} or {"type":"ping"}`);
     }

@@ -7,6 +7,7 @@ import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import type { Tap } from "@hopscope/shared/trace/schemas";
 import { startTap, type TapHandle } from "../tap/tap-server";
 import { TapRecorder } from "../tap-recorder";
+import type { GuardPolicy } from "@hopscope/nodekit/guard";
 import type { Logger } from "../logger";
 import { EventSender, type QueueLimits } from "./event-sender";
 import type { FromTaps, ToTaps } from "./protocol";
@@ -17,6 +18,7 @@ export interface TapsThreadData {
   host: string;
   taps: { tap: Tap; upstream: string; port: number }[];
   timeoutMs: number;
+  guard: GuardPolicy;
   maxBodyBytes: number;
   queueLimits?: QueueLimits;
   /** The channel to the recording thread. */
@@ -36,7 +38,10 @@ const recorder = new TapRecorder(sender, data.maxBodyBytes);
 const handles: TapHandle[] = [];
 try {
   for (const t of data.taps) {
-    handles.push(await startTap({ tap: t.tap, upstream: t.upstream, host: data.host, port: t.port, recorder, timeoutMs: data.timeoutMs, logger }));
+    // Ollama decodes any Content-Type as JSON and its documented curl examples send form-encoded ones,
+    // so the model tap checks Host and Origin only; the agent and MCP taps also insist on JSON.
+    const guard = { ...data.guard, requireJson: t.tap !== "model" };
+    handles.push(await startTap({ tap: t.tap, upstream: t.upstream, host: data.host, port: t.port, recorder, timeoutMs: data.timeoutMs, logger, guard }));
   }
   post({ kind: "ready", taps: handles.map((h) => ({ tap: h.tap, upstream: h.upstream, port: h.port, url: h.url })) });
 } catch (err) {

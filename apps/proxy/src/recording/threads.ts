@@ -7,6 +7,7 @@
 import { MessageChannel, Worker } from "node:worker_threads";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
 import type { Tap } from "@hopscope/shared/trace/schemas";
+import type { GuardPolicy } from "@hopscope/nodekit/guard";
 import type { Logger } from "../logger";
 import type { QueueLimits } from "./event-sender";
 import type { AnnouncedFrames, Call, FromRecording, FromTaps, QueueState, TapInfoMessage, ToRecording, ToTaps } from "./protocol";
@@ -21,6 +22,8 @@ export interface ThreadsOptions {
   host: string;
   taps: { tap: Tap; upstream: string; port: number }[];
   timeoutMs: number;
+  /** The request guard the taps run on each client request before forwarding. */
+  guard: GuardPolicy;
   queueLimits?: QueueLimits;
 }
 
@@ -55,7 +58,7 @@ export class RecorderThreads {
       this.recording.on("message", (msg: FromRecording) => (msg.kind === "ready" ? resolve() : this.fromRecording(msg)));
       this.watch(this.recording, "recording", reject);
     });
-    const tapsData: TapsThreadData = { entry: "./taps-thread.ts", threadName: "hs-taps", host: opts.host, taps: opts.taps, timeoutMs: opts.timeoutMs, maxBodyBytes: opts.maxBodyBytes, events: channel.port2, ...(opts.queueLimits ? { queueLimits: opts.queueLimits } : {}) };
+    const tapsData: TapsThreadData = { entry: "./taps-thread.ts", threadName: "hs-taps", host: opts.host, taps: opts.taps, timeoutMs: opts.timeoutMs, guard: opts.guard, maxBodyBytes: opts.maxBodyBytes, events: channel.port2, ...(opts.queueLimits ? { queueLimits: opts.queueLimits } : {}) };
     this.tapsWorker = new Worker(BOOT, { workerData: tapsData, transferList: [channel.port2], execArgv });
     const tapsReady = new Promise<TapInfoMessage[]>((resolve, reject) => {
       this.tapsWorker.on("message", (msg: FromTaps) => {

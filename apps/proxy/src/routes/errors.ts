@@ -2,6 +2,8 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ZodError } from "zod";
+import { readBodyCapped } from "@hopscope/nodekit/body";
+import { parseJson } from "@hopscope/shared/json/parse";
 import { TraceImportError } from "../export/import-error";
 import { CursorError } from "../store/trace-store";
 import type { Logger } from "../logger";
@@ -20,11 +22,26 @@ export function errorHandler(logger: Logger) {
   };
 }
 
-/** The JSON body of a request, or a 400 that says the body must be JSON. */
-export async function jsonBody(c: Context): Promise<unknown> {
-  const text = await c.req.text();
+/** Requests the UI and CLI send (a question, a new name) are small; a trace file has its own limit. */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+/** The body as text, or a 413 saying how large it may be (`limitName`: the setting that raises it). */
+export async function cappedText(c: Context, maxBytes: number, limitName?: string): Promise<string> {
+  const bytes = await readBodyCapped(c.req.raw, maxBytes);
+  if (bytes === null) {
+    // The rest of the body is still on the socket unread: no keep-alive reuse of this connection.
+    c.header("Connection", "close");
+    const raise = limitName ? ` (raise it with ${limitName})` : "";
+    throw new HTTPException(413, { message: `the request body is larger than ${maxBytes} bytes, the limit${raise}; nothing was stored` });
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** The JSON body of a request (depth- and size-limited), or a 400/413 that says what is wrong. */
+export async function jsonBody(c: Context, maxBytes = MAX_JSON_BODY_BYTES, limitName?: string): Promise<unknown> {
+  const text = await cappedText(c, maxBytes, limitName);
   try {
-    return JSON.parse(text) as unknown;
+    return parseJson(text);
   } catch (err) {
     throw new HTTPException(400, { message: `the request body must be JSON (${(err as Error).message})`, cause: err });
   }

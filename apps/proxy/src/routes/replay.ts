@@ -6,6 +6,7 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { formatBundleError, parseTraceBundle, type TraceBundle } from "@hopscope/shared/trace/bundle";
+import { redactBundle } from "@hopscope/shared/trace/redact";
 import { ReplayRequestSchema, type ReplayRequest } from "@hopscope/shared/trace/replay";
 import type { TraceStore } from "../store/trace-store";
 import type { Replays } from "../replay/replays";
@@ -15,9 +16,9 @@ import { formatZodError, jsonBody, notFound } from "./errors";
 const USAGE =
   'send {"bundle": <the content of a .hopscope.json file>} or {"traceId": "<id from GET /api/traces>"}, with an optional "speed" (0 < speed ≤ 100, 1 = the recorded pace)';
 
-export function replayRoutes(deps: { store: TraceStore; replays: Replays }) {
+export function replayRoutes(deps: { store: TraceStore; replays: Replays; maxImportBytes: number }) {
   return new Hono().post("/", async (c) => {
-    const req = parseRequest(await jsonBody(c));
+    const req = parseRequest(await jsonBody(c, deps.maxImportBytes, "MAX_IMPORT_BYTES"));
     const bundle = "bundle" in req ? readBundle(req.bundle) : await storedBundle(deps.store, req.traceId);
     if (bundle.exchanges.length === 0) {
       throw new HTTPException(400, { message: `trace "${bundle.trace.name}" has no exchanges: there is nothing to replay` });
@@ -37,7 +38,8 @@ function parseRequest(json: unknown): ReplayRequest {
 
 function readBundle(json: unknown): TraceBundle {
   try {
-    return parseTraceBundle(json);
+    // Replayed into the live feed and stored: redacted like any import.
+    return redactBundle(parseTraceBundle(json));
   } catch (err) {
     throw new HTTPException(400, { message: `"bundle" is not a valid hopscope trace file:\n${formatBundleError(err)}`, cause: err });
   }

@@ -5,14 +5,15 @@
  * arrival time. See docs/architecture.md, "Taps".
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Tap } from "@hopscope/shared/trace/schemas";
-import { formatTraceparent, parseTraceparent } from "@hopscope/shared/trace/traceparent";
-import { randomHexId } from "../trace-ids";
+import { parseTraceparent } from "@hopscope/shared/trace/traceparent";
+import { newTraceparent } from "@hopscope/nodekit/trace-ids";
 import type { TapRecorder } from "../tap-recorder";
 import { flatten, forwardHeaders, getHeader, pairsOf, setFlatHeader, setHeader } from "./hop-headers";
 import { UpstreamTimeoutError, upstreamFailure } from "./upstream-error";
 import type { Logger } from "../logger";
+import { checkIncoming, type GuardPolicy, type Refusal } from "@hopscope/nodekit/guard";
+import { listenServer } from "@hopscope/nodekit/listen";
 
 export interface TapOptions {
   tap: Tap;
@@ -22,6 +23,11 @@ export interface TapOptions {
   recorder: TapRecorder;
   timeoutMs: number;
   logger: Logger;
+  /**
+   * Checked on the client's request before forwarding: the tap rewrites Host, so the upstream cannot see
+   * a rebinding Host itself (Origin is forwarded as sent, so the upstream checks it too).
+   */
+  guard: GuardPolicy;
 }
 
 export interface TapHandle {
@@ -44,12 +50,14 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
   const server = http.createServer({ noDelay: true, requestTimeout: 0 }, (req, res) => forward(req, res));
 
   function forward(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const refusal = checkIncoming(req, opts.guard);
+    if (refusal) return refuse(res, refusal);
     const received = pairsOf(req.rawHeaders);
     let recorded = received;
     const outgoing = forwardHeaders(req.rawHeaders, target.host);
     if (opts.tap === "agent" && !parseTraceparent(getHeader(received, "traceparent"))) {
       // The agent tap starts the trace so every hop of this question shares one trace-id.
-      const tp = formatTraceparent({ traceId: randomHexId(16), parentId: randomHexId(8) });
+      const tp = newTraceparent();
       setFlatHeader(outgoing, "traceparent", tp);
       recorded = setHeader(received, "traceparent", tp);
     }
@@ -152,24 +160,27 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
     }
   }
 
+  function refuse(res: http.ServerResponse, refusal: Refusal): void {
+    // Not forwarded and not recorded: nothing reached the upstream. The body is left unread, so no reuse.
+    opts.logger.warn({ tap: opts.tap, reason: refusal.reason }, refusal.message);
+    const body = JSON.stringify({ error: refusal.message });
+    res.writeHead(refusal.status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), Connection: "close" });
+    res.end(body);
+  }
+
   server.on("clientError", (err, socket) => {
     opts.logger.debug?.({ err }, "malformed client request");
     if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port, opts.host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const listening = await listenServer(server, opts.port, opts.host);
   return {
     tap: opts.tap,
     upstream: opts.upstream,
-    port,
-    url: `http://${opts.host.includes(":") ? `[${opts.host}]` : opts.host}:${port}`,
+    port: listening.port,
+    url: listening.url,
     close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+      await listening.close();
       agent.destroy();
     },
   };

@@ -72,8 +72,11 @@ export async function httpGetJson<T>(path: string, schema: z.ZodType<T>): Promis
 /** Sends JSON (or a raw file body) and validates the JSON answer; `schema` null for 204 answers. */
 export async function httpSend<T>(method: string, path: string, body: unknown, schema: z.ZodType<T> | null): Promise<T | undefined> {
   const init: RequestInit = { method };
-  if (body instanceof Blob) init.body = body;
-  else if (body !== undefined) {
+  if (body instanceof Blob) {
+    // A trace file (HAR or hopscope) is JSON; a .har file's own type is empty, which the API's guard refuses.
+    init.body = body;
+    init.headers = { "content-type": "application/json" };
+  } else if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers = { "content-type": "application/json" };
   }

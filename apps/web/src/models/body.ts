@@ -2,6 +2,8 @@
  * Reading recorded bodies. Bodies are untrusted bytes: everything here returns plain strings or
  * parsed JSON values that components render as text nodes, never as HTML.
  */
+import { parseJson } from "@hopscope/shared/json/parse";
+import { REDACTED, isSecretHeader } from "@hopscope/shared/trace/redact";
 import { z } from "zod";
 import { OllamaToolCallSchema } from "@hopscope/shared/ollama/schemas";
 import { rawOutputFromChunks, type RawOutputChunk } from "@hopscope/shared/toolcall/raw-output";
@@ -31,11 +33,14 @@ export function bodyBytes(body: Body | null): Uint8Array {
   return body.encoding === "utf8" ? new TextEncoder().encode(body.data) : base64ToBytes(body.data);
 }
 
-/** Parses JSON, or returns undefined (a body that is not JSON is still shown, as text). */
+/**
+ * Parses JSON, or returns undefined (a body that is not JSON, or nested too deep for the tree view to
+ * walk, is still shown, as text).
+ */
 export function tryJson(text: string): unknown {
   if (text.length === 0 || text.length > PRETTY_LIMIT) return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    return parseJson(text);
   } catch {
     return undefined; // not JSON: the caller falls back to raw text, which is the expected case for NDJSON/SSE
   }
@@ -116,11 +121,9 @@ export function streamedContent(texts: readonly string[]): string {
   return ollama.length ? rawOutputFromChunks(ollama) : sse;
 }
 
-/** Header names whose values are never shown, even if a recorder let one through. */
-const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token"]);
-
+/** Header values the recorder's rule set calls secret are never shown, even if an old recording kept one. */
 export function displayHeaderValue(name: string, value: string): string {
-  return SECRET_HEADERS.has(name.toLowerCase()) ? "[redacted]" : value;
+  return isSecretHeader(name) ? REDACTED : value;
 }
 
 export function formatBytes(n: number): string {

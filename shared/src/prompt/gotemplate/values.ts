@@ -100,11 +100,6 @@ export function jsonToGo(x: unknown): GoValue {
   throw new Error(`cannot model a ${typeof x} as a Go value`);
 }
 
-/** Go's `map[string]any{...}` built from JS entries that are already Go values. */
-export function goMap(type: string, entries: Array<[string, GoValue]>, elemZero: GoValue = NIL_ANY): GoValue {
-  return { kind: "map", type, entries, elemZero };
-}
-
 /** Marks a value addressable (element of a slice, field of an addressable struct, target of a pointer). */
 export function addressable(v: GoValue): GoValue {
   return v.addr ? v : { ...v, addr: true };

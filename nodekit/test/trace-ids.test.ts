@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { childTraceparent, continueOrStartTrace, parseTraceparent } from "../src/traceparent";
+import { parseTraceparent } from "@hopscope/shared/trace/traceparent";
+import { childTraceparent, continueOrStartTrace, newTraceparent, randomHexId } from "../src/trace-ids";
 
 const INCOMING = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 
 describe("traceparent", () => {
   it("parses a version-00 header", () => {
     expect(parseTraceparent(INCOMING)).toEqual({
+      version: "00",
       traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
       parentId: "00f067aa0ba902b7",
       flags: "01",
@@ -43,5 +45,13 @@ describe("traceparent", () => {
     const header = childTraceparent(ctx);
     expect(parseTraceparent(header)).toMatchObject({ traceId: ctx.traceId, flags: "01" });
     expect(continueOrStartTrace(undefined).traceId).not.toBe(ctx.traceId);
+  });
+
+  it("starts new traces with fresh ids that are never all zeros", () => {
+    const a = parseTraceparent(newTraceparent());
+    const b = parseTraceparent(newTraceparent());
+    expect(a?.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(a?.traceId).not.toBe(b?.traceId);
+    expect(randomHexId(8)).toMatch(/^[0-9a-f]{16}$/);
   });
 });

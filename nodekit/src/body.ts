@@ -1,7 +1,8 @@
 /**
- * Read a request body with a hard byte cap: a Content-Length over the cap is refused before reading,
+ * Reading a request body with a hard byte cap: a Content-Length over the cap is refused before reading,
  * and a chunked body is cut off as soon as it passes the cap, so a huge POST never sits in memory.
  */
+/** The body's bytes, or null when it is over `maxBytes` (the rest is left unread: answer with `Connection: close`). */
 export async function readBodyCapped(req: Request, maxBytes: number): Promise<Uint8Array | null> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > maxBytes) {

@@ -1,0 +1,44 @@
+// Lint in `npm test` (`npm run lint`): typescript-eslint's recommended rules, plus the ones this codebase
+// already follows, so a new file is held to what the others do.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["**/node_modules/**", "**/dist/**", "data/**", "traces/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: "module" },
+    rules: {
+      // Small modules named after what they export (the brief): none over 400 lines.
+      "max-lines": ["error", { max: 400 }],
+      // `_name` marks a value left unused on purpose (a rest-sibling omitted, a callback slot).
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", ignoreRestSiblings: true }],
+      // The compose test matches YAML indentation, where two literal spaces read better than ` {2}`.
+      "no-regex-spaces": "off",
+      eqeqeq: ["error", "always", { null: "ignore" }],
+      "no-var": "error",
+      "prefer-const": "error",
+    },
+  },
+  {
+    // Servers log through their injected logger (@hopscope/nodekit/logger), so tests stay silent.
+    files: ["apps/{host,mcp-server,model-sim,proxy}/src/**", "nodekit/src/**", "shared/src/**"],
+    rules: { "no-console": "error" },
+  },
+  {
+    // shared/ runs in the browser too: Node-only helpers live in nodekit/, never here.
+    files: ["shared/src/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["node:*", "@hopscope/nodekit", "@hopscope/nodekit/*"], message: "shared/ is browser-pure; put Node-only code in nodekit/" }] }] },
+  },
+  {
+    // The SQLite worker is plain JavaScript run by Node.
+    files: ["**/*.mjs"],
+    languageOptions: { globals: { Buffer: "readonly", process: "readonly", console: "readonly", URL: "readonly" } },
+  },
+  {
+    // Tests poke into JSON answers whose shape they assert right after; `any` there is the assertion's input.
+    files: ["**/test/**", "tests/**"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+);
