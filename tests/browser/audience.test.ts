@@ -31,7 +31,7 @@ async function putPosition(recorder: RecorderHandle, hop: number, traceId: strin
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ traceId, hop, present: false, replay: { cursor: hop * 100, playing: true, speed: 4 } }),
   });
-  expect(res.status).toBe(204);
+  expect(res.status, await res.clone().text()).toBe(204);
 }
 
 /** A WebSocket viewer that keeps every frame it receives. */
@@ -71,7 +71,7 @@ describe("the audience view", () => {
       webDist: ui.dir,
       audience: { host: "127.0.0.1", port: 0 },
     });
-    const res = await fetch(`${recorder.url}/api/import`, { method: "POST", body: await readFile(ARTICLE, "utf8") });
+    const res = await fetch(`${recorder.url}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: await readFile(ARTICLE, "utf8") });
     traceId = ((await res.json()) as { id: string }).id;
     presenter = await openBrowser({ colorScheme: "dark" });
     room = await openBrowser({ colorScheme: "light" });
@@ -180,7 +180,7 @@ describe("the audience view", () => {
     const bundle = JSON.parse(await readFile(ARTICLE, "utf8")) as { trace: { name: string }; exchanges: { requestHeaders: [string, string][] }[] };
     bundle.trace.name = "with a secret";
     for (const x of bundle.exchanges) x.requestHeaders.push(["Authorization", "Bearer sk-room-SECRET-77"], ["X-Api-Key", "SECRET-88"]);
-    const res = await fetch(`${recorder.url}/api/import`, { method: "POST", body: JSON.stringify(bundle) });
+    const res = await fetch(`${recorder.url}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(bundle) });
     const secretId = ((await res.json()) as { id: string }).id;
     const { joinUrl } = await status(recorder);
     expect((await fetch(`${joinUrl}api/traces/${secretId}`)).status).toBe(404);

@@ -23,7 +23,7 @@ const PAYLOAD = "</script><script>window.__pwned=1;alert(1)</script><img src=x o
 const SECRET = "sk-live-DO-NOT-SHARE-4242";
 
 async function importTrace(stack: RecordedStack, text: string): Promise<string> {
-  const res = await fetch(`${stack.uiUrl}/api/import`, { method: "POST", body: text });
+  const res = await fetch(`${stack.uiUrl}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: text });
   expect(res.status, await res.clone().text()).toBe(200);
   return ((await res.json()) as { id: string }).id;
 }
