@@ -24,7 +24,7 @@ export interface RunningServer {
 }
 
 export async function start(config: Config, deps: StartDeps = {}): Promise<RunningServer> {
-  const engine = await loadPromptEngine();
+  const engine = await loadPromptEngine(config.ollamaVersion);
   const app = createApp({
     config,
     engine,
