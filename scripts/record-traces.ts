@@ -19,7 +19,7 @@ import { parseTraceBundle } from "@hopscope/shared/trace/bundle";
 import { hopNumbers } from "@hopscope/shared/trace/hop-numbers";
 import type { Trace } from "@hopscope/shared/trace/schemas";
 import { AgentResponseSchema, type AgentDialect } from "@hopscope/shared/agent/schemas";
-import { atLeast } from "@hopscope/shared/prompt/version";
+import { DEFAULT_OLLAMA_VERSION, atLeast } from "@hopscope/shared/prompt/version";
 import { formatHopLine } from "./launcher/hop-line";
 import { defaultConfig as simDefaults } from "../apps/model-sim/src/config";
 import { startRecorderStack, type RecorderStack, type RecorderStackOptions } from "../tests/support/recorder-stack";
@@ -46,6 +46,8 @@ export interface Scenario {
   question: string;
   /** AGENT_DIALECT: the API the host speaks to the model (default ollama). */
   dialect?: AgentDialect;
+  /** SIM_OLLAMA_VERSION for this scenario; absent = the stand-in's default (today's Ollama). */
+  ollamaVersion?: string;
 }
 
 const BUY_MILK = "Add buy milk to my notes";
@@ -60,15 +62,20 @@ const DIALECT_SHOWS: Record<AgentDialect, string> = {
 /** /v1/messages exists from Ollama 0.14: the dialect scenarios need at least that stand-in version. */
 function simVersionFor(scenario: Scenario): string | undefined {
   const version = simDefaults().ollamaVersion;
+  if (scenario.ollamaVersion) return scenario.ollamaVersion;
   return scenario.dialect && !atLeast(version, "0.14.0") ? "0.14.0" : undefined;
 }
 
 export const SCENARIOS: readonly Scenario[] = [
   {
     name: "buy-milk",
-    title: "buy milk (the article's trace)",
-    shows: "The article's Part 4 trace: tools/list, the model asks for `append`, the host calls it, the model answers — 8 hops.",
+    title: "buy milk (the article's trace, Ollama 0.13.5)",
+    shows:
+      "The article's Part 4 trace: tools/list, the model asks for `append`, the host calls it, the model answers — 8 hops. " +
+      "Recorded as Ollama 0.13.5, as in the article: the tools reach the model as JSON (the others are today's Ollama, where they are a Go struct dump).",
     question: BUY_MILK,
+    // The article shows the 0.13.5 family's prompt; keep that one trace in it.
+    ollamaVersion: "0.13.5",
   },
   {
     name: "whats-in-my-notes",
@@ -229,6 +236,7 @@ function indexMarkdown(recorded: { scenario: Scenario; trace: Trace; pace: numbe
         s.notes ? `notes file: ${JSON.stringify(s.notes.trim())}` : "",
         s.client === "inspector" ? "@modelcontextprotocol/inspector --cli, through the MCP tap" : "",
         s.client === "stdio" ? "npm run -s hopscope -- wrap -- (notes server over stdio)" : "",
+        s.ollamaVersion ? `SIM_OLLAMA_VERSION=${s.ollamaVersion}` : "",
       ]
         .filter(Boolean)
         .join(", ") || "defaults"} | ${trace.exchanges.length} |`,
@@ -243,7 +251,8 @@ open and replay with no model at all. Load one from the UI's saved list, or with
 recorded pace.
 
 **How they were recorded:** \`npm run record-traces\` (scripts/record-traces.ts) starts the notes MCP server, the
-stand-in model (SIM_TOKENS_PER_SECOND=${pace}, its usual cold load on the first call), the recorder and the agent host
+stand-in model (SIM_TOKENS_PER_SECOND=${pace}, its usual cold load on the first call; imitating Ollama
+${DEFAULT_OLLAMA_VERSION}, today's family, unless the settings say SIM_OLLAMA_VERSION), the recorder and the agent host
 in-process, asks each question through the agent tap, names the trace (\`PATCH /api/traces/:id\`) and saves the
 recorder's own export (\`GET /api/traces/:id/export?format=hopscope\`). Timings are the real ones. Each scenario
 runs on a fresh stack with an empty notes file unless said otherwise. The servers listened on free ports (port 0),

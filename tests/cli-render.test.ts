@@ -47,10 +47,11 @@ const ARTICLE_REQUEST = {
 describe.concurrent("hopscope render", () => {
   it("prints the rendered prompt exactly, with no newline added, and the token count on stderr", async ({ expect }) => {
     const { code, stdout, stderr } = await render(["--tokens"], JSON.stringify(ARTICLE_REQUEST));
-    expect(stderr).toMatch(/^\d+ tokens \(Qwen2\.5/);
+    expect(stderr).toMatch(/^\d+ tokens \(Qwen2\.5.* — Ollama 0\.32\.15, family Ollama 0\.20\+ \(today's\)\n$/);
     expect(code).toBe(0);
     expect(stdout.startsWith("<|im_start|>system\nYou are Qwen, created by Alibaba Cloud.")).toBe(true);
-    expect(stdout).toContain('{"type": "function", "function": {"name":"append",');
+    // Today's Ollama by default: each tool is a Go struct dump.
+    expect(stdout).toContain('{"type": "function", "function": {append Append content to the end of the file {object <nil> <nil> [content] {');
     expect(stdout.endsWith("<|im_start|>user\nAdd buy milk to my notes<|im_end|>\n<|im_start|>assistant\n")).toBe(true);
   });
 
@@ -58,11 +59,28 @@ describe.concurrent("hopscope render", () => {
     const { code, stdout } = await render(["--json", "--tokens", "--ollama-version", "0.14.0"], JSON.stringify(ARTICLE_REQUEST));
     expect(code).toBe(0);
     const out = JSON.parse(stdout) as Record<string, unknown>;
-    expect(out).toMatchObject({ ollamaVersion: "0.14.0", toolFormat: "struct-dump" });
+    expect(out).toMatchObject({ ollamaVersion: "0.14.0", family: "0.14", toolFormat: "struct-dump" });
     expect(typeof out.text).toBe("string");
     expect(out.text).toContain("{append Append content to the end of the file");
     expect(Array.isArray(out.segments) && out.segments.length > 0).toBe(true);
     expect(out.tokenCount).toBeGreaterThan(50);
+  });
+
+  it("maps any version to its family: 0.13.5 and earlier print JSON tools", async ({ expect }) => {
+    const { code, stdout } = await render(["--json", "--ollama-version", "v0.9.6"], JSON.stringify(ARTICLE_REQUEST));
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout) as { text: string; family: string; toolFormat: string };
+    expect(out).toMatchObject({ family: "0.13", toolFormat: "json" });
+    expect(out.text).toContain('{"type": "function", "function": {"name":"append",');
+  });
+
+  it("counts tokens as that version's llama.cpp does: </s> is one token from 0.30, three before", async ({ expect }) => {
+    const req = { ...ARTICLE_REQUEST, messages: [{ role: "user", content: "Strike <s>this</s> out" }] };
+    const [before, after] = await Promise.all(
+      ["0.24.0", "0.30.0"].map(async (v) => JSON.parse((await render(["--json", "--tokens", "--ollama-version", v], JSON.stringify(req))).stdout) as { text: string; tokenCount: number }),
+    );
+    expect(before!.text).toBe(after!.text);
+    expect(before!.tokenCount - after!.tokenCount).toBe(2);
   });
 
   it("names the field and what was expected when the body is wrong", async ({ expect }) => {
@@ -96,7 +114,7 @@ describe.concurrent("hopscope render", () => {
   it("rejects a malformed version and unknown options", async ({ expect }) => {
     const version = await render(["--ollama-version", "latest"], JSON.stringify(ARTICLE_REQUEST));
     expect(version.code).toBe(2);
-    expect(version.stderr).toContain('--ollama-version expects a version such as 0.13.5 or 0.14.0 (what GET /api/version reports), got "latest"');
+    expect(version.stderr).toContain('--ollama-version expects a version such as 0.32.15, 0.14.0 or 0.13.5 (what GET /api/version reports), got "latest"');
     const unknown = await render(["--yaml"], JSON.stringify(ARTICLE_REQUEST));
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown option "--yaml"');

@@ -8,6 +8,8 @@
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SIMULATED_VERSION_HEADER } from "@hopscope/shared/ollama/schemas";
+import { DEFAULT_OLLAMA_VERSION } from "@hopscope/shared/prompt/version";
 import { SavedListSchema } from "@hopscope/shared/trace/api";
 import { parseTraceBundle, type TraceBundle } from "@hopscope/shared/trace/bundle";
 import { TraceSchema, TraceSummarySchema } from "@hopscope/shared/trace/schemas";
@@ -70,6 +72,11 @@ describe.each(SCENARIOS.map((s) => [s.name, s] as const))("traces/%s.hopscope.js
 
     const fresh = await recordScenario(scenario, { simTokensPerSecond: 0 });
     expect(traceShape(bundle.trace)).toEqual(traceShape(fresh.trace));
+    // The article's trace is recorded as Ollama 0.13.5, the others as today's default: the stand-in says so on each answer.
+    const answeredAs = parseTraceBundle(JSON.parse(fresh.file))
+      .exchanges.filter((e) => e.tap === "model")
+      .map((e) => e.responseHeaders.find(([n]) => n === SIMULATED_VERSION_HEADER)?.[1]);
+    expect(new Set(answeredAs)).toEqual(new Set([scenario.ollamaVersion ?? DEFAULT_OLLAMA_VERSION]));
     // The export the script saves is itself readable by the same parser.
     expect(traceShape(parseTraceBundle(JSON.parse(fresh.file)).trace)).toEqual(traceShape(fresh.trace));
   });

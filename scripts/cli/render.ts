@@ -8,15 +8,18 @@
  */
 import { ChatRequestSchema } from "@hopscope/shared/ollama/schemas";
 import { renderChat } from "@hopscope/shared/prompt/render";
+import { DEFAULT_OLLAMA_VERSION, OLLAMA_FAMILIES, familyOf } from "@hopscope/shared/prompt/version";
 import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
 import type { z } from "zod";
 
 const USAGE = `usage: npm run -s hopscope -- render [--ollama-version V] [--tokens] [--json] < request.json
 
 Reads an Ollama /api/chat request body on stdin and prints the prompt qwen2.5 receives.
-  --ollama-version V  render as Ollama V does (default 0.13.5; from 0.14.0 tools are a Go struct dump)
-  --tokens            count the prompt's Qwen2.5 tokens (= prompt_eval_count); on stderr in text mode
-  --json              print {text, segments, tokenCount?, ollamaVersion, toolFormat, notes} instead
+  --ollama-version V  render as Ollama V does: any version, mapped to its family (default ${DEFAULT_OLLAMA_VERSION})
+${OLLAMA_FAMILIES.map((f) => `                        ${f.releases.padEnd(13)} ${f.what}`).join("\n")}
+  --tokens            count the prompt's Qwen2.5 tokens as that version's llama.cpp does (= prompt_eval_count);
+                      on stderr in text mode
+  --json              print {text, segments, tokenCount?, ollamaVersion, family, toolFormat, notes} instead
 `;
 
 const VERSION = /^v?\d+\.\d+(\.\d+)?(-[0-9A-Za-z.-]+)?$/;
@@ -41,7 +44,7 @@ function parseArgs(args: string[]): Options | "help" {
       const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : args[++i];
       if (value === undefined || !VERSION.test(value)) {
         throw new UsageError(
-          `--ollama-version expects a version such as 0.13.5 or 0.14.0 (what GET /api/version reports), got ${value === undefined ? "nothing" : JSON.stringify(value)}`,
+          `--ollama-version expects a version such as 0.32.15, 0.14.0 or 0.13.5 (what GET /api/version reports), got ${value === undefined ? "nothing" : JSON.stringify(value)}`,
         );
       }
       options.ollamaVersion = value.replace(/^v/, "");
@@ -85,15 +88,20 @@ async function render(options: Options): Promise<void> {
   if (!parsed.success) {
     throw new UsageError(`the request body is not a valid /api/chat request:\n${formatIssues(parsed.error)}`);
   }
-  const result = renderChat(parsed.data, options.ollamaVersion ? { ollamaVersion: options.ollamaVersion } : {});
-  const tokenCount = options.tokens ? (await loadQwenTokenizer()).count(result.text) : undefined;
+  const result = renderChat(parsed.data, { ollamaVersion: options.ollamaVersion ?? DEFAULT_OLLAMA_VERSION });
+  const family = familyOf(result.ollamaVersion);
+  const tokenCount = options.tokens ? (await loadQwenTokenizer(result.ollamaVersion)).count(result.text) : undefined;
   if (options.json) {
     const { text, segments, ollamaVersion, toolFormat, notes } = result;
-    process.stdout.write(`${JSON.stringify({ text, segments, tokenCount, ollamaVersion, toolFormat, notes }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ text, segments, tokenCount, ollamaVersion, family: family.id, toolFormat, notes }, null, 2)}\n`);
     return;
   }
   process.stdout.write(result.text);
-  if (tokenCount !== undefined) process.stderr.write(`${tokenCount} tokens (Qwen2.5, no BOS: what Ollama reports as prompt_eval_count)\n`);
+  if (tokenCount !== undefined) {
+    process.stderr.write(
+      `${tokenCount} tokens (Qwen2.5, no BOS: what Ollama reports as prompt_eval_count) — Ollama ${result.ollamaVersion}, family ${family.label}\n`,
+    );
+  }
 }
 
 export async function run(args: string[]): Promise<number> {

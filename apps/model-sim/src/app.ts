@@ -1,12 +1,13 @@
 /**
  * model-sim's HTTP app: Ollama's native API and its OpenAI/Anthropic-compatible `/v1` endpoints, one Hono per resource, one error handler that answers
  * the way gin does in Ollama (`{"error": "..."}` with Ollama's status codes). Every response carries
- * `x-hopscope-simulated: 1` so recorders and the UI can badge the stand-in.
+ * `x-hopscope-simulated: 1` so recorders and the UI can badge the stand-in, and `x-hopscope-ollama-version`,
+ * the version it imitates, so a recorded exchange keeps its family.
  */
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { guard } from "@hopscope/nodekit/guard";
-import { SIMULATED_HEADER } from "@hopscope/shared/ollama/schemas";
+import { SIMULATED_HEADER, SIMULATED_VERSION_HEADER } from "@hopscope/shared/ollama/schemas";
 import { OllamaError } from "./ollama-error";
 import { goJsonResponse } from "./respond";
 import { chatRoutes } from "./routes/chat";
@@ -24,6 +25,7 @@ export function createApp(deps: SimDeps): Hono {
   app.use("*", async (c, next) => {
     await next();
     c.res.headers.set(SIMULATED_HEADER, "1");
+    c.res.headers.set(SIMULATED_VERSION_HEADER, deps.config.ollamaVersion);
   });
   // Ollama refuses a non-local Host (allowedHostsMiddleware) and a foreign Origin (its CORS middleware)
   // with a bare 403 and no body; it decodes any Content-Type as JSON, so that is not checked here.
@@ -31,7 +33,7 @@ export function createApp(deps: SimDeps): Hono {
   app.route("/", rootRoutes());
   app.route("/api/chat", chatRoutes(deps));
   app.route("/api/generate", generateRoutes(deps));
-  app.route("/api/tags", tagsRoutes());
+  app.route("/api/tags", tagsRoutes(deps.config.builtinRendererModel));
   app.route("/api/show", showRoutes(deps));
   app.route("/api/version", versionRoutes(deps.config.ollamaVersion));
   app.route("/api/ps", psRoutes(deps.state));

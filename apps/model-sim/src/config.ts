@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { allowedHosts, bindHost, nonNegative, port, readConfig } from "@hopscope/nodekit/config";
+import { DEFAULT_OLLAMA_VERSION } from "@hopscope/shared/prompt/version";
 
 const EnvSchema = z.object({
   // 11435, next to Ollama's 11434, so both can run at once.
@@ -13,11 +14,16 @@ const EnvSchema = z.object({
   ALLOWED_HOSTS: allowedHosts(),
   /** Pace of generated tokens. ~30 tokens/s is qwen2.5:7b Q4_K_M on a laptop GPU; 0 = no delay (tests). */
   SIM_TOKENS_PER_SECOND: nonNegative("SIM_TOKENS_PER_SECOND", 30, "tokens per second"),
-  /** The Ollama version it reports, and renders prompts as (≤0.13.5 JSON tools, ≥0.14 struct dump). */
+  /** The Ollama version it reports and imitates, any version mapped to its family (familyOf): default today's. */
   SIM_OLLAMA_VERSION: z
     .string()
     .regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, "SIM_OLLAMA_VERSION must be a version such as 0.13.5")
-    .default("0.13.5"),
+    .default(DEFAULT_OLLAMA_VERSION),
+  /** Also serve qwen3-coder:30b, a model Ollama renders with a built-in Go renderer (./builtin-renderer.ts). */
+  SIM_BUILTIN_RENDERER_MODEL: z
+    .enum(["true", "false", "1", "0"], { error: "SIM_BUILTIN_RENDERER_MODEL must be true or false" })
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
   /** Time a cold load takes (first request, or after keep_alive expired). Real: seconds; 0 in tests. */
   SIM_LOAD_MS: nonNegative("SIM_LOAD_MS", 1500, "milliseconds"),
   /** The `slow` lesson: a long cold load on every request... */
@@ -33,6 +39,7 @@ export const ConfigSchema = EnvSchema.transform((e) => ({
   allowedHosts: e.ALLOWED_HOSTS,
   tokensPerSecond: e.SIM_TOKENS_PER_SECOND,
   ollamaVersion: e.SIM_OLLAMA_VERSION,
+  builtinRendererModel: e.SIM_BUILTIN_RENDERER_MODEL,
   loadMs: e.SIM_LOAD_MS,
   slowLoadMs: e.SIM_SLOW_LOAD_MS,
   slowTokensPerSecond: e.SIM_SLOW_TOKENS_PER_SECOND,

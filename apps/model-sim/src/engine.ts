@@ -12,6 +12,7 @@ import { rawOutputFromMessage, type RawOutputMessage } from "@hopscope/shared/to
 import { loadQwenTokenizer, type QwenTokenizer } from "@hopscope/shared/tokens/qwen";
 import { renderChat, renderGenerate, type ChatRequestLike, type GenerateRequestLike } from "@hopscope/shared/prompt/render";
 import { RenderInputError } from "@hopscope/shared/prompt/tool-decode";
+import { DEFAULT_OLLAMA_VERSION } from "@hopscope/shared/prompt/version";
 import { OllamaError } from "./ollama-error";
 
 export interface PromptEngine {
@@ -26,17 +27,20 @@ export interface PromptEngine {
   toolParser(tools: OllamaTool[], ollamaVersion: string): ToolCallParser;
   /** What the model generated to produce this message (`<tool_call>…</tool_call>` blocks), EOG excluded. */
   rawOutput(msg: RawOutputMessage): string;
+  /** Counts as the llama.cpp of the version the engine was loaded for (`</s>` differs from 0.30). */
   tokenizer: QwenTokenizer;
   /** The qwen2.5 template (1482 bytes) and SYSTEM text (68 bytes) of the library model. */
   template: string;
   system: string;
 }
 
-let loading: Promise<PromptEngine> | null = null;
+const loading = new Map<string, Promise<PromptEngine>>();
 
-/** Load once per process: the tokenizer vocabulary is megabytes. */
-export function loadPromptEngine(): Promise<PromptEngine> {
-  loading ??= loadQwenTokenizer().then(
+/** Load once per process and version: the tokenizer vocabulary (shared by all versions) is megabytes. */
+export function loadPromptEngine(ollamaVersion: string = DEFAULT_OLLAMA_VERSION): Promise<PromptEngine> {
+  const hit = loading.get(ollamaVersion);
+  if (hit) return hit;
+  const engine = loadQwenTokenizer(ollamaVersion).then(
     (tokenizer): PromptEngine => ({
       render: (req, ollamaVersion) => asBadRequest(() => renderChat(req, { ollamaVersion }).text),
       renderGenerate: (req, ollamaVersion) => asBadRequest(() => renderGenerate(req, { ollamaVersion }).text),
@@ -47,11 +51,12 @@ export function loadPromptEngine(): Promise<PromptEngine> {
       system: QWEN25_SYSTEM,
     }),
     (err: unknown) => {
-      loading = null;
+      loading.delete(ollamaVersion);
       throw err;
     },
   );
-  return loading;
+  loading.set(ollamaVersion, engine);
+  return engine;
 }
 
 /** A request Ollama's JSON decoding would refuse is the client's error, answered 400 as Ollama does. */

@@ -6,12 +6,15 @@
  */
 import { LessonSchema, splitLessonSuffix, type Lesson } from "@hopscope/shared/ollama/lessons";
 import { QWEN25_MODEL } from "@hopscope/shared/ollama/qwen25-facts";
+import { BUILTIN_RENDERER_MODEL } from "./builtin-renderer";
 import { OllamaError, modelNotFound } from "./ollama-error";
 
 export interface ResolvedModel {
   /** The name as the client sent it: Ollama echoes `req.Model` in every response. */
   requested: string;
   lesson: Lesson | null;
+  /** The model Ollama renders with a built-in renderer (only when SIM_BUILTIN_RENDERER_MODEL is on). */
+  builtinRenderer?: true;
 }
 
 function canonical(name: string): string {
@@ -28,7 +31,8 @@ function parseLesson(raw: string, where: string): Lesson {
  * @param headerLesson the `x-hopscope-lesson` header, if any
  * @throws OllamaError 404 `model 'x' not found`, or 400 for a bad or conflicting lesson
  */
-export function resolveModel(requested: string, headerLesson: string | undefined): ResolvedModel {
+export function resolveModel(requested: string, headerLesson: string | undefined, builtinRenderer = false): ResolvedModel {
+  if (builtinRenderer && canonical(requested) === BUILTIN_RENDERER_MODEL.name) return { requested, lesson: null, builtinRenderer: true };
   const { model, lesson: suffix } = splitLessonSuffix(requested);
   if (canonical(model) !== QWEN25_MODEL) throw modelNotFound(requested);
   const fromName = suffix === null ? null : parseLesson(suffix, `model name ${JSON.stringify(requested)}`);

@@ -19,7 +19,7 @@ export interface StartDeps {
 export type RunningServer = Omit<Listening, "server">;
 
 export async function start(config: Config, deps: StartDeps = {}): Promise<RunningServer> {
-  const engine = await loadPromptEngine();
+  const engine = await loadPromptEngine(config.ollamaVersion);
   const app = createApp({
     config,
     engine,

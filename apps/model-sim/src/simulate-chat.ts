@@ -15,6 +15,7 @@ import type { ResolvedModel } from "./model-name";
 import { decide } from "./policy/decide";
 import { outputText } from "./policy/format-output";
 import { runTokens } from "./runner";
+import { builtinPrompt } from "./builtin-renderer";
 import { fitPrompt } from "./truncate-prompt";
 import type { SimDeps } from "./sim-deps";
 import { chatChunk, toolCallObject } from "./wire-shapes";
@@ -47,7 +48,7 @@ export async function prepareChat(req: ChatRequest, raw: Record<string, unknown>
   // Render and truncate to num_ctx, counting tokens as the runner would (the raw body passed the schema
   // above, and it is what Go decodes: zod's defaults would add fields).
   const evalStart = nowNs();
-  const fitted = fitPrompt(raw, req.messages, engine, config.ollamaVersion);
+  const fitted = model.builtinRenderer ? await builtinPrompt(raw, req.messages, config.ollamaVersion) : fitPrompt(raw, req.messages, engine, config.ollamaVersion);
   const promptEvalDurationNs = nowNs() - evalStart;
   if (req._debug_render_only) {
     return {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatRequest } from "@hopscope/shared/ollama/schemas";
 import { loadQwenTokenizer, type QwenTokenizer } from "@hopscope/shared/tokens/qwen";
 import { rawOutputFromMessage } from "@hopscope/shared/toolcall/raw-output";
-import { renderChat } from "@hopscope/shared/prompt/render";
+import { DEFAULT_OLLAMA_VERSION, renderChat } from "@hopscope/shared/prompt/render";
 import type { RunningServer } from "../src/server";
 import { NOTES_TOOLS, assistantCall, post, startSim, toolResult, user } from "./helpers";
 
@@ -30,7 +30,8 @@ describe("counts", () => {
     ["turn 1 (tools, one user message)", turn1],
     ["turn 2 (tool call and tool result in history)", turn2],
   ])("%s: prompt_eval_count = tokens of the rendered prompt; eval_count = output tokens + 1", async (_name, req) => {
-    const prompt = renderChat(req, { ollamaVersion: "0.13.5" }).text;
+    const prompt = renderChat(req, { ollamaVersion: DEFAULT_OLLAMA_VERSION }).text;
+    expect(prompt).toContain('{"type": "function", "function": {append Append content'); // today's struct dump
     const body = JSON.parse((await post(`${sim.url}/api/chat`, req)).text);
     expect(body.prompt_eval_count).toBe(tokenizer.count(prompt));
     expect(body.eval_count).toBe(tokenizer.count(rawOutputFromMessage(body.message)) + 1);
@@ -65,17 +66,33 @@ describe("counts", () => {
     expect(whole.response).toBe(text);
   });
 
-  it("as Ollama ≥0.14 (SIM_OLLAMA_VERSION): the struct-dump prompt is counted, and raw generate still reads it back", async () => {
-    const newer = await startSim({ ollamaVersion: "0.33.0" });
+  it("as Ollama 0.13.5 (SIM_OLLAMA_VERSION): the JSON-tools prompt is counted, and raw generate still reads it back", async () => {
+    const older = await startSim({ ollamaVersion: "0.13.5" });
     try {
-      const prompt = renderChat(turn1, { ollamaVersion: "0.33.0" }).text;
-      expect(prompt).toContain('{"type": "function", "function": {append Append content');
-      const chat = JSON.parse((await post(`${newer.url}/api/chat`, turn1)).text);
+      const prompt = renderChat(turn1, { ollamaVersion: "0.13.5" }).text;
+      expect(prompt).toContain('{"type": "function", "function": {"name":"append","description":"Append content');
+      const chat = JSON.parse((await post(`${older.url}/api/chat`, turn1)).text);
       expect(chat.prompt_eval_count).toBe(tokenizer.count(prompt));
-      const gen = JSON.parse((await post(`${newer.url}/api/generate`, { model: "qwen2.5:7b", prompt, raw: true, stream: false })).text);
+      const gen = JSON.parse((await post(`${older.url}/api/generate`, { model: "qwen2.5:7b", prompt, raw: true, stream: false })).text);
       expect(gen.response).toBe(rawOutputFromMessage(chat.message));
     } finally {
-      await newer.close();
+      await older.close();
+    }
+  });
+
+  it("counts </s> in the prompt as its version's llama.cpp does: one control token from 0.30, three before", async () => {
+    const req = { ...turn2, messages: [...turn2.messages.slice(0, 2), toolResult("append", "<s>old</s> new")] };
+    const older = await startSim({ ollamaVersion: "0.20.0" });
+    try {
+      const prompt = renderChat(req).text;
+      expect(prompt).toBe(renderChat(req, { ollamaVersion: "0.20.0" }).text);
+      const today = JSON.parse((await post(`${sim.url}/api/chat`, req)).text).prompt_eval_count as number;
+      const before = JSON.parse((await post(`${older.url}/api/chat`, req)).text).prompt_eval_count as number;
+      expect(today).toBe(tokenizer.count(prompt));
+      expect(before).toBe((await loadQwenTokenizer("0.20.0")).count(prompt));
+      expect(before - today).toBe(2);
+    } finally {
+      await older.close();
     }
   });
 

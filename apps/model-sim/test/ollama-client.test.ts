@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Ollama } from "ollama";
 import { QWEN25_DIGEST } from "@hopscope/shared/ollama/qwen25-facts";
+import { DEFAULT_OLLAMA_VERSION } from "@hopscope/shared/prompt/version";
 import { QWEN25_SYSTEM, QWEN25_TEMPLATE } from "@hopscope/shared/prompt/qwen25";
 import type { RunningServer } from "../src/server";
 import { NOTES_TOOLS, startSim } from "./helpers";
@@ -97,7 +98,7 @@ describe("ollama npm client against model-sim", () => {
   });
 
   it("version: the configured Ollama version", async () => {
-    expect((await ollama.version()).version).toBe("0.13.5");
+    expect((await ollama.version()).version).toBe(DEFAULT_OLLAMA_VERSION);
   });
 
   it("ps: the model is loaded after a request, with an expiry", async () => {

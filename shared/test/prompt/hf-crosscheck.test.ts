@@ -1,14 +1,16 @@
 /**
  * Cross-check against Qwen's own Hugging Face chat template (fixtures/hf_chat_template.jinja, a copy of
  * ../shared/reference/qwen2.5/hf_chat_template.jinja) rendered by @huggingface/jinja: equal where the two agree,
- * and each known difference of reference §6 asserted explicitly.
+ * and each known difference of reference §6 asserted explicitly. Pinned to Ollama 0.13.5: the JSON family is the
+ * one whose tool lines are comparable with HF's (from 0.14 they are a Go struct dump, see versions.test.ts).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Template } from "@huggingface/jinja";
 import { describe, expect, it } from "vitest";
-import { type ChatRequestLike, renderChat } from "@hopscope/shared/prompt/render";
+import { type ChatRequestLike, type RenderOptions, renderChat as render } from "@hopscope/shared/prompt/render";
 
+const renderChat = (req: ChatRequestLike, opts: RenderOptions = {}) => render(req, { ollamaVersion: "0.13.5", ...opts });
 const dir = join(import.meta.dirname, "fixtures");
 const hf = new Template(readFileSync(join(dir, "hf_chat_template.jinja"), "utf8"));
 type Req = ChatRequestLike & { messages: Array<Record<string, unknown>>; tools?: unknown[] };

@@ -43,7 +43,7 @@ describe("llama3.1 template", () => {
     "\nQuestion: Add buy milk to my notes<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n";
 
   it("prints each tool with Tool.String() (api JSON) up to 0.13.5", () => {
-    const r = renderChat({ model: "llama3.1", messages: [user], tools: [append, clear] }, { template: tmpl("llama3.1.gotmpl"), system: "" });
+    const r = renderChat({ model: "llama3.1", messages: [user], tools: [append, clear] }, { template: tmpl("llama3.1.gotmpl"), system: "", ollamaVersion: "0.13.5" });
     expect(r.text).toBe(
       header + question([`{"type":"function","function":${APPEND_JSON}}`, '{"type":"function","function":{"name":"clear","parameters":{"type":"object","properties":{}}}}']),
     );
@@ -92,7 +92,7 @@ describe("qwen3 template", () => {
     "<|im_start|>user\n<tool_response>\nSuccess\n</tool_response><|im_end|>\n<|im_start|>assistant\n";
 
   it("renders JSON tools up to 0.13.5", () => {
-    const r = renderChat({ model: "qwen3", messages: [user, call, result], tools: [append] }, { template: tmpl("qwen3.gotmpl"), system: "" });
+    const r = renderChat({ model: "qwen3", messages: [user, call, result], tools: [append] }, { template: tmpl("qwen3.gotmpl"), system: "", ollamaVersion: "0.13.5" });
     expect(r.text).toBe(system(APPEND_JSON) + tail);
   });
 

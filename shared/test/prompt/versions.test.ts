@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { renderChat } from "@hopscope/shared/prompt/render";
 import { RenderInputError } from "@hopscope/shared/prompt/tool-decode";
-import { DEFAULT_OLLAMA_VERSION, atLeast, compareVersions, featuresFor } from "@hopscope/shared/prompt/version";
+import { DEFAULT_OLLAMA_VERSION, atLeast, compareVersions, familyOf, featuresFor } from "@hopscope/shared/prompt/version";
 
 const clear = { type: "function", function: { name: "clear", parameters: { type: "object", properties: {} } } };
 const append = {
@@ -34,7 +34,8 @@ function toolFns(tools: unknown[], version: string): string[] {
 
 describe("version ordering", () => {
   it("orders releases and pre-releases like semver", () => {
-    expect(DEFAULT_OLLAMA_VERSION).toBe("0.13.5");
+    expect(DEFAULT_OLLAMA_VERSION).toBe("0.32.15");
+    expect(familyOf(DEFAULT_OLLAMA_VERSION).id).toBe("0.20+");
     expect(compareVersions("0.14.0-rc0", "0.14.0")).toBeLessThan(0);
     expect(compareVersions("0.14.0-rc10", "0.14.0-rc9")).toBeGreaterThan(0);
     expect(compareVersions("0.13.10", "0.13.5")).toBeGreaterThan(0);
@@ -43,6 +44,25 @@ describe("version ordering", () => {
     expect(featuresFor("0.14.0-rc0").structDump).toBe(true);
     expect(featuresFor("0.13.5").structDump).toBe(false);
     expect(() => compareVersions("latest", "0.1.0")).toThrow(/not an Ollama version/);
+  });
+});
+
+describe("release families", () => {
+  it.each([
+    ["0.33.0-rc2", "0.20+"],
+    ["v0.32.15", "0.20+"],
+    ["0.30", "0.20+"],
+    ["0.20.0-rc0", "0.20+"],
+    ["0.19.9", "0.14"],
+    ["0.14.0-rc0", "0.14"],
+    ["0.14.0-rc0+build.5", "0.14"],
+    ["0.13.5", "0.13"],
+    ["0.3.0", "0.13"],
+  ])("%s → %s", (version, id) => {
+    expect(familyOf(version).id).toBe(id);
+  });
+  it("says what a version string should look like", () => {
+    expect(() => familyOf("latest")).toThrow(/"latest" is not an Ollama version: expected something like/);
   });
 });
 
@@ -75,6 +95,16 @@ describe("tool JSON per release family", () => {
       "{clear  {object <nil> <nil> [] {}}}",
       '{style Style {object <nil> <nil> [] {"opts":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"}}}}}}',
       '{append Append {object <nil> <nil> [content] {"content":{"type":"string"}}}}',
+    ]);
+  });
+  it("≥ 0.20: a nested property keeps its own required (api.ToolProperty.Required)", () => {
+    const withRequired = {
+      type: "function",
+      function: { name: "remind", parameters: { type: "object", properties: { at: { type: "object", properties: { day: { type: "string" } }, required: ["day"] } } } },
+    };
+    expect(toolFns([withRequired], "0.14.3")).toEqual(['{remind  {object <nil> <nil> [] {"at":{"type":"object","properties":{"day":{"type":"string"}}}}}}']);
+    expect(toolFns([withRequired], "0.20.0-rc0")).toEqual([
+      '{remind  {object <nil> <nil> [] {"at":{"type":"object","properties":{"day":{"type":"string"}},"required":["day"]}}}}',
     ]);
   });
   it("< 0.7: the anonymous struct rejects type arrays and drops items", () => {

@@ -16,7 +16,7 @@ export function chatRoutes(deps: SimDeps): Hono {
   return new Hono().post("/", async (c) => {
     const { value: req, raw } = parseOllamaBody(await c.req.text(), BodySchema, "ChatRequest");
     if (req.model === "") throw new OllamaError(400, "model is required");
-    const model = resolveModel(req.model, c.req.header(LESSON_HEADER));
+    const model = resolveModel(req.model, c.req.header(LESSON_HEADER), deps.config.builtinRendererModel);
     const signal = c.req.raw.signal;
     const outcome = await prepareChat(req, raw, model, deps, signal);
     let res: Response;

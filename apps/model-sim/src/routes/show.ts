@@ -14,6 +14,7 @@ import {
   QWEN25_MODIFIED_AT,
 } from "@hopscope/shared/ollama/qwen25-facts";
 import { SIMULATED_FIELD } from "@hopscope/shared/ollama/simulated";
+import { BUILTIN_RENDERER_MODEL, builtinModelfile } from "../builtin-renderer";
 import { OllamaError } from "../ollama-error";
 import { resolveModel } from "../model-name";
 import { parseOllamaBody } from "../read-body";
@@ -48,7 +49,20 @@ export function showRoutes(deps: SimDeps): Hono {
     const { value: req } = parseOllamaBody(await c.req.text(), BodySchema, "ShowRequest");
     const name = req.model || req.name || "";
     if (name === "") throw new OllamaError(400, "model is required");
-    resolveModel(name, undefined);
+    const model = resolveModel(name, undefined, deps.config.builtinRendererModel);
+    if (model.builtinRenderer) {
+      const m = BUILTIN_RENDERER_MODEL;
+      // v0.32.15's ShowResponse: renderer and parser appear in the Modelfile only; model_info stays empty here.
+      return goJsonResponse({
+        modelfile: builtinModelfile(name),
+        template: m.template,
+        details: m.details,
+        model_info: {},
+        capabilities: ["completion", "tools"],
+        modified_at: QWEN25_MODIFIED_AT,
+        [SIMULATED_FIELD]: simulatedInfo(),
+      });
+    }
     const { template } = deps.engine;
     const system = req.system || deps.engine.system;
     return goJsonResponse({

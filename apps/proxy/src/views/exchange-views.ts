@@ -11,7 +11,9 @@ import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
 import type { TraceStore } from "../store/trace-store";
-import type { ModelUpstreamProbe } from "./upstream-info";
+import { familyComparison } from "./family-comparison";
+import { PromptSources } from "./prompt-source";
+import { recordedVersion, type ModelUpstreamProbe } from "./upstream-info";
 import type { Logger } from "../logger";
 import { nativeChatOf, rawOutputOf, renderExchange, viewDialect } from "./dialect-request";
 
@@ -29,8 +31,11 @@ const MAX_VERIFIED = 200;
 
 export class ExchangeViewBuilder {
   private readonly verified = new Map<number, Verified>();
+  private readonly sources: PromptSources;
 
-  constructor(private readonly deps: ViewsDeps) {}
+  constructor(private readonly deps: ViewsDeps) {
+    this.sources = new PromptSources(deps.modelUpstream, deps.logger);
+  }
 
   async build(ex: Exchange): Promise<ExchangeViews> {
     const d = viewDialect(ex);
@@ -38,8 +43,14 @@ export class ExchangeViewBuilder {
     if (!d || (ex.classification.kind !== "model.chat" && d !== "ollama-generate" && d !== "openai-completions")) return {};
     const notes: string[] = [];
     const info = await this.deps.probe.get();
-    const opts = info.version ? { ollamaVersion: info.version } : {};
+    // The version the exchange was answered as (the stand-in says so), else the upstream's now.
+    const version = recordedVersion(ex) ?? info.version;
+    const model = modelOf(ex);
+    // The model's own template from the upstream's /api/show, or the server's own render for a built-in renderer.
+    const plan = await this.sources.plan(ex.id, model === null ? {} : { ...nativeOrBody(ex, d, version), model });
+    const opts = { ...(version ? { ollamaVersion: version } : {}), ...(plan.kind === "engine" ? plan.opts : {}) };
     const views: ExchangeViews = {};
+    notes.push(...plan.notes);
     let outcome: ReturnType<typeof renderExchange> | null = null;
     try {
       outcome = renderExchange(ex, d, opts);
@@ -54,17 +65,24 @@ export class ExchangeViewBuilder {
         notes: [`Ollama refuses this request before rendering anything (${outcome.status}: ${outcome.message}), so there is no prompt: the model never saw it. The response shows the same error.`],
       };
     }
-    const tokenizer = await loadQwenTokenizer().catch((err: unknown) => {
-      notes.push(`no token counts: the tokenizer failed to load (${(err as Error).message})`);
-      this.deps.logger.error({ err }, "tokenizer failed to load");
-      return null;
-    });
+    const vocabulary = plan.vocabulary;
+    const tokenizer = !vocabulary
+      ? null
+      : await loadQwenTokenizer(version ?? undefined, vocabulary).catch((err: unknown) => {
+          notes.push(`no token counts: the tokenizer failed to load (${(err as Error).message})`);
+          this.deps.logger.error({ err }, "tokenizer failed to load");
+          return null;
+        });
     const tokens = (text: string) => {
       if (!tokenizer) return null;
       const ids = tokenizer.encode(text);
       return { count: ids.length, ids, pieces: tokenizer.pieces(ids) };
     };
-    if (outcome?.kind === "rendered") {
+    if (plan.kind === "server" && plan.text !== null) {
+      // The server's own text: no segments (no engine ran), and nothing to verify it against.
+      const text = plan.text;
+      views.prompt = { text, segments: [], ollamaVersion: version ?? "unknown", toolFormat: "json", notes: [], tokens: tokens(text), verified: null, source: plan.source };
+    } else if (plan.kind === "engine" && outcome?.kind === "rendered") {
       const { converted, ...rendered } = outcome.render;
       void converted;
       const native = nativeChatOf(ex, d, opts);
@@ -73,7 +91,10 @@ export class ExchangeViewBuilder {
         tokens: tokens(rendered.text),
         verified: native ? await this.verify(ex, native, info.simulated, notes) : null,
         ...(outcome.conversion ? { conversion: outcome.conversion } : {}),
+        source: plan.source,
       };
+      const comparison = native ? await familyComparison(native, rendered, plan.opts, vocabulary) : null;
+      if (comparison) views.prompt.comparison = comparison;
       const diff = await this.diffOrNote(ex, rendered.text, opts, notes);
       if (diff) views.diff = diff;
     }
@@ -125,4 +146,19 @@ export class ExchangeViewBuilder {
     while (i < prevText.length && i < text.length && prevText.charCodeAt(i) === text.charCodeAt(i)) i++;
     return { previousExchangeId: prev.id, commonPrefixLength: i, previousLength: prevText.length };
   }
+}
+
+/** The model a recorded request names, or null. */
+function modelOf(ex: Exchange): string | null {
+  const body = ex.requestBody?.encoding === "utf8" ? tryParseJson(ex.requestBody.data) : undefined;
+  const model = body && typeof body === "object" ? (body as { model?: unknown }).model : undefined;
+  return typeof model === "string" && model !== "" ? model : null;
+}
+
+/** The native /api/chat body Ollama makes of the request (what `_debug_render_only` is asked with), or the body. */
+function nativeOrBody(ex: Exchange, d: Dialect, version: string | null): Record<string, unknown> {
+  const native = nativeChatOf(ex, d, version ? { ollamaVersion: version } : {});
+  if (native) return native;
+  const body = ex.requestBody?.encoding === "utf8" ? tryParseJson(ex.requestBody.data) : undefined;
+  return body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }

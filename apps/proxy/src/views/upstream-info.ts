@@ -3,7 +3,8 @@
  * Ollama, and its version (`GET /api/version`). Probed lazily and cached briefly, so the UI's
  * `/api/config` and the prompt views do not hit the model server on every request.
  */
-import { SIMULATED_HEADER, VersionResponseSchema } from "@hopscope/shared/ollama/schemas";
+import { SIMULATED_HEADER, SIMULATED_VERSION_HEADER, VersionResponseSchema } from "@hopscope/shared/ollama/schemas";
+import type { Exchange } from "@hopscope/shared/trace/schemas";
 import type { Logger } from "../logger";
 
 export interface UpstreamInfo {
@@ -41,4 +42,14 @@ export class ModelUpstreamProbe {
       return { reachable: false, simulated: null, version: null };
     }
   }
+}
+
+/**
+ * The Ollama version an exchange was answered as, when the answer says so: the stand-in names the version it
+ * imitated on every response, so a trace recorded as 0.13.5 keeps its family when replayed next to today's.
+ * A real Ollama does not say; then the upstream's current version is the best guess.
+ */
+export function recordedVersion(ex: Pick<Exchange, "responseHeaders">): string | null {
+  const hit = ex.responseHeaders.find(([name]) => name.toLowerCase() === SIMULATED_VERSION_HEADER);
+  return hit ? hit[1] : null;
 }

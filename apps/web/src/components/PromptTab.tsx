@@ -8,11 +8,14 @@ import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
 import { bodyText, tryJson } from "../models/body";
 import { countAgreement } from "../models/budget";
+import { familyLabel } from "../models/family-diff";
 import { useApp } from "./AppContext";
 import { BodyView } from "./BodyView";
 import { ConversionLayer } from "./ConversionLayer";
+import { FamilyCompare } from "./FamilyCompare";
 import { JsonTree } from "./JsonTree";
 import { Loading } from "./Loading";
+import { PromptSource } from "./PromptSource";
 import { PromptText } from "./PromptText";
 import s from "./PromptTab.module.css";
 import { ThreeShapesView } from "./ThreeShapesView";
@@ -37,18 +40,22 @@ export function PromptInfo({ p, promptEvalCount }: { p: PromptView; promptEvalCo
           <p class={s.note}>{agree.detail}</p>
         </details>
       ) : null}
-      <details class={s.status}>
-        <summary class={p.verified && !p.verified.match ? s.mismatch : p.verified ? s.verified : undefined} data-testid={p.verified?.match ? "verified" : undefined}>
-          rendered as Ollama {p.ollamaVersion} does; {checked}
-        </summary>
-        <p class={s.note}>
-          The model server turns the JSON into this text with the model's chat template; details change across Ollama versions (here the tools are printed{" "}
-          {p.toolFormat === "json" ? "as JSON" : "as a Go struct dump"}). hopscope renders it the way Ollama {p.ollamaVersion} does.{" "}
-          {p.verified
-            ? "It also asked the real server to render the same request (_debug_render_only) and compared the two."
-            : "Only a real Ollama can confirm it (it renders a request on demand with _debug_render_only); the stand-in model cannot."}
-        </p>
-      </details>
+      <PromptSource p={p} promptEvalCount={promptEvalCount} />
+      {p.source?.renderedBy === "server" ? null : (
+        <details class={s.status}>
+          <summary class={p.verified && !p.verified.match ? s.mismatch : p.verified ? s.verified : undefined} data-testid={p.verified?.match ? "verified" : undefined}>
+            rendered as Ollama {p.ollamaVersion} does
+            <span data-testid="ollama-family">{familyLabel(p.ollamaVersion) ? ` — the ${familyLabel(p.ollamaVersion)} family` : ""}</span>; {checked}
+          </summary>
+          <p class={s.note}>
+            The model server turns the JSON into this text with the model's chat template; details change across Ollama versions (here the tools are printed{" "}
+            {p.toolFormat === "json" ? "as JSON" : "as a Go struct dump"}). hopscope renders it the way Ollama {p.ollamaVersion} does.{" "}
+            {p.verified
+              ? "It also asked the real server to render the same request (_debug_render_only) and compared the two."
+              : "Only a real Ollama can confirm it (it renders a request on demand with _debug_render_only); the stand-in model cannot."}
+          </p>
+        </details>
+      )}
     </div>
   );
 }
@@ -102,6 +109,7 @@ export function PromptTab({ x }: { x: ExchangeSummary }) {
                 not as JSON. That is a known regression, and it is what the model really sees from those versions.
               </p>
             ) : null}
+            <FamilyCompare p={v.prompt} hovered={hovered} />
             {v.prompt.notes.length ? (
               <details class={s.notes}>
                 <summary>

@@ -1,0 +1,98 @@
+/**
+ * "What the model saw" on today's Ollama (the stand-in's default family) offers a one-click comparison with how
+ * Ollama 0.13.5 rendered the same request, with the reason (ollama/ollama#14601): real stack, real Chromium.
+ * On a 0.13.5 trace there is nothing older to compare with, and no button.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openBrowser, type Browser } from "./support/browser";
+import { buildUi } from "./support/build-ui";
+import { startRecorderStack, type RecorderStack } from "../support/recorder-stack";
+
+const QUESTION = "Add buy milk to my notes";
+
+describe("comparing what the model saw with an older Ollama family", () => {
+  let ui: Awaited<ReturnType<typeof buildUi>>;
+  let browser: Browser;
+  const stacks: RecorderStack[] = [];
+
+  beforeAll(async () => {
+    ui = await buildUi();
+    browser = await openBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    for (const s of stacks) await s.close();
+    await ui?.remove();
+  });
+
+  async function openFirstPrompt(stack: RecorderStack): Promise<void> {
+    await stack.ask(QUESTION);
+    const trace = await stack.waitForTrace(QUESTION);
+    await browser.page.goto(`${stack.uiUrl}/#/trace/${trace.id}/hop/3`);
+    await browser.page.getByTestId("rendered-prompt").waitFor();
+  }
+
+  it("shows today's struct dump, and 0.13.5's JSON tool lines one click away, with the reason", async () => {
+    const stack = await startRecorderStack({ webDist: ui.dir });
+    stacks.push(stack);
+    const { page } = browser;
+    await openFirstPrompt(stack);
+    expect(await page.getByTestId("rendered-prompt").textContent()).toContain('{"type": "function", "function": {append ');
+    expect(await page.getByTestId("ollama-family").textContent()).toBe(" — the Ollama 0.20+ (today's) family");
+    const compare = page.getByTestId("family-compare");
+    expect(await compare.textContent()).toContain("ollama/ollama#14601");
+    expect(await compare.getByRole("link", { name: "ollama/ollama#14601" }).getAttribute("href")).toBe("https://github.com/ollama/ollama/issues/14601");
+    expect(await page.getByTestId("older-family").count()).toBe(0);
+
+    const button = page.getByRole("button", { name: "Compare with Ollama 0.13.5" });
+    await button.click();
+    await page.getByTestId("older-family").waitFor();
+    // Opening it shows it: the panel's top is on screen, not scrolled away.
+    await expect.poll(async () => (await page.getByTestId("older-family").boundingBox())?.y ?? -1).toBeGreaterThan(0);
+    expect((await page.getByTestId("older-family").boundingBox())!.y).toBeLessThan(720 - 100);
+    await browser.screenshot("30-family-compare-1280");
+    expect(await page.getByRole("button", { name: "Hide Ollama 0.13.5" }).getAttribute("aria-pressed")).toBe("true");
+    // The notes server's five tools: each tool line differs, nothing else does.
+    const lines = page.getByTestId("changed-line");
+    expect(await lines.count()).toBe(5);
+    const append = (await lines.allTextContents()).filter((l) => l.includes("\"function\": {append "));
+    expect(append).toHaveLength(1);
+    expect(append[0]).toContain('{"type": "function", "function": {append ');
+    expect(append[0]).toContain('{"type": "function", "function": {"name":"append",');
+    const older = (await page.getByTestId("older-prompt").textContent()) ?? "";
+    expect(older).toContain('{"name":"append","description":');
+    expect(older).toContain("Add buy milk to my notes");
+    // The older prompt is linked to the same request JSON: hovering the user's words there highlights the field.
+    await page.locator('[data-testid="older-prompt"] [data-path="/messages/0/content"]').first().hover();
+    await expect.poll(() => page.locator('[data-testid="request-json"] [data-path="/messages/0/content"]').first().getAttribute("class")).toMatch(/\S/);
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    // The prompt view keeps its own end in view on a resize; bring the comparison back for the picture.
+    await page.getByTestId("family-compare").scrollIntoViewIfNeeded();
+    await page.getByTestId("family-compare").evaluate((el) => el.scrollIntoView({ block: "start" }));
+    await browser.screenshot("30-family-compare-1920");
+    await page.setViewportSize({ width: 1280, height: 720 });
+
+    expect(await page.getByTestId("older-family").textContent()).toMatch(/now [\d,]+ bytes, [\d,]+ tokens · Ollama 0\.13\.5 [\d,]+ bytes, [\d,]+ tokens/);
+
+    // The dark theme (the header's toggle) for projectors that prefer it.
+    await page.getByRole("button", { name: /^Dark/ }).click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.scheme)).toBe("dark");
+    await browser.screenshot("30-family-compare-dark-1280");
+
+    // Keyboard: the toggle is a button; Enter closes it again.
+    await page.getByRole("button", { name: "Hide Ollama 0.13.5" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByTestId("older-family").count()).toBe(0);
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  it("offers no comparison on a trace recorded as 0.13.5, whose tools are already JSON", async () => {
+    const stack = await startRecorderStack({ webDist: ui.dir, sim: { ollamaVersion: "0.13.5" } });
+    stacks.push(stack);
+    await openFirstPrompt(stack);
+    const { page } = browser;
+    expect(await page.getByTestId("rendered-prompt").textContent()).toContain('{"type": "function", "function": {"name":"append",');
+    expect(await page.getByTestId("family-compare").count()).toBe(0);
+    expect(await page.getByTestId("ollama-family").textContent()).toBe(" — the Ollama 0.13.5 and earlier family");
+  });
+});

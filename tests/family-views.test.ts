@@ -1,0 +1,96 @@
+/**
+ * "What the model saw" per Ollama family, on the real stack (notes MCP server, stand-in, recorder, host): the view
+ * renders as the version the stand-in imitated (its x-hopscope-ollama-version header, recorded with the exchange),
+ * its token count equals the stand-in's prompt_eval_count, and a struct-dump family offers the one-click comparison
+ * with how 0.13.5 rendered the same request, with the reason (ollama/ollama#14601).
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { SIMULATED_VERSION_HEADER } from "@hopscope/shared/ollama/schemas";
+import { renderChat } from "@hopscope/shared/prompt/render";
+import { DEFAULT_OLLAMA_VERSION } from "@hopscope/shared/prompt/version";
+import { type Exchange, ExchangeSchema, TraceSchema, TraceSummarySchema } from "@hopscope/shared/trace/schemas";
+import { ExchangeViewsSchema } from "@hopscope/shared/trace/views";
+import { startRecorderStack, type RecorderStack } from "./support/recorder-stack";
+
+let stack: RecorderStack | undefined;
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+});
+
+const QUESTION = "Add buy milk to my notes";
+
+async function firstModelExchange(s: RecorderStack): Promise<{ ex: Exchange; views: ReturnType<typeof ExchangeViewsSchema.parse> }> {
+  await s.ask(QUESTION);
+  const trace = await s.waitForTrace(QUESTION);
+  const summary = trace.exchanges.filter((e) => e.classification.kind === "model.chat").sort((a, b) => a.seq - b.seq)[0]!;
+  const ex = ExchangeSchema.parse(JSON.parse(await s.api(`/api/exchanges/${summary.id}`)));
+  const views = ExchangeViewsSchema.parse(JSON.parse(await s.api(`/api/exchanges/${summary.id}/views`)));
+  return { ex, views };
+}
+
+describe("the prompt view follows the family of the version the stand-in imitated", () => {
+  it("today's Ollama by default: struct dump, counted as the server counted, compared with 0.13.5's JSON", async () => {
+    stack = await startRecorderStack();
+    const { ex, views } = await firstModelExchange(stack);
+    expect(ex.responseHeaders).toContainEqual([SIMULATED_VERSION_HEADER, DEFAULT_OLLAMA_VERSION]);
+    const prompt = views.prompt!;
+    expect(prompt.ollamaVersion).toBe(DEFAULT_OLLAMA_VERSION);
+    expect(prompt.toolFormat).toBe("struct-dump");
+    expect(prompt.text).toContain('{"type": "function", "function": {append ');
+    const c = ex.classification;
+    expect(c.kind === "model.chat" ? c.promptEvalCount : null).toBe(prompt.tokens!.count);
+
+    const cmp = prompt.comparison!;
+    expect(cmp).toMatchObject({ ollamaVersion: "0.13.5", toolFormat: "json", familyLabel: "Ollama 0.13.5 and earlier", comparedWith: "Ollama 0.20+ (today's)" });
+    expect(cmp.reason.issue).toBe("ollama/ollama#14601");
+    const request = JSON.parse(ex.requestBody!.data) as Record<string, unknown>;
+    expect(cmp.text).toBe(renderChat(request, { ollamaVersion: "0.13.5" }).text);
+    expect(cmp.text).toContain('{"type": "function", "function": {"name":"append",');
+    expect(cmp.segments.some((s) => s.kind === "tool" && cmp.text.slice(s.start, s.end).startsWith('{"name":"append"'))).toBe(true);
+    expect(cmp.tokenCount).not.toBe(prompt.tokens!.count);
+  });
+
+  it("as 0.13.5 (SIM_OLLAMA_VERSION): JSON tools and nothing older to compare with", async () => {
+    stack = await startRecorderStack({ sim: { ollamaVersion: "0.13.5" } });
+    const { ex, views } = await firstModelExchange(stack);
+    expect(ex.responseHeaders).toContainEqual([SIMULATED_VERSION_HEADER, "0.13.5"]);
+    expect(views.prompt).toMatchObject({ ollamaVersion: "0.13.5", toolFormat: "json" });
+    expect(views.prompt!.comparison).toBeUndefined();
+    const c = ex.classification;
+    expect(c.kind === "model.chat" ? c.promptEvalCount : null).toBe(views.prompt!.tokens!.count);
+  });
+});
+
+describe("a saved trace keeps the family it was recorded in", () => {
+  it("a 0.13.5 trace loaded next to today's stand-in still shows 0.13.5's prompt", async () => {
+    const old = await startRecorderStack({ sim: { ollamaVersion: "0.13.5" } });
+    let file: string;
+    try {
+      await old.ask(QUESTION);
+      const trace = await old.waitForTrace(QUESTION);
+      file = await old.api(`/api/traces/${trace.id}/export?format=hopscope`);
+    } finally {
+      await old.close();
+    }
+    const dir = await mkdtemp(join(tmpdir(), "hopscope-family-"));
+    try {
+      await writeFile(join(dir, "old.hopscope.json"), file);
+      stack = await startRecorderStack({ tracesDir: dir });
+      const loaded = TraceSummarySchema.parse(JSON.parse(await stack.api("/api/saved/old.hopscope.json/load", { method: "POST" })));
+      const trace = TraceSchema.parse(JSON.parse(await stack.api(`/api/traces/${loaded.id}`)));
+      const chat = trace.exchanges.find((e) => e.classification.kind === "model.chat")!;
+      const views = ExchangeViewsSchema.parse(JSON.parse(await stack.api(`/api/exchanges/${chat.id}/views`)));
+      // The upstream now is today's stand-in; the recorded exchange says it was answered as 0.13.5.
+      expect((JSON.parse(await stack.api("/api/config")) as { ollamaVersion: string }).ollamaVersion).toBe(DEFAULT_OLLAMA_VERSION);
+      expect(views.prompt).toMatchObject({ ollamaVersion: "0.13.5", toolFormat: "json" });
+      const c = chat.classification;
+      expect(c.kind === "model.chat" ? c.promptEvalCount : null).toBe(views.prompt!.tokens!.count);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
