@@ -34,7 +34,7 @@ describe("notes-file changes in the trace", () => {
     const bundle = parseTraceBundle(JSON.parse(await stack.api(`/api/traces/${trace.id}/export?format=hopscope`)));
     expect(bundle.notes?.map((c) => c.cause)).toEqual([{ kind: "tool-call", traceId: trace.id, exchangeId: call?.id, toolName: "write" }]);
 
-    const imported = TraceSummarySchema.parse(JSON.parse(await stack.api("/api/import", { method: "POST", body: JSON.stringify(bundle) })));
+    const imported = TraceSummarySchema.parse(JSON.parse(await stack.api("/api/import", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(bundle) })));
     const copy = TraceSchema.parse(JSON.parse(await stack.api(`/api/traces/${imported.id}`)));
     const copiedCall = copy.exchanges.find((x) => x.classification.kind === "mcp" && x.classification.method === "tools/call");
     const again = NotesChangesSchema.parse(JSON.parse(await stack.api(`/api/notes/changes?traceId=${imported.id}`))).changes;

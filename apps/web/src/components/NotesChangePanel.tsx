@@ -9,7 +9,7 @@ import { useApp } from "./AppContext";
 import s from "./NotesChangePanel.module.css";
 
 export function NotesChangePanel({ hop, large }: { hop: Hop; large?: boolean }) {
-  const { notes, trace, replay } = useApp();
+  const { notes, replay } = useApp();
   const hops = replay.visibleHops.value;
   const mine = changesAt(notes.changes.value, replay.start.value, replay.cursor.value).filter((c) => hopOfChange(hops, c)?.number === hop.number);
   if (mine.length === 0) return null;
