@@ -14,6 +14,7 @@ const COMMANDS: Record<string, string> = {
   wrap: "Run a stdio MCP server through the recorder (wrap -- <command>), or wrap a host config's server entry.",
   unwrap: "Restore a host config entry that wrap --config changed.",
   "notes-server": "The notes MCP server, over HTTP or (--stdio) for hosts that launch their servers.",
+  notes: "Show the notes file, or reset it for a demo (notes reset [--set empty|dentist|errands]).",
 };
 
 function usage(): string {

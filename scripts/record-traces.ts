@@ -174,7 +174,11 @@ export async function recordScenario(scenario: Scenario, stackOptions: RecorderS
     }
     // The answer's status is part of what is recorded (the loop lesson ends at the step guard): no check here.
     await stack.ask(scenario.question, conversationId);
-    return await saveAs(stack, await stack.waitForTrace(scenario.question), scenario.title);
+    const stored = await stack.waitForTrace(scenario.question);
+    // A notes-file change gets its cause a moment after it is seen (apps/proxy/src/notes/cause-now.ts, at
+    // most 3 × 150 ms): let it land, so the export carries the file lane.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    return await saveAs(stack, stored, scenario.title);
   } finally {
     await stack.close();
   }

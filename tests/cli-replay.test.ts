@@ -2,7 +2,6 @@
  * `npm run -s hopscope -- replay`, run as a speaker runs it: a child process pointed (HOPSCOPE_URL) at a
  * real recorder on port 0, replaying a curated trace file or a stored trace.
  */
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +11,7 @@ import { parseTraceBundle } from "@hopscope/shared/trace/bundle";
 import { TraceSchema, type Trace } from "@hopscope/shared/trace/schemas";
 import { loadConfig } from "../apps/proxy/src/config";
 import { start, type RecorderHandle } from "../apps/proxy/src/server";
+import { runHopscope } from "./support/run-cli";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BUY_MILK = join(ROOT, "traces", "buy-milk.hopscope.json");
@@ -25,21 +25,7 @@ interface Result {
 let recorder: RecorderHandle;
 let dir: string;
 
-function hopscope(args: string[]): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("npx", ["tsx", "scripts/hopscope.ts", ...args], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, HOPSCOPE_URL: recorder.url },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const hopscope = (args: string[]): Promise<Result> => runHopscope(args, recorder.url);
 
 /** The trace once every hop of the replay is stored (the command returns as the replay starts). */
 async function storedTrace(id: string, exchangeCount: number): Promise<Trace> {

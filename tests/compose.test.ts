@@ -64,3 +64,14 @@ describe("docker-compose.yml", () => {
     expect(allowed("model-sim")).toContain("model-sim:11435");
   });
 });
+
+describe("docker-compose.yml and the notes file", () => {
+  it("the recorder watches the MCP server's own notes file, on the shared ./data volume", () => {
+    const blocks = composeConfig().split(/\n  (?=\S)/);
+    for (const name of ["mcp-server:", "proxy:"]) {
+      const block = blocks.find((b) => b.startsWith(name)) ?? "";
+      expect(block).toMatch(/NOTES_FILE: \/app\/data\/db/);
+      expect(block).toMatch(/\/data:\/app\/data(:rw)?$/m);
+    }
+  });
+});

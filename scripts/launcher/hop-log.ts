@@ -6,6 +6,7 @@ import WebSocket from "ws";
 import { hopNumbers } from "@hopscope/shared/trace/hop-numbers";
 import { ServerFrameSchema, type ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { formatHopLine } from "./hop-line";
+import { formatNotesLine } from "./notes-line";
 
 export function followHops(wsUrl: string, print: (line: string) => void): { close(): void } {
   const traces = new Map<string, ExchangeSummary[]>();
@@ -41,6 +42,7 @@ export function followHops(wsUrl: string, print: (line: string) => void): { clos
         const list = remember(frame.exchange);
         print(formatHopLine(frame.exchange, hopNumbers(list).get(frame.exchange.id)));
       }
+      if (frame.type === "notes.changed") print(formatNotesLine(frame.change));
     });
     socket.on("error", () => {
       // The close handler below reconnects; the error itself (usually ECONNREFUSED during a restart) is expected.

@@ -60,7 +60,8 @@ describe("asking the agent from the timeline", () => {
       "7:model-response",
       "8:agent-response",
     ]);
-    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#\/trace\/[^/]+\/hop\/1$/);
+    // Following live selected each hop as it arrived: the view ends on the host's reply.
+    await expect.poll(() => page.evaluate(() => location.hash), { timeout: 10_000 }).toMatch(/^#\/trace\/[^/]+\/hop\/8$/);
     await expect.poll(() => page.getByTestId("model-badge").textContent()).toContain("stand-in");
     await browser.screenshot("02-trace-live");
     await page.locator('[data-hop="8"]').click();

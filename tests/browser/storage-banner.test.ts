@@ -77,6 +77,9 @@ describe("storage banner", () => {
     await browser.screenshot("storage-banner-recovered-1280x720");
     await recovered.getByRole("button", { name: "Dismiss" }).click();
     await page.getByTestId("storage-banner").waitFor({ state: "detached" });
-    expect(browser.pageErrors).toEqual([]);
+    // Following live selects each hop as it arrives, so the page asks for exchanges the full disk lost; the
+    // detail pane says so ("no exchange N"; Chromium logs each 404). Nothing else may fail.
+    const lost = /loading exchange \d+ failed ApiError: GET \/api\/exchanges\/\d+ failed: no exchange \d+|status of 404 \(Not Found\)/;
+    expect(browser.pageErrors.filter((e) => !lost.test(e))).toEqual([]);
   }, 90_000);
 });

@@ -14,7 +14,7 @@
  *   const trace = await stack.waitForTrace("Add buy milk to my notes");
  *   await stack.close();
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -102,7 +102,9 @@ export async function startRecorderStack(opts: RecorderStackOptions = {}): Promi
   try {
     const dir = await mkdtemp(join(tmpdir(), "hopscope-recorder-stack-"));
     closers.push(() => rm(dir, { recursive: true, force: true }));
-    const notesFile = join(dir, "db");
+    // data/db, as `npm start` lays it out (the timeline's file lane shows it as …/data/db).
+    await mkdir(join(dir, "data"));
+    const notesFile = join(dir, "data", "db");
     await writeFile(notesFile, opts.notes ?? "");
     const tracesDir = opts.tracesDir ?? join(dir, "traces");
 
@@ -132,6 +134,8 @@ export async function startRecorderStack(opts: RecorderStackOptions = {}): Promi
       dbFile: join(dir, "hopscope.sqlite"),
       tracesDir,
       webDist: opts.webDist ?? proxyDefaults.webDist,
+      // The recorder watches the MCP server's own notes file (the file lane), as `npm start` sets it up.
+      notes: { ...proxyDefaults.notes, file: notesFile, explicit: true },
     };
     const first = await startProxy(proxyConfig);
     let proxy = first;

@@ -24,6 +24,8 @@ import { staticRoutes } from "./static";
 import { localGuard } from "./routes/local-guard";
 import { presenterRoutes, type PresenterRoutesDeps } from "./audience/presenter-routes";
 import type { GuardPolicy } from "@hopscope/nodekit/guard";
+import { notesRoutes } from "./routes/notes";
+import type { NotesService } from "./notes/notes-service";
 
 export interface AppDeps {
   store: TraceStore;
@@ -46,10 +48,11 @@ export interface AppDeps {
   stdioIngest: StdioIngest;
   /** The audience view, when one is open (`--audience`). */
   audience?: PresenterRoutesDeps["audience"];
+  notes: NotesService;
 }
 
 export function createApp(deps: AppDeps) {
-  const importDeps = { store: deps.store, recorder: deps.recorder, announce: deps.announce };
+  const importDeps = { store: deps.store, recorder: deps.recorder, announce: deps.announce, notes: deps.notes };
   const app = new Hono()
     .use("*", localGuard(deps.guard))
     .route("/api/health", healthRoutes(deps))
@@ -62,6 +65,7 @@ export function createApp(deps: AppDeps) {
     .route("/api/replay", replayRoutes(deps))
     .route("/api/ingest", ingestRoutes(deps.stdioIngest))
     .route("/api/audience", presenterRoutes({ audience: deps.audience ?? null }))
+    .route("/api/notes", notesRoutes(deps.notes))
     .all("/api/*", (c) => c.json({ error: `no API route ${c.req.method} ${c.req.path}; see docs/architecture.md "Recorder HTTP API"` }, 404))
     .route("/", staticRoutes(deps.webDist));
   app.onError(errorHandler(deps.logger));

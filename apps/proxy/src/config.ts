@@ -42,6 +42,10 @@ export const ConfigSchema = z.object({
   /** When set, the audience view (a read-only listener for a room) binds to this address (`auto`: the LAN address). */
   AUDIENCE_HOST: z.string().trim().min(1).optional(),
   AUDIENCE_PORT: port("AUDIENCE_PORT", 7074),
+  /** The notes file the MCP server owns (watched for the file lane; `off`: not watched). */
+  NOTES_FILE: z.string().min(1).optional(),
+  /** The MCP server's size limit for it (the same variable): a bigger file is shown as too large. */
+  NOTES_MAX_BYTES: positiveInt("NOTES_MAX_BYTES", 1024 * 1024),
 });
 
 export interface TapConfig {
@@ -69,6 +73,8 @@ export interface Config {
   otlp: { endpoint: string; headers: string | null; quietMs: number } | null;
   /** The audience listener, or null when AUDIENCE_HOST is not set. */
   audience: { host: string; port: number } | null;
+  /** The notes file (absolute; null: NOTES_FILE=off), whether it was set explicitly, and its size limit. */
+  notes: { file: string | null; explicit: boolean; maxBytes: number };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -96,5 +102,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { endpoint: c.OTEL_EXPORTER_OTLP_ENDPOINT, headers: c.OTEL_EXPORTER_OTLP_HEADERS ?? null, quietMs: c.OTLP_EXPORT_QUIET_MS }
       : null,
     audience: c.AUDIENCE_HOST ? { host: c.AUDIENCE_HOST, port: c.AUDIENCE_PORT } : null,
+    notes: { file: c.NOTES_FILE === "off" ? null : fromRoot(c.NOTES_FILE ?? "data/db"), explicit: c.NOTES_FILE !== undefined, maxBytes: c.NOTES_MAX_BYTES },
   };
 }

@@ -28,6 +28,8 @@ import type { TapInfo } from "./routes/status";
 import { OtlpForwarder } from "./otlp-forwarder";
 import { createOtlpLiveExporter, parseOtlpHeaders } from "./export/otlp-live";
 import { openAudience } from "./audience/open";
+import { startNotes, type NotesService } from "./notes/notes-service";
+import { REPO_ROOT } from "./config";
 
 export interface StartDeps {
   logger?: Logger;
@@ -122,7 +124,9 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   resumeReader = new TraceReader(db);
   const traceStore = store;
   const recorder = new RecorderClient(threads);
+  let notes: NotesService | null = null;
   const shutdown = async () => {
+    notes?.close();
     await threads.close();
     await otlp?.close();
     db.close();
@@ -148,6 +152,14 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     guard,
   });
   const liveFeed = feed;
+  try {
+    notes = await startNotes({ ...config.notes, mcpUpstream: config.taps.mcp.upstream, root: REPO_ROOT, dbFile: location.file }, { announce, inFlight: () => recorder.inFlight(), reader: db, logger });
+  } catch (err) {
+    liveFeed.close();
+    await shutdown();
+    throw err;
+  }
+  const notesService = notes;
   const taps = Object.fromEntries(tapList.map((h) => [h.tap, { port: h.port, upstream: h.upstream, url: h.url }])) as Record<Tap, TapInfo>;
   const probe = new ModelUpstreamProbe(config.taps.model.upstream, logger);
   const views = new ExchangeViewBuilder({ store: traceStore, probe, modelUpstream: config.taps.model.upstream, logger });
@@ -166,7 +178,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   const stdioIngest = new StdioIngest({ store: traceStore, recorder, announce, maxBodyBytes: config.maxBodyBytes });
   const app = createApp({
     store: traceStore, recorder, announce, feed: liveFeed, probe, views, taps, storage: () => threads.health(),
-    tracesDir: config.tracesDir, webDist: config.webDist, guard, maxImportBytes: config.maxImportBytes, logger, replays, stdioIngest, audience,
+    tracesDir: config.tracesDir, webDist: config.webDist, guard, maxImportBytes: config.maxImportBytes, logger, replays, stdioIngest, audience, notes: notesService,
   });
 
   const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;

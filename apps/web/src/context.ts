@@ -8,6 +8,8 @@ import type { ServerFrame } from "@hopscope/shared/trace/schemas";
 import { AskModel } from "./models/AskModel";
 import { ConnectionModel } from "./models/ConnectionModel";
 import { FollowModel } from "./models/FollowModel";
+import { FollowLiveModel } from "./models/FollowLiveModel";
+import { NotesModel } from "./models/NotesModel";
 import { ReplayModel } from "./models/ReplayModel";
 import { ShapesModel } from "./models/ShapesModel";
 import { formatRoute, parseRoute } from "./models/route";
@@ -24,6 +26,8 @@ export interface AppContext {
   ask: AskModel;
   follow: FollowModel;
   shapes: ShapesModel;
+  followLive: FollowLiveModel;
+  notes: NotesModel;
   dispose(): void;
 }
 
@@ -35,9 +39,12 @@ export function createAppContext(wsUrl: string): AppContext {
   const trace = new TraceModel();
   const ui = new UiModel();
   const replay = new ReplayModel(trace);
-  const ask = new AskModel(trace);
+  const followLive = new FollowLiveModel(trace, traces, ui);
+  // Asking from the box means "show me": follow again if following was paused.
+  const ask = new AskModel(trace, () => followLive.resume());
   const follow = new FollowModel(trace, ui);
   const shapes = new ShapesModel();
+  const notes = new NotesModel(trace);
   // Frames are applied in batches, at most one every FRAME_BATCH_MS: under heavy traffic (hundreds of
   // exchanges a second) the hop list, its numbering and the view then update once per batch rather
   // than once per frame. Order is kept.
@@ -50,7 +57,9 @@ export function createAppContext(wsUrl: string): AppContext {
     batch(() => {
       for (const frame of frames) {
         traces.applyFrame(frame);
+        followLive.beforeFrame(frame);
         trace.applyFrame(frame);
+        notes.applyFrame(frame);
       }
     });
   }
@@ -103,6 +112,8 @@ export function createAppContext(wsUrl: string): AppContext {
     ask,
     follow,
     shapes,
+    followLive,
+    notes,
     dispose() {
       window.removeEventListener("hashchange", applyHash);
       if (flushTimer) clearTimeout(flushTimer);
@@ -110,6 +121,7 @@ export function createAppContext(wsUrl: string): AppContext {
       stopUrlSync();
       stopTabReset();
       for (const m of [connection, follow, ask, replay, ui, trace, traces, shapes]) m[Symbol.dispose]();
+      for (const m of [connection, notes, followLive, follow, ask, replay, ui, trace, traces]) m[Symbol.dispose]();
     },
   };
 }

@@ -24,6 +24,7 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ["G", "End"], label: "Last hop", run: (c) => c.replay.last() },
   { keys: ["["], label: "Newer trace in the list", run: (c) => openNeighbour(c, -1) },
   { keys: ["]"], label: "Older trace in the list", run: (c) => openNeighbour(c, 1) },
+  { keys: ["l"], label: "Follow live again (after you navigated by hand)", run: (c) => c.followLive.resume() },
   { keys: ["r"], label: "Narrate from the start (replay)", run: (c) => c.replay.begin() },
   { keys: [" ", "PageDown"], label: "Next hop (step mode) · play, pause, go on (auto)", run: (c) => c.replay.advance() },
   { keys: ["PageUp"], label: "Previous hop (a presentation clicker's back)", run: (c) => c.replay.step(-1) },

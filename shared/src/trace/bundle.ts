@@ -10,7 +10,7 @@
  * document). Never edit a migration that has shipped.
  */
 import { z } from "zod";
-import { ExchangeSchema, TraceSchema } from "./schemas";
+import { ExchangeSchema, NotesChangeSchema, TraceSchema } from "./schemas";
 
 export const TRACE_BUNDLE_FORMAT = "hopscope-trace";
 /** The version this build writes, and the newest it reads. */
@@ -28,6 +28,8 @@ export const TraceBundleSchema = z
     trace: TraceSchema,
     /** Every exchange of the trace, in the order of `trace.exchanges`, with headers, bodies and chunks. */
     exchanges: z.array(ExchangeSchema),
+    /** The notes-file changes of the trace (./notes-file.ts), when the recorder saw any; optional in version 1. */
+    notes: z.array(NotesChangeSchema).optional(),
   })
   .superRefine((bundle, ctx) => {
     // The summaries in `trace.exchanges` and the full exchanges must describe the same exchanges; a

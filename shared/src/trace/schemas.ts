@@ -191,6 +191,45 @@ export const TraceSchema = TraceSummarySchema.extend({
 });
 export type Trace = z.infer<typeof TraceSchema>;
 
+/**
+ * The notes file (see ./notes-file.ts). What caused a change: the `tools/call` exchange in flight when it happened, nothing the recorder saw
+ * (someone edited the file by hand, or a client that bypasses the taps), or a presenter's reset.
+ */
+export const NotesCauseSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("tool-call"), traceId: z.string(), exchangeId: z.number().int(), toolName: z.string().optional() }),
+  z.object({ kind: z.literal("none") }),
+  z.object({ kind: z.literal("reset"), set: z.string() }),
+]);
+export type NotesCause = z.infer<typeof NotesCauseSchema>;
+
+/**
+ * What the recorder saw happen to the file. `changed`: new content (before/after); `deleted`: the file is
+ * gone; `too-large`: over the MCP server's size limit (content not kept past it); `not-a-file`: replaced by
+ * a directory or other non-file; `unreadable`: it exists but could not be read (permissions, I/O error).
+ */
+export const NotesEventSchema = z.enum(["changed", "deleted", "too-large", "not-a-file", "unreadable"]);
+export type NotesEvent = z.infer<typeof NotesEventSchema>;
+
+export const NotesChangeSchema = z.object({
+  id: z.number().int(),
+  /** Epoch ms when the recorder saw the change. */
+  at: z.number(),
+  /** The file as shown on screen, e.g. `data/db`. */
+  file: z.string(),
+  event: NotesEventSchema,
+  /** The content before and after (bytes as text when UTF-8, else base64); null when there was none. */
+  before: BodySchema.nullable(),
+  after: BodySchema.nullable(),
+  /** Size on disk after the change, in bytes (null when deleted or not a file). */
+  size: z.number().int().nonnegative().nullable(),
+  /** Why the recorder could not show content (e.g. the OS error), for `unreadable` and friends. */
+  detail: z.string().optional(),
+  cause: NotesCauseSchema,
+  /** The trace the change belongs to: the causing call's trace; null for a reset or an unlinked change. */
+  traceId: z.string().nullable(),
+});
+export type NotesChange = z.infer<typeof NotesChangeSchema>;
+
 /** Frames the recorder sends on its WebSocket feed. Every frame but `snapshot` carries a `seq` for catch-up. */
 export const ServerFrameSchema = z.discriminatedUnion("type", [
   z.object({
@@ -214,6 +253,8 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("trace.updated"), seq: z.number().int(), trace: TraceSummarySchema, links: z.array(LinkSchema) }),
   z.object({ type: z.literal("trace.deleted"), seq: z.number().int(), traceId: z.string() }),
   z.object({ type: z.literal("error"), seq: z.number().int(), message: z.string() }),
+  /** The recorder saw the notes file change (./notes-file.ts). */
+  z.object({ type: z.literal("notes.changed"), seq: z.number().int(), change: NotesChangeSchema }),
 ]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;
 

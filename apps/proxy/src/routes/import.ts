@@ -6,7 +6,14 @@ import { Hono } from "hono";
 import { importBundle, type ImportDeps } from "../importer";
 import { importTraceFile } from "../export/trace-file";
 import { cappedText } from "./errors";
+import { importNotes } from "../notes/notes-bundle";
+import type { NotesTable } from "../notes/notes-table";
 
-export function importRoutes(deps: ImportDeps & { maxImportBytes: number }) {
-  return new Hono().post("/", async (c) => c.json(await importBundle(importTraceFile(await cappedText(c, deps.maxImportBytes, "MAX_IMPORT_BYTES")).bundle, deps)));
+export function importRoutes(deps: ImportDeps & { maxImportBytes: number; notes: { table: NotesTable } }) {
+  return new Hono().post("/", async (c) => {
+    const { bundle } = importTraceFile(await cappedText(c, deps.maxImportBytes, "MAX_IMPORT_BYTES"));
+    const summary = await importBundle(bundle, deps);
+    importNotes(deps.notes.table, bundle, await deps.store.getTrace(summary.id));
+    return c.json(summary);
+  });
 }

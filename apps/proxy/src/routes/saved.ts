@@ -6,11 +6,13 @@ import path from "node:path";
 import type { SavedFile } from "@hopscope/shared/trace/api";
 import { importHopscope } from "../export/hopscope";
 import { importBundle, type ImportDeps } from "../importer";
+import { importNotes } from "../notes/notes-bundle";
+import type { NotesTable } from "../notes/notes-table";
 import type { Logger } from "../logger";
 
 const SUFFIX = ".hopscope.json";
 
-export function savedRoutes(deps: ImportDeps & { tracesDir: string; logger: Logger }) {
+export function savedRoutes(deps: ImportDeps & { tracesDir: string; logger: Logger; notes: { table: NotesTable } }) {
   return new Hono()
     .get("/", async (c) => {
       const names = await listFiles(deps.tracesDir);
@@ -37,7 +39,10 @@ export function savedRoutes(deps: ImportDeps & { tracesDir: string; logger: Logg
       } catch (err) {
         throw new HTTPException(404, { message: `no file ${file} in the traces folder; list them with GET /api/saved`, cause: err });
       }
-      return c.json(await importBundle(importHopscope(text), deps));
+      const bundle = importHopscope(text);
+      const summary = await importBundle(bundle, deps);
+      importNotes(deps.notes.table, bundle, await deps.store.getTrace(summary.id));
+      return c.json(summary);
     });
 }
 

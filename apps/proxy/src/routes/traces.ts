@@ -12,6 +12,8 @@ import { ExportFormatSchema, exportTrace, traceSlug } from "../export/trace-file
 import { exportHtml } from "../export/html";
 import type { ExchangeViewBuilder } from "../views/exchange-views";
 import { jsonBody, notFound } from "./errors";
+import type { NotesTable } from "../notes/notes-table";
+import { withNotes } from "../notes/notes-bundle";
 
 export interface TracesDeps {
   store: TraceStore;
@@ -21,13 +23,15 @@ export interface TracesDeps {
   /** For the HTML export: the derived views, and the built UI that holds the page template. */
   views: ExchangeViewBuilder;
   webDist: string;
+  /** The notes-file changes, written into exported and saved files. */
+  notes: { table: NotesTable };
 }
 
 export function tracesRoutes(deps: TracesDeps) {
   const { store } = deps;
   const bundleOf = async (id: string) => {
     const trace = (await store.getTrace(id)) ?? notFound(`no trace ${id}; list traces with GET /api/traces`);
-    return createTraceBundle(trace, await store.getExchanges(id));
+    return withNotes(createTraceBundle(trace, await store.getExchanges(id)), deps.notes.table);
   };
   return new Hono()
     .get("/", async (c) => {

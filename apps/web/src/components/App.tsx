@@ -4,6 +4,7 @@ import { AppCtx } from "./AppContext";
 import { useShortcuts } from "./useShortcuts";
 import s from "./App.module.css";
 import { EmptyState } from "./EmptyState";
+import { FollowLiveBar } from "./FollowLiveBar";
 import { FollowPanel } from "./FollowPanel";
 import { Header } from "./Header";
 import { HelpOverlay } from "./HelpOverlay";
@@ -31,6 +32,7 @@ export function App({ ctx }: Props) {
         ) : (
           <>
             <Header />
+            <FollowLiveBar />
             <main class={s.main}>
               <TraceList />
               {open ? (

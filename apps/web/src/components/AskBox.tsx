@@ -13,6 +13,9 @@ export function AskBox() {
   function onSubmit(event: JSX.TargetedEvent<HTMLFormElement>): void {
     event.preventDefault();
     void ask.ask();
+    // Back to the timeline: j / k / End step through the hops again instead of typing into the box.
+    const input = event.currentTarget.querySelector("input");
+    if (input instanceof HTMLInputElement) input.blur();
   }
   function onInput(event: JSX.TargetedEvent<HTMLInputElement>): void {
     ask.message.value = event.currentTarget.value;

@@ -12,11 +12,16 @@ interface Props {
 
 export function Caption({ number, kind, caption, large }: Props) {
   return (
-    <div class={`${s.caption} ${large ? s.large : ""}`} data-kind={kind} data-testid="caption">
+    <div class={`${s.caption} ${large ? s.large : ""}`} data-kind={kind} data-state={caption.state} data-testid="caption">
       <span class={s.number}>{number}</span>
       <div>
         <h2 class={s.title}>{caption.title}</h2>
         <p class={s.text}>{caption.text}</p>
+        {caption.meter ? (
+          <p class={s.meter} data-testid="caption-meter" aria-live="polite">
+            {caption.meter}
+          </p>
+        ) : null}
       </div>
     </div>
   );

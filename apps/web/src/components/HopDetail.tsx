@@ -4,6 +4,7 @@
  */
 import type { HopKind } from "../models/hops";
 import { captionFor } from "../models/captions";
+import { streamStateNow } from "../models/stream-state-now";
 import type { DetailTab } from "../models/UiModel";
 import { AgentTab } from "./AgentTab";
 import { useApp } from "./AppContext";
@@ -11,6 +12,7 @@ import { Caption } from "./Caption";
 import { DiffTab } from "./DiffTab";
 import s from "./HopDetail.module.css";
 import { McpTab } from "./McpTab";
+import { NotesChangePanel } from "./NotesChangePanel";
 import { OutputTab } from "./OutputTab";
 import { PromptTab } from "./PromptTab";
 import { TimingTab } from "./TimingTab";
@@ -44,7 +46,7 @@ export function tabsFor(kind: HopKind, isLaterModelRequest: boolean): DetailTab[
 }
 
 export function HopDetail() {
-  const { trace, ui } = useApp();
+  const { trace, ui, replay, followLive } = useApp();
   const hop = trace.selected.value;
   if (!hop) {
     return (
@@ -57,7 +59,7 @@ export function HopDetail() {
   const prev = x && hop.kind === "model-request" ? trace.previousModelRequest(x.id) : undefined;
   const tabs = tabsFor(hop.kind, prev !== undefined);
   const tab = ui.tab.value && tabs.includes(ui.tab.value) ? ui.tab.value : (tabs[0] as DetailTab);
-  const caption = captionFor(hop, x, trace.firstModelRequestId.value);
+  const caption = captionFor(hop, x, trace.firstModelRequestId.value, x ? streamStateNow(trace, replay, x, followLive.now.value) : undefined);
   function select(t: DetailTab): void {
     ui.tab.value = t;
   }
@@ -71,6 +73,7 @@ export function HopDetail() {
   return (
     <aside class={s.detail} aria-label={`Hop ${hop.number} in detail`} data-testid="hop-detail">
       <Caption number={hop.number} kind={hop.kind} caption={caption} />
+      <NotesChangePanel hop={hop} />
       <div class={s.tabs} role="tablist">
         {tabs.map((t) => (
           <button key={t} type="button" role="tab" aria-selected={t === tab} class={`${s.tab} ${t === tab ? s.on : ""}`} onClick={() => select(t)} data-tab={t}>

@@ -3,6 +3,9 @@
  * one highlighted), on the right one hop at a time — its caption and its payload, the one thing to look at.
  */
 import { captionFor } from "../models/captions";
+import { streamStateNow } from "../models/stream-state-now";
+import { FollowLiveBar } from "./FollowLiveBar";
+import { NotesChangePanel } from "./NotesChangePanel";
 import { useApp } from "./AppContext";
 import { Caption } from "./Caption";
 import { FollowPanel } from "./FollowPanel";
@@ -13,7 +16,7 @@ import { SequenceView } from "./SequenceView";
 import { ZoomControl } from "./ZoomControl";
 
 export function PresenterView() {
-  const { trace, ui, traces } = useApp();
+  const { trace, replay, ui, traces, followLive } = useApp();
   const hop = trace.selected.value;
   const x = hop ? trace.exchanges.value.get(hop.exchangeId) : undefined;
   const hops = trace.hops.value;
@@ -29,6 +32,7 @@ export function PresenterView() {
         <span class={s.pos}>
           hop {hop?.number ?? "–"} of {hops[hops.length - 1]?.number ?? 0}
         </span>
+        <FollowLiveBar compact />
         <ReplayStatus />
         <ZoomControl />
         <button type="button" class={s.leave} onClick={leave}>
@@ -41,8 +45,9 @@ export function PresenterView() {
           {ui.followOpen.value ? <FollowPanel /> : null}
         </div>
         <div class={s.right}>
-          {hop ? <Caption number={hop.number} kind={hop.kind} caption={captionFor(hop, x, trace.firstModelRequestId.value)} large /> : null}
+          {hop ? <Caption number={hop.number} kind={hop.kind} caption={captionFor(hop, x, trace.firstModelRequestId.value, x ? streamStateNow(trace, replay, x, followLive.now.value) : undefined)} large /> : null}
           <div class={s.focus} data-testid="presenter-focus">
+            {hop ? <NotesChangePanel hop={hop} large /> : null}
             {hop && x ? <PresenterFocus hop={hop} x={x} /> : <p class={s.hint}>Press → to start.</p>}
           </div>
         </div>

@@ -1,5 +1,5 @@
 /**
- * The sequence view: four lanes (You, Host, Model server, MCP server) and one row per numbered hop,
+ * The sequence view: four lanes (You, Host, Model server, MCP server) and the notes file's (NotesLane), one row per numbered hop,
  * with a waterfall column on the right. Rows are virtualised (only the rows in view are rendered) so a
  * trace with 1,000 exchanges scrolls smoothly.
  */
@@ -10,6 +10,7 @@ import { useApp } from "./AppContext";
 import { HopRow } from "./HopRow";
 import { LANE_HELP, LANE_NAMES, LANE_X } from "./lanes";
 import { TransportBadge } from "./TransportBadge";
+import { NotesLane } from "./NotesLane";
 import s from "./SequenceView.module.css";
 
 /** Row height in rem; rows are absolutely positioned at index × height. */
@@ -88,6 +89,7 @@ export function SequenceView({ fit = false }: { fit?: boolean }) {
             {hops.slice(first, last).map((hop, i) => (
               <HopRow key={hop.number} hop={hop} top={(first + i) * rowRem} height={rowRem} spanStart={spanStart} spanEnd={spanEnd} />
             ))}
+            <NotesLane hops={hops} rowRem={rowRem} />
           </div>
         )}
         {!fit && hops.length > 0 && hops.length < 12 ? (

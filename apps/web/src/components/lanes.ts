@@ -2,6 +2,8 @@
 import type { Lane } from "../models/hops";
 
 export const LANE_X: Record<Lane, number> = { you: 7, host: 33, model: 60, mcp: 87 };
+/** The fifth lane: the notes file the MCP server owns (drawn by NotesLane; its name sits atop its line, not in the header). */
+export const FILE_X = 97;
 export const LANE_NAMES: Record<Lane, string> = { you: "You", host: "Host", model: "Model server", mcp: "MCP server" };
 
 /** What each lane is, for learners (shown on hover). */

@@ -9,7 +9,8 @@ import { AppConfigSchema, type AppConfig } from "@hopscope/shared/trace/api";
 import { getJson, send } from "../api/http";
 import type { TraceModel } from "./TraceModel";
 
-export const AskModel = createModel((trace: TraceModel) => {
+/** `beforeSend` runs as the question goes out (the app resumes following live there). */
+export const AskModel = createModel((trace: TraceModel, beforeSend: () => void = () => {}) => {
   const config = signal<AppConfig | null>(null);
   const configError = signal<string | null>(null);
   const message = signal("Add buy milk to my notes");
@@ -48,7 +49,7 @@ export const AskModel = createModel((trace: TraceModel) => {
     if (!text || sending.value) return;
     sending.value = true;
     error.value = null;
-    trace.followNextTrace.value = true;
+    beforeSend();
     try {
       // The reply is on screen as the last hop; the answer is validated so a broken host shows an error.
       const conversationId = continueOpen.value ? openConversation.value : null;
@@ -59,7 +60,6 @@ export const AskModel = createModel((trace: TraceModel) => {
       console.error("[hopscope] ask failed", e);
     } finally {
       sending.value = false;
-      trace.followNextTrace.value = false;
       void loadConfig(); // the first model call tells the recorder whether the model is simulated
     }
   }

@@ -5,10 +5,79 @@
  */
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import type { Hop } from "./hops";
+import type { Durations, StreamState } from "./stream-state";
 
 export interface Caption {
   title: string;
   text: string;
+  /** Numbers of the moment: seconds waited, tokens so far and tokens/s, or the model server's timings. */
+  meter?: string;
+  /** Which state the caption describes (`waiting`, `text`, `tool-call`, `done`, `cut`), for styling and tests. */
+  state?: StreamState["kind"];
+}
+
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const rate = (tps: number | null) => (tps === null ? "" : ` · ${tps.toFixed(1)} tokens/s`);
+const tokensSoFar = (n: number) => `${n} token${n === 1 ? "" : "s"} so far`;
+
+/** Ollama's own timings from the final chunk: loading the model, reading the prompt, writing the answer. */
+export function durationsMeter(d: Durations | null): string | undefined {
+  if (!d) return undefined;
+  const parts: string[] = [];
+  if (d.loadMs !== undefined) parts.push(`loading the model ${secs(d.loadMs)}`);
+  if (d.promptMs !== undefined) parts.push(`reading the prompt${d.promptTokens !== undefined ? ` (${d.promptTokens} tokens)` : ""} ${secs(d.promptMs)}`);
+  if (d.evalMs !== undefined) {
+    const tps = d.evalTokens !== undefined && d.evalMs > 0 ? ` = ${((d.evalTokens * 1000) / d.evalMs).toFixed(1)} tokens/s` : "";
+    parts.push(`writing${d.evalTokens !== undefined ? ` ${d.evalTokens} tokens` : ""} ${secs(d.evalMs)}${tps}`);
+  }
+  return parts.length ? `Model server: ${parts.join(" · ")}` : undefined;
+}
+
+/** Nothing back yet from the model server: say what it is doing, and for how long. */
+function waitingCaption(st: Extract<StreamState, { kind: "waiting" }>, base: Caption): Caption {
+  return {
+    title: `${base.title} — waiting for the model's first byte`,
+    text: st.streamed
+      ? `Nothing has come back yet: the model server is loading the model and reading the prompt (every token of it) before it writes the first token.${st.hasTools ? " If the model is writing a tool call, Ollama also holds the text back until the whole <tool_call> is written." : ""}`
+      : "The host asked for the whole answer at once (stream: false), so nothing comes back until the model has finished: the model server loads the model, reads the prompt (every token of it), then writes the answer, token by token.",
+    meter: `waiting ${secs(st.elapsedMs)}`,
+    state: "waiting",
+  };
+}
+
+/** A model's answer that is still arriving, or that was cut before its final chunk. */
+function liveResponseCaption(st: StreamState): Caption | null {
+  switch (st.kind) {
+    case "arriving":
+      return {
+        title: "The model server's answer is arriving…",
+        text: "The host asked for the whole answer at once (stream: false): it arrives in one piece, and only then does the host see whether the model asked for a tool.",
+        state: "arriving",
+      };
+    case "text":
+      return {
+        title: "The model is writing words…",
+        text: "Each chunk is about one token, sent the moment the model generates it. The model writes text, one token after another; nothing is decided until it stops.",
+        meter: `${tokensSoFar(st.tokens)}${rate(st.tokensPerSecond)}`,
+        state: "text",
+      };
+    case "tool-call":
+      return {
+        title: `The model is writing a tool call${st.toolName ? `: ${st.toolName}` : ""}…`,
+        text: "It writes <tool_call> tags around a JSON function call — plain text. The model server's parser (Ollama's state machine) turns that text into tool_calls JSON. The model cannot run anything: it only asks the host.",
+        meter: `${tokensSoFar(st.tokens)}${rate(st.tokensPerSecond)}`,
+        state: "tool-call",
+      };
+    case "cut":
+      return {
+        title: st.inToolCall ? "The stream was cut in the middle of a tool call" : "The stream was cut before the model finished",
+        text: `The connection ended before the model server's final chunk (done: true), so this answer is incomplete.${st.inToolCall ? " A half-written tool call is not a tool call: the host cannot act on it." : ""}`,
+        meter: tokensSoFar(st.tokens).replace(" so far", " arrived"),
+        state: "cut",
+      };
+    default:
+      return null;
+  }
 }
 
 function modelRequestCaption(x: ExchangeSummary, isFirstModelRequest: boolean): Caption {
@@ -67,9 +136,22 @@ function mcpCaption(x: ExchangeSummary): Caption {
   return { title: `MCP: ${c.method ?? "message"}`, text: "One JSON-RPC message on the MCP server's single endpoint, POST /mcp." };
 }
 
-/** The caption for a hop; `firstModelRequestId` tells the first model request from the resends. */
-export function captionFor(hop: Hop, exchange: ExchangeSummary | undefined, firstModelRequestId: number | undefined): Caption {
+/**
+ * The caption for a hop; `firstModelRequestId` tells the first model request from the resends; `stream`
+ * is what is known of a model exchange at the moment on screen (see ./stream-state.ts), so a caption
+ * never tells more — or other — than has happened.
+ */
+export function captionFor(hop: Hop, exchange: ExchangeSummary | undefined, firstModelRequestId: number | undefined, stream?: StreamState): Caption {
   if (!exchange) return { title: `Hop ${hop.number}`, text: "" };
+  if (hop.kind === "model-request" && stream?.kind === "waiting") return waitingCaption(stream, modelRequestCaption(exchange, exchange.id === firstModelRequestId));
+  if (hop.kind === "model-response" && stream) {
+    const live = liveResponseCaption(stream);
+    if (live) return live;
+    if (stream.kind === "done") {
+      const meter = durationsMeter(stream.durations);
+      return { ...modelResponseCaption(exchange), ...(meter ? { meter } : {}), state: "done" };
+    }
+  }
   switch (hop.kind) {
     case "agent-request":
       return { title: "You ask the host", text: "Your question goes to the host — the program that runs the agent loop. The host, not the model, makes every network call from here on." };

@@ -1,0 +1,146 @@
+/**
+ * Follow live, on by default (like a network panel's auto-scroll): when a trace starts — from any
+ * client, the ask box, curl, the CLI, another agent through the taps — it is opened, and each hop is
+ * selected as it arrives (each for at least a moment), so the detail pane shows what is happening now (the model's text as it
+ * streams). Two questions at once: the view follows the newest and says how many are running.
+ * Navigating by hand (another hop, another trace, a replay) pauses following; `resume()` (the `l` key,
+ * the button) picks it up again at the newest live trace. `now` ticks while something is in flight,
+ * so captions can count the seconds a model takes to answer.
+ */
+import { computed, createModel, effect, signal } from "@preact/signals";
+import type { ServerFrame } from "@hopscope/shared/trace/schemas";
+import type { TraceModel } from "./TraceModel";
+import type { TracesModel } from "./TracesModel";
+import type { UiModel } from "./UiModel";
+
+const TICK_MS = 200;
+/** Least time a hop stays selected while following, so a quick hop is seen before the next. */
+const DWELL_MS = 900;
+const MAX_BEHIND = 4;
+
+export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesModel, ui: UiModel) => {
+  const on = signal(true);
+  /** Why following paused, for the bar ("you picked hop 3"). */
+  const pausedBecause = signal<string | null>(null);
+  const now = signal(Date.now());
+  /** Traces seen starting (or listed) already: only a trace seen for the first time is "new". */
+  const known = new Set<string>();
+  /** Where following last put the view; anything else that moves it is the user. */
+  let expected: { traceId: string | null; hop: number | null } | null = null;
+
+  /** Traces with exchanges in flight, newest first. */
+  const running = computed(() => {
+    const ids = [...traces.inFlight.value.keys()];
+    const created = (id: string) => traces.traces.value.find((t) => t.id === id)?.createdAt ?? Number.MAX_SAFE_INTEGER;
+    return ids.sort((a, b) => created(b) - created(a));
+  });
+
+  function place(traceId: string | null, hop: number | null): void {
+    expected = { traceId, hop };
+  }
+
+  function openTrace(id: string, live: boolean): void {
+    place(id, null);
+    ui.tab.value = null;
+    void trace.open(id, null, live);
+  }
+
+  /** Called for each frame before the trace model applies it, so a new trace is open when its first exchange lands. */
+  function beforeFrame(frame: ServerFrame): void {
+    if (frame.type === "snapshot") {
+      for (const t of frame.traces) known.add(t.id);
+      for (const x of frame.inFlight) known.add(x.traceId);
+      return;
+    }
+    if (frame.type !== "exchange.started") return;
+    const id = frame.exchange.traceId;
+    if (known.has(id)) return;
+    known.add(id);
+    if (on.value && id !== trace.traceId.value) openTrace(id, true);
+  }
+
+  // Each hop is selected as it arrives, one after another: a hop stays selected at least DWELL_MS, so a
+  // quick one (an MCP call takes milliseconds) is seen with its caption before the next; a view more than
+  // MAX_BEHIND hops behind (a burst, a fast model) jumps to the newest.
+  let lastMoveAt = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  function select(n: number): void {
+    lastMoveAt = Date.now();
+    place(trace.traceId.peek(), n);
+    ui.tab.value = null; // the hop's natural tab: the streaming text for a model's answer
+    trace.selectedHop.value = n;
+  }
+  function step(): void {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (!on.peek()) return;
+    const hops = trace.hops.peek();
+    const last = hops.at(-1);
+    if (!last) return;
+    const i = hops.findIndex((h) => h.number === trace.selectedHop.peek());
+    if (i === hops.length - 1) return;
+    if (hops.length - 1 - i > MAX_BEHIND) return select(last.number);
+    const wait = lastMoveAt + DWELL_MS - Date.now();
+    if (wait > 0 && i >= 0) {
+      timer = setTimeout(step, wait);
+      return;
+    }
+    select((hops[i + 1] ?? last).number);
+    if (i + 1 < hops.length - 1) timer = setTimeout(step, DWELL_MS);
+  }
+  effect(() => {
+    if (!on.value) return;
+    void trace.hops.value;
+    step();
+  });
+
+  // Anything but following that moves the view is the user navigating: pause.
+  effect(() => {
+    const at = { traceId: trace.traceId.value, hop: trace.selectedHop.value };
+    // A trace closed under us (deleted, pruned) is not the learner navigating.
+    if (expected && on.peek() && at.traceId !== null && (at.traceId !== expected.traceId || at.hop !== expected.hop)) {
+      on.value = false;
+      pausedBecause.value = at.traceId !== expected.traceId ? "you opened another trace" : at.hop === null ? "you closed the hop" : `you picked hop ${at.hop}`;
+    }
+    expected = at;
+  });
+
+  // The clock runs only while the open trace has something in flight.
+  const anyInFlight = computed(() => trace.list.value.some((x) => x.timings.end === null));
+  effect(() => {
+    if (!anyInFlight.value) return;
+    now.value = Date.now();
+    const timer = setInterval(() => (now.value = Date.now()), TICK_MS);
+    return () => clearInterval(timer);
+  });
+
+  /** Follow again: the newest running trace (or stay on this one), at its newest hop. */
+  function resume(): void {
+    pausedBecause.value = null;
+    const newest = running.value[0];
+    if (newest && newest !== trace.traceId.value) openTrace(newest, !traces.traces.value.some((t) => t.id === newest));
+    else {
+      // Back to now at once: the newest hop, not a walk through the ones missed.
+      const last = trace.hops.value.at(-1);
+      if (last) select(last.number);
+      else place(trace.traceId.value, trace.selectedHop.value);
+    }
+    on.value = true;
+  }
+
+  function pause(reason: string): void {
+    on.value = false;
+    pausedBecause.value = reason;
+  }
+
+  return {
+    on,
+    pausedBecause,
+    now,
+    running,
+    beforeFrame,
+    resume,
+    pause,
+  };
+});
+export type FollowLiveModel = InstanceType<typeof FollowLiveModel>;
