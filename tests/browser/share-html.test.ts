@@ -2,7 +2,8 @@
  * The trace as one HTML file (issue 16): the article trace is imported into the real recorder, exported
  * with `format=html`, and opened from `file://` in Chromium with every non-file request aborted. Its hops,
  * prompt (with tokens) and replay work with no server; a trace whose bodies carry `</script><script>`,
- * `<img onerror>` and `<!--` runs nothing; secrets stay redacted; a 50 MB trace is refused.
+ * `<img onerror>` and `<!--` runs nothing; secrets stay redacted; a 50 MB trace is refused. The
+ * write-instead-of-append lesson's page shows its notes-file lane: the destructive mark and the diff.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -19,6 +20,8 @@ import { autoReplayToEnd } from "./support/replay-to-end";
 import { startRecordedStack, type RecordedStack } from "./support/recorded-stack";
 
 const ARTICLE = new URL("../../traces/buy-milk.hopscope.json", import.meta.url);
+/** The write-instead-of-append lesson: its bundle's `notes` hold the change that destroyed "call the dentist". */
+const WRITE = new URL("../../traces/write-instead-of-append.hopscope.json", import.meta.url);
 const PAYLOAD = "</script><script>window.__pwned=1;alert(1)</script><img src=x onerror=alert(2)><!-- $& $'";
 const SECRET = "sk-live-DO-NOT-SHARE-4242";
 
@@ -91,7 +94,7 @@ describe("a trace as one self-contained HTML file", () => {
     expect(article.html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[^']+'; style-src 'sha256-[^']+';/);
     expect(article.html).not.toMatch(/<script[^>]*\ssrc=|<link rel="stylesheet"/);
     expect(article.html.match(/<script type="module">/g)).toHaveLength(1);
-    expect(article.html).toContain("<title>buy milk (the article&#39;s trace) · hopscope</title>");
+    expect(article.html).toContain("<title>buy milk (the article&#39;s trace, Ollama 0.13.5) · hopscope</title>");
   });
 
   it("opens from file:// offline at ?hop=3: hops, the prompt with its tokens, and the replay work", async () => {
@@ -142,6 +145,31 @@ describe("a trace as one self-contained HTML file", () => {
     expect(requests).toEqual([]);
   });
 
+  it("shows the notes-file lane from the file: the destructive change's mark and its before/after diff", async () => {
+    const { page } = browser;
+    const lesson = await exportFile(stack, await importTrace(stack, await readFile(WRITE, "utf8")), dir, "write.html");
+    expect(lesson.html).toContain('"notes":[{');
+    await page.goto(`${pathToFileURL(lesson.path).href}?hop=1`);
+    await page.locator('[data-hop="1"][data-selected="true"]').waitFor();
+    expect(await page.getByTestId("notes-lane-name").textContent()).toBe("…/data/db");
+    const mark = page.getByTestId("notes-mark");
+    await expect.poll(() => mark.count()).toBe(1);
+    expect(await mark.getAttribute("data-destructive")).toBe("true");
+    expect(await mark.getAttribute("data-cause")).toBe("tool-call");
+    expect(await mark.textContent()).toBe("1 note deleted");
+    // The mark sits on the tools/call write's row (hop 5) and opens it, with the file before and after.
+    await mark.click();
+    await page.locator('[data-hop="5"][data-selected="true"]').waitFor();
+    const panel = page.getByTestId("hop-detail").getByTestId("notes-change");
+    await expect.poll(() => panel.textContent()).toContain("1 note deleted, 1 added");
+    const lines = await panel.locator("[data-op]").evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.op}:${e.textContent?.slice(1)}`));
+    expect(lines).toEqual(["del:call the dentist", "add:buy milk"]);
+    expect(await panel.textContent()).toContain("by tools/call write");
+    await browser.screenshot("share-06-file-notes-lane-1280");
+    expect(requests).toEqual([]);
+    expect(browser.pageErrors).toEqual([]);
+  });
+
   it("a trace whose bodies carry </script><script>, <img onerror> and <!-- runs nothing, and its secret stays redacted", async () => {
     const { page } = browser;
     const evil = await exportFile(stack, await importTrace(stack, hostile(await readFile(ARTICLE, "utf8"))), dir, "hostile.html");
@@ -177,7 +205,7 @@ describe("a trace as one self-contained HTML file", () => {
 
   it("is what `hopscope export <id> --format html --out FILE` writes", async () => {
     const list = (await (await fetch(`${stack.uiUrl}/api/traces`)).json()) as { traces: { id: string; name: string }[] };
-    const id = list.traces.find((t) => t.name === "buy milk (the article's trace)")?.id;
+    const id = list.traces.find((t) => t.name === "buy milk (the article's trace, Ollama 0.13.5)")?.id;
     if (!id) throw new Error("the imported article trace is not listed");
     const out = join(dir, "cli.html");
     const stderr = await new Promise<string>((resolve, reject) =>

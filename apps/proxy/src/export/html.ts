@@ -5,6 +5,7 @@
  * no network); this fills in the trace as JSON *data* (script-safe, so a recorded `</script>` or `<!--`
  * stays text) with the views the recorder derives (prompt, segments, token ids/pieces, raw output,
  * diff, and the token counts its budget asks for), so the page needs neither a server nor the tokenizer.
+ * The bundle keeps its `notes` (the trace's notes-file changes): the page draws the file lane from them.
  * Bodies come from the store, already redacted on the way in (and redacted again here).
  */
 import { readFile } from "node:fs/promises";
