@@ -201,6 +201,13 @@ describe("presenting the article's trace", () => {
     expect(hops[0]).toBe(1);
     expect(hops).toEqual([...hops].sort((a, b) => a - b));
     expect(new Set(hops)).toEqual(new Set([1, 3, 4, 5, 6, 7, 8]));
+    // The notes file is a step: right after the MCP request that wrote the value, before its result.
+    const steps = await path.locator("button").evaluateAll((bs) => bs.map((b) => `${(b as HTMLElement).dataset.hop}:${(b as HTMLElement).dataset.side}`));
+    const file = steps.indexOf("5:notes");
+    expect(file, steps.join(" ")).toBeGreaterThan(0);
+    expect(steps[file - 1]).toBe("5:request");
+    expect(steps.slice(file + 1).every((x) => x !== "5:request")).toBe(true);
+    expect(await path.locator('button[data-side="notes"]').textContent()).toContain("notes file (data/db)");
     // The append tool's example is no longer the article's value: nothing in the tools' wording matches.
     expect(await page.getByTestId("follow-tool-definitions").count()).toBe(0);
     // Docked: the panel and the hop's detail do not overlap.
@@ -214,6 +221,12 @@ describe("presenting the article's trace", () => {
     expect(box!.y).toBeGreaterThan(0);
     expect(box!.y + box!.height).toBeLessThanOrEqual(720);
     await browser.screenshot("26-follow-buy-milk");
+    // A click on the file step opens hop 5's diff and marks it and the lane's mark.
+    await path.locator('button[data-side="notes"]').click();
+    await page.locator('[data-testid="hop-detail"] [data-testid="notes-change"][data-current]').waitFor();
+    await page.locator('[data-testid="notes-mark"][data-current]').waitFor();
+    expect(await page.getByTestId("hop-detail").getByTestId("notes-diff").textContent()).toContain("buy milk");
+    await browser.screenshot("27-follow-buy-milk-notes-file");
     await page.getByLabel("Follow a value across hops").fill("whole notes file");
     await page.getByLabel("Follow a value across hops").press("Enter");
     await page.getByTestId("follow-tool-definitions").waitFor();

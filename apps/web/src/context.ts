@@ -42,9 +42,9 @@ export function createAppContext(wsUrl: string): AppContext {
   const followLive = new FollowLiveModel(trace, traces, ui);
   // Asking from the box means "show me": follow again if following was paused.
   const ask = new AskModel(trace, () => followLive.resume());
-  const follow = new FollowModel(trace, ui);
-  const shapes = new ShapesModel();
   const notes = new NotesModel(trace);
+  const follow = new FollowModel(trace, ui, notes);
+  const shapes = new ShapesModel();
   // Frames are applied in batches, at most one every FRAME_BATCH_MS: under heavy traffic (hundreds of
   // exchanges a second) the hop list, its numbering and the view then update once per batch rather
   // than once per frame. Order is kept.

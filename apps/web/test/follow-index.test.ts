@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { alongThePath, buildFollowIndex, findOccurrences, inToolDefinition, type FollowSide } from "../src/models/follow-index";
+import type { NotesChange } from "@hopscope/shared/trace/notes-file";
+import { alongThePath, buildFollowIndex, findOccurrences, inToolDefinition, notesFollowDocs, type FollowSide } from "../src/models/follow-index";
 
 const docs = [
   { exchangeId: 1, side: "request" as const, text: JSON.stringify({ message: "Add buy milk to my notes" }) },
@@ -88,5 +89,40 @@ describe("follow the data along its path", () => {
     expect(toolDefinitions.map((x) => `${x.hop}:${x.side}`)).toEqual(["2:response", "3:request", "3:prompt"]);
     expect(inToolDefinition({ side: "response", path: "/0/result/tools/1/description" })).toBe(true);
     expect(inToolDefinition({ side: "request", path: "/messages/0/content" })).toBe(false);
+  });
+});
+
+describe("follow the data into the notes file", () => {
+  const text = (data: string) => ({ encoding: "utf8" as const, data, size: data.length, storedSize: data.length, truncated: false });
+  const change = (id: number, exchangeId: number | null, before: string, after: string): NotesChange => ({
+    id,
+    at: id,
+    file: "data/db",
+    event: "changed",
+    before: text(before),
+    after: text(after),
+    size: after.length,
+    cause: exchangeId === null ? { kind: "none" } : { kind: "tool-call", traceId: "t", exchangeId, toolName: "append" },
+    traceId: exchangeId === null ? null : "t",
+  });
+  const hopOf: Record<number, number> = { 1: 1, 3: 3, 5: 5, 7: 7 };
+  const along = (docs: Parameters<typeof buildFollowIndex>[0], needle: string) =>
+    alongThePath(findOccurrences(buildFollowIndex(docs), needle).map((o) => ({ ...o, hop: hopOf[o.exchangeId] ?? 0 }))).path.map((x) => `${x.hop}:${x.side}${x.side === "notes" ? x.path : ""}`);
+
+  it("places the file's change right after the MCP request that made it, before the tool result", () => {
+    const docs = [
+      { exchangeId: 5, side: "response" as const, text: JSON.stringify({ result: { content: [{ type: "text", text: "Appended: buy milk" }] } }) },
+      { exchangeId: 5, side: "request" as const, text: JSON.stringify({ method: "tools/call", params: { arguments: { content: "buy milk" } } }) },
+      { exchangeId: 1, side: "request" as const, text: JSON.stringify({ message: "Add buy milk" }) },
+      ...notesFollowDocs([change(1, 5, "call the dentist\n", "call the dentist\nbuy milk\n"), change(2, null, "", "buy milk by hand\n")]),
+    ];
+    // The value was already absent before: only the after-text matches; the hand edit (no tool call) is not a step.
+    expect(along(docs, "buy milk")).toEqual(["1:request", "5:request", "5:notes/after", "5:response"]);
+  });
+
+  it("lists a value the call removed from the file, and not a value the file kept", () => {
+    const removed = notesFollowDocs([change(1, 7, "call the dentist\nbuy milk\n", "call the dentist\n")]);
+    expect(along(removed, "buy milk")).toEqual(["7:notes/before"]);
+    expect(along(removed, "dentist")).toEqual(["7:notes/after"]);
   });
 });

@@ -1,22 +1,23 @@
 /**
  * Follow the data: every place the followed value appears, along the path it travelled (your message → the
- * prompt → the model's tool call → the MCP request → the tool result → the next prompt → the reply); matches
+ * prompt → the model's tool call → the MCP request → the notes file → the tool result → the next prompt → the reply); matches
  * inside tool definitions are listed apart, since the value did not travel there. A click opens the hop on the
  * right tab and scrolls to the match. Docked under the sequence, in both modes.
  */
 import type { FollowSide } from "../models/follow-index";
 import type { HopOccurrence } from "../models/FollowModel";
-import { revealMatch } from "../models/reveal-match";
+import { revealMatch, revealNotesChange } from "../models/reveal-match";
 import { useApp } from "./AppContext";
 import s from "./FollowPanel.module.css";
 
-const SIDE: Record<FollowSide, string> = { request: "request", response: "response", prompt: "the prompt the model saw", "raw-output": "the text the model wrote" };
+const SIDE: Record<FollowSide, string> = { request: "request", response: "response", prompt: "the prompt the model saw", "raw-output": "the text the model wrote", notes: "notes file (data/db)" };
 
 function Item({ o }: { o: HopOccurrence }) {
   const { ui, trace, replay } = useApp();
   const hop = trace.hops.value.find((h) => h.number === o.hop);
   function go(): void {
     replay.goTo(o.hop);
+    if (o.side === "notes") return revealNotesChange(o.hop);
     ui.tab.value = o.side === "prompt" ? "saw" : o.side === "raw-output" ? "wrote" : hop?.kind === "mcp" ? "mcp" : hop?.kind.startsWith("agent") ? "agent" : "wire";
     revealMatch(o.side === "prompt" ? o.origin : undefined);
   }
@@ -27,7 +28,7 @@ function Item({ o }: { o: HopOccurrence }) {
           {o.hop || "?"}
         </span>
         <span class={s.where}>
-          {SIDE[o.side]} {o.path ? <code>{o.path}</code> : null}
+          {SIDE[o.side]} {o.side === "notes" ? (o.path === "/before" ? "— removed by this call" : "— written by this call") : o.path ? <code>{o.path}</code> : null}
           {o.origin ? <> ← from <code>{o.origin}</code></> : null}
         </span>
         <span class={s.snippet}>

@@ -39,6 +39,7 @@ export function NotesLane({ hops, rowRem }: Props) {
               type="button"
               class={`${s.pill} ${v.destructive ? s.destructive : ""} ${linked ? "" : s.unlinked}`}
               data-testid="notes-mark"
+              data-mark-hop={hop?.number}
               data-destructive={v.destructive ? "true" : "false"}
               data-cause={c.cause.kind}
               title={`data/db ${v.headline} — ${v.cause}`}

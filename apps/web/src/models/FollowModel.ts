@@ -4,8 +4,9 @@
  */
 import { computed, createModel, effect } from "@preact/signals";
 import { bodyText } from "./body";
-import { alongThePath, buildFollowIndex, findOccurrences, type FollowDoc, type Occurrence } from "./follow-index";
+import { alongThePath, buildFollowIndex, findOccurrences, notesFollowDocs, type FollowDoc, type Occurrence } from "./follow-index";
 import { hopFor } from "./hops";
+import type { NotesModel } from "./NotesModel";
 import type { TraceModel } from "./TraceModel";
 import type { UiModel } from "./UiModel";
 
@@ -13,7 +14,7 @@ export interface HopOccurrence extends Occurrence {
   hop: number;
 }
 
-export const FollowModel = createModel((trace: TraceModel, ui: UiModel) => {
+export const FollowModel = createModel((trace: TraceModel, ui: UiModel, notes: NotesModel) => {
   const index = computed(() => {
     const docs: FollowDoc[] = [];
     for (const x of trace.list.value) {
@@ -27,6 +28,8 @@ export const FollowModel = createModel((trace: TraceModel, ui: UiModel) => {
         if (v.value.rawOutput) docs.push({ exchangeId: x.id, side: "raw-output", text: v.value.rawOutput.text, plain: true });
       }
     }
+    // The notes file is a step on the path: each change sits on the tools/call that made it.
+    docs.push(...notesFollowDocs(notes.changes.value));
     return buildFollowIndex(docs);
   });
 
@@ -37,7 +40,7 @@ export const FollowModel = createModel((trace: TraceModel, ui: UiModel) => {
     const hops = trace.hops.value;
     return found
       .map((o) => {
-        const direction = o.side === "request" || o.side === "prompt" ? "request" : "response";
+        const direction = o.side === "request" || o.side === "prompt" || o.side === "notes" ? "request" : "response";
         return { ...o, hop: hopFor(hops, o.exchangeId, direction)?.number ?? 0 };
       })
       .sort((a, b) => a.hop - b.hop);

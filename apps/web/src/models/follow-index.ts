@@ -3,9 +3,11 @@
  * the prompt the model saw, the text it wrote), so a value such as "buy milk" can be traced from the
  * user's message into the prompt, the tool call, the MCP request, the tool result and the reply.
  */
-import { jsonValues } from "./body";
+import type { NotesChange } from "@hopscope/shared/trace/notes-file";
+import { bodyText, jsonValues } from "./body";
 
-export type FollowSide = "request" | "response" | "prompt" | "raw-output";
+/** `notes`: the notes file (`data/db`) as a tools/call left it — the step between the MCP request and its result. */
+export type FollowSide = "request" | "response" | "prompt" | "raw-output" | "notes";
 
 /** One text to index: a body (JSON, NDJSON or SSE) or a derived view (plain text). */
 export interface FollowDoc {
@@ -16,6 +18,8 @@ export interface FollowDoc {
   plain?: boolean;
   /** For plain text built from a request (the rendered prompt): which field each range came from. */
   segments?: readonly { start: number; end: number; path?: string | undefined }[];
+  /** For plain text: where it sits (a notes change's `/after` or `/before`). */
+  path?: string;
 }
 
 export interface FollowEntry {
@@ -54,7 +58,7 @@ export function buildFollowIndex(docs: readonly FollowDoc[]): FollowEntry[] {
   for (const doc of docs) {
     const push = (path: string, value: string) => entries.push({ exchangeId: doc.exchangeId, side: doc.side, path, value });
     if (doc.plain) {
-      entries.push({ exchangeId: doc.exchangeId, side: doc.side, path: "", value: doc.text, ...(doc.segments ? { segments: doc.segments } : {}) });
+      entries.push({ exchangeId: doc.exchangeId, side: doc.side, path: doc.path ?? "", value: doc.text, ...(doc.segments ? { segments: doc.segments } : {}) });
       continue;
     }
     const values = jsonValues(doc.text);
@@ -94,7 +98,28 @@ export function findOccurrences(entries: readonly FollowEntry[], needle: string)
 }
 
 /** Within one hop, the order the data travels: the JSON sent, the prompt it became, the text written, the answer. */
-const SIDE_RANK: Record<FollowSide, number> = { request: 0, prompt: 1, "raw-output": 2, response: 3 };
+const SIDE_RANK: Record<FollowSide, number> = { request: 0, prompt: 1, "raw-output": 2, notes: 3, response: 4 };
+
+/**
+ * The notes file as each tools/call changed it, placed on that call's exchange: the text after (the value
+ * written) and before (a value the call removed). Changes with no tool call did not carry the data.
+ */
+export function notesFollowDocs(changes: readonly NotesChange[]): FollowDoc[] {
+  const docs: FollowDoc[] = [];
+  for (const c of changes) {
+    if (c.cause.kind !== "tool-call") continue;
+    const { exchangeId } = c.cause;
+    if (c.after) docs.push({ exchangeId, side: "notes", text: bodyText(c.after), plain: true, path: "/after" });
+    if (c.before) docs.push({ exchangeId, side: "notes", text: bodyText(c.before), plain: true, path: "/before" });
+  }
+  return docs;
+}
+
+/** A value still in the file after a change was not removed by it: its match in the before-text is not a step. */
+function keptInFile<T extends Occurrence>(found: readonly T[]): T[] {
+  const after = new Set(found.filter((o) => o.side === "notes" && o.path === "/after").map((o) => o.exchangeId));
+  return found.filter((o) => !(o.side === "notes" && o.path === "/before" && after.has(o.exchangeId)));
+}
 
 /**
  * A match inside a tool definition (the request's `tools`, the prompt's `<tools>` block, a tools/list
@@ -107,9 +132,9 @@ export function inToolDefinition(o: Pick<Occurrence, "side" | "path" | "origin">
 
 /**
  * Occurrences along the data's path — the user's message, the prompt, the model's tool call, the MCP request,
- * the tool result, the next prompt, the reply — with the ones inside tool definitions set apart.
+ * the notes file, the tool result, the next prompt, the reply — with the ones inside tool definitions set apart.
  */
 export function alongThePath<T extends Occurrence & { hop: number }>(found: readonly T[]): { path: T[]; toolDefinitions: T[] } {
-  const sorted = [...found].sort((a, b) => a.hop - b.hop || SIDE_RANK[a.side] - SIDE_RANK[b.side]);
+  const sorted = keptInFile(found).sort((a, b) => a.hop - b.hop || SIDE_RANK[a.side] - SIDE_RANK[b.side]);
   return { path: sorted.filter((o) => !inToolDefinition(o)), toolDefinitions: sorted.filter((o) => inToolDefinition(o)) };
 }

@@ -18,3 +18,18 @@ export function revealMatch(originPath?: string, tries = TRIES): void {
     mark.scrollIntoView({ block: "center", inline: "nearest" });
   });
 }
+
+/** After a click on the notes-file step: scroll the hop's file diff into view and mark it and the lane's mark. */
+export function revealNotesChange(hop: number, tries = TRIES): void {
+  requestAnimationFrame(() => {
+    const change = document.querySelector('[data-testid="hop-detail"] [data-testid="notes-change"], [data-testid="presenter"] [data-testid="notes-change"]');
+    if (!change) {
+      if (tries > 0) setTimeout(() => revealNotesChange(hop, tries - 1), 50);
+      return;
+    }
+    document.querySelectorAll("[data-current]").forEach((m) => m.removeAttribute("data-current"));
+    change.setAttribute("data-current", "");
+    document.querySelector(`[data-testid="notes-mark"][data-mark-hop="${hop}"]`)?.setAttribute("data-current", "");
+    change.scrollIntoView({ block: "nearest", inline: "nearest" });
+  });
+}
