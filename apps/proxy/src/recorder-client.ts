@@ -9,6 +9,8 @@ import type { RecorderThreads } from "./recording/threads";
 /** Exchanges in flight that pass through no tap (replays of saved traces), listed with the taps' own. */
 export interface InFlightSource {
   inFlight(): ExchangeSummary[];
+  /** One of them whole, with what of its bodies is known (null: not this source's, or no longer in flight). */
+  inFlightExchange?(id: number): Exchange | null;
 }
 
 export class RecorderClient {
@@ -32,6 +34,10 @@ export class RecorderClient {
 
   /** An exchange in flight with what of its bodies has arrived (null: not in flight). */
   async inFlightExchange(id: number): Promise<Exchange | null> {
+    for (const s of this.sources) {
+      const x = s.inFlightExchange?.(id);
+      if (x) return x;
+    }
     return (await this.threads.call({ op: "inFlightExchange", id })) as Exchange | null;
   }
 

@@ -166,7 +166,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   const replays = new Replays({ store: traceStore, recorder, announce, logger });
   const audience = config.audience
     ? await openAudience({
-        ...config.audience, store: traceStore, views, webDist: config.webDist, logger,
+        ...config.audience, store: traceStore, views, webDist: config.webDist, logger, notes: notesService,
         live: { exchange: (id) => recorder.inFlightExchange(id), trace: (id) => recorder.liveTrace(id) },
       }).catch(async (err: unknown) => {
         liveFeed.close();

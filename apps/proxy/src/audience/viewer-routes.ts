@@ -13,6 +13,7 @@ import type { ExchangeViews } from "@hopscope/shared/trace/views";
 import type { TraceStore } from "../store/trace-store";
 import type { ExchangeViewBuilder } from "../views/exchange-views";
 import type { Logger } from "../logger";
+import type { NotesService } from "../notes/notes-service";
 import type { AudienceSession } from "./session";
 import { redactedExchange, redactedSummary } from "../export/redacted-exchange";
 
@@ -24,6 +25,8 @@ export interface ViewerRoutesDeps {
   logger: Logger;
   /** Exchanges and traces still being recorded (not in the store yet), read-only: the live UI shows them too. */
   live?: { exchange(id: number): Promise<Exchange | null>; trace(id: string): Promise<Trace | null> };
+  /** The notes file's changes, read-only and only those of shown traces (the file lane of the viewer). */
+  notes?: Pick<NotesService, "watch" | "table">;
 }
 
 const TYPES: Record<string, string> = { ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".woff2": "font/woff2" };
@@ -37,8 +40,15 @@ const HEADERS = {
 };
 
 const IdSchema = z.coerce.number().int().positive();
+const NotesChangesQuery = z.object({ traceId: z.string().min(1), from: z.coerce.number().default(0), to: z.coerce.number().default(Number.MAX_SAFE_INTEGER) });
 /** A room asks for the same few views a hundred times: each stored exchange's views are derived once. */
 const MAX_CACHED_VIEWS = 200;
+
+/** The watch as a viewer may see it: the file's short name, never this machine's full path. */
+function viewerWatch(w: NotesService["watch"] | undefined): NotesService["watch"] {
+  if (!w) return { state: "off" };
+  return w.state === "watching" ? { ...w, path: w.file } : w;
+}
 
 function missing(c: Context, what: string) {
   return c.json({ error: `${what} is not part of what the presenter has shown` }, 404, HEADERS);
@@ -86,6 +96,14 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
       const id = c.req.param("id");
       const trace = session.mayRead(id) ? ((await store.getTrace(id)) ?? (await deps.live?.trace(id)) ?? null) : null;
       return trace ? c.json({ ...trace, exchanges: trace.exchanges.map(redactedSummary) }, 200, HEADERS) : missing(c, `trace ${id}`);
+    })
+    // The file lane: the watch and the changes of a shown trace; the file's content now is the speaker's own.
+    .get(`${P}/api/notes`, (c) => c.json({ watch: viewerWatch(deps.notes?.watch), current: null, changes: [] }, 200, HEADERS))
+    .get(`${P}/api/notes/changes`, (c) => {
+      const q = NotesChangesQuery.safeParse(c.req.query());
+      if (!q.success || !session.mayRead(q.data.traceId)) return missing(c, `trace ${c.req.query("traceId") ?? "(none)"}`);
+      const changes = deps.notes ? deps.notes.table.forTrace(q.data.traceId, q.data.from, q.data.to) : [];
+      return c.json({ watch: viewerWatch(deps.notes?.watch), changes }, 200, HEADERS);
     })
     .get(`${P}/api/exchanges/:id`, async (c) => {
       const x = await readable(c.req.param("id"));

@@ -6,7 +6,7 @@
  * when the batch arrived. The wrapped process is one MCP session (group-mcp.ts), numbered and named here
  * by the same rules.
  */
-import type { Chunk, ExchangeState, ExchangeSummary } from "@hopscope/shared/trace/schemas";
+import type { Chunk, Exchange, ExchangeState, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { classifyExchange } from "@hopscope/shared/trace/classify";
 import { McpSessionGrouper, STDIO_CONNECTION_PREFIX, mcpClientOf, mcpSessionTitle } from "@hopscope/shared/trace/group-mcp";
 import { isRecord, tryParseJson } from "@hopscope/shared/trace/json-text";
@@ -15,7 +15,7 @@ import { STDIO_METHOD, STDIO_UPSTREAM_PREFIX, type StdioBatch, type StdioEvent, 
 import type { InFlightSource, RecorderClient } from "../recorder-client";
 import type { Announce } from "../live/frames";
 import type { TraceStore } from "../store/trace-store";
-import { textOf, toStoredBody, type StoredBody } from "../store/body";
+import { textOf, toBody, toStoredBody, type StoredBody } from "../store/body";
 import { exchangeRecord } from "../exchange-record";
 import { betterTitle, type TraceTitle } from "../trace-title";
 import { trim } from "./bounded";
@@ -36,6 +36,7 @@ interface Placed {
 /** What stays known about a request while its answer is awaited. */
 interface Pending extends Placed {
   summary: ExchangeSummary;
+  request: StoredBody;
 }
 
 type Session = StdioBatch["session"];
@@ -45,6 +46,8 @@ const MAX_PENDING = 10_000;
 
 export class StdioIngest implements InFlightSource {
   private readonly pending = new Map<string, Pending>();
+  /** Completed exchanges until the store has them, so a live view asking for one in between finds it. */
+  private readonly unstored = new Map<number, Exchange>();
   private readonly sessions: McpSessionGrouper;
   private readonly seqs = new Map<string, number>();
   private readonly names = new Map<string, TraceTitle>();
@@ -75,13 +78,22 @@ export class StdioIngest implements InFlightSource {
     return [...this.pending.values()].map((p) => p.summary);
   }
 
+  inFlightExchange(id: number): Exchange | null {
+    const done = this.unstored.get(id);
+    if (done) return done;
+    for (const p of this.pending.values()) {
+      if (p.id === id) return { ...p.summary, requestHeaders: [], requestBody: toBody(p.request), responseHeaders: [], responseBody: null, chunks: [] };
+    }
+    return null;
+  }
+
   private event(session: Session, e: StdioEvent): void {
     switch (e.type) {
       case "request": {
         const body = this.body(e.frame);
         const placed = this.place(session, e.stream, body, e.at);
         const summary = this.summary(session, placed, e.stream, e.at, body, null, "pending", null, null);
-        this.pending.set(`${session.id}\u0000${e.key}`, { ...placed, summary });
+        this.pending.set(`${session.id}\u0000${e.key}`, { ...placed, summary, request: body });
         // A tap killed before it could report its server's end leaves requests that are never answered.
         if (this.pending.size > MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
         this.deps.announce({ type: "exchange.started", exchange: summary });
@@ -143,7 +155,8 @@ export class StdioIngest implements InFlightSource {
     trim(this.names, placed.traceId, title);
     const record = exchangeRecord({ summary, requestHeaders: [], responseHeaders: [], requestBody: request, responseBody: answer?.body ?? null, chunks, ...title, groupedBy: "session", source: "live" });
     // Queued like a recorded exchange: the store's commit then announces `trace.updated`.
-    this.stored.push(store.enqueue(record));
+    this.unstored.set(summary.id, { ...summary, requestHeaders: [], requestBody: request ? toBody(request) : null, responseHeaders: [], responseBody: answer ? toBody(answer.body) : null, chunks });
+    this.stored.push(store.enqueue(record).finally(() => this.unstored.delete(summary.id)));
     announce({ type: "exchange.completed", exchange: summary });
   }
 
