@@ -63,8 +63,14 @@ describe("comparing what the model saw with an older Ollama family", () => {
     expect(older).toContain('{"name":"append","description":');
     expect(older).toContain("Add buy milk to my notes");
     // The older prompt is linked to the same request JSON: hovering the user's words there highlights the field.
-    await page.locator('[data-testid="older-prompt"] [data-path="/messages/0/content"]').first().hover();
-    await expect.poll(() => page.locator('[data-testid="request-json"] [data-path="/messages/0/content"]').first().getAttribute("class")).toMatch(/\S/);
+    // (Hovered again on each try: under load the first hover can land while the pane is still laying out.)
+    const userWords = page.locator('[data-testid="older-prompt"] [data-path="/messages/0/content"]').first();
+    const field = page.locator('[data-testid="request-json"] [data-path="/messages/0/content"]').first();
+    await expect.poll(async () => {
+      await page.mouse.move(0, 0);
+      await userWords.hover();
+      return (await field.getAttribute("class")) ?? "";
+    }, { timeout: 15_000 }).toMatch(/\S/);
     await page.setViewportSize({ width: 1920, height: 1080 });
     // The prompt view keeps its own end in view on a resize; bring the comparison back for the picture.
     await page.getByTestId("family-compare").scrollIntoViewIfNeeded();
