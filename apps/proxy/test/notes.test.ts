@@ -155,6 +155,8 @@ describe("which stored tool call caused a change (the call ended before the chan
       put.run(3, 3, 300, 400, mcp("tools/call", "read"));
       // Seen at 205 (the response left at 207): the write, although it is no longer in flight.
       expect(causeInStore(db, 205)).toEqual({ kind: "tool-call", traceId: "t", exchangeId: 2, toolName: "write" });
+      // Seen after the write had answered (the folder watch missed it and the poll found it): still the write's.
+      expect(causeInStore(db, 240)).toEqual({ kind: "tool-call", traceId: "t", exchangeId: 2, toolName: "write" });
       // Seen long after every call ended, or during a read only: nobody's.
       expect(causeInStore(db, 1000)).toEqual({ kind: "none" });
       expect(causeInStore(db, 350)).toEqual({ kind: "none" });

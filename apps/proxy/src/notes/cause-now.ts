@@ -4,7 +4,7 @@
  * a quick call (a few ms) may already be over — or not yet announced — when the change is seen. The
  * cause is therefore decided a moment later (`settleMs`): the latest mutating tools/call still in flight
  * that began before T, else the latest stored one whose request began before T and whose answer came
- * after it (the file was written in between). A `read` changes nothing, so a change then is someone else's.
+ * after it, or shortly before it (the file was written in between; SEEN_LATE_MS). A `read` changes nothing, so a change then is someone else's.
  */
 import type { NotesCause } from "@hopscope/shared/trace/notes-file";
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
@@ -13,6 +13,11 @@ import type Database from "better-sqlite3";
 const READ_ONLY_TOOLS = new Set(["read"]);
 /** Clock jitter between the watcher's time and the tap's: a change may be seen a little before the tap stamps. */
 const SLACK_MS = 50;
+/**
+ * A change can be seen late: the folder watch may miss it (rename-into-place, some file systems) and the
+ * poll (every 500 ms) then finds it. A call whose answer came this long before the sighting still counts.
+ */
+const SEEN_LATE_MS = 1_000;
 /** Recent exchanges looked at in the store (by id, newest first: an index range, never a scan). */
 const RECENT = 500;
 
@@ -43,10 +48,12 @@ export function causeInStore(db: Database.Database, at: number): NotesCause {
        WHERE id > (SELECT COALESCE(MAX(id), 0) FROM exchanges) - ? AND tap = 'mcp' AND t_start <= ? AND t_end >= ?
        ORDER BY t_start DESC`,
     )
-    .all(RECENT, at + SLACK_MS, at - SLACK_MS) as { id: number; traceId: string; classification: string }[];
+    .all(RECENT, at + SLACK_MS, at - SEEN_LATE_MS) as { id: number; traceId: string; classification: string }[];
+  // The latest tools/call decides: a read after a write means the change is someone else's.
   for (const r of rows) {
     const c = JSON.parse(r.classification) as ExchangeSummary["classification"];
-    if (mutating(c)) return causeOf(r.traceId, r.id, c.toolName);
+    if (c.kind !== "mcp" || c.method !== "tools/call") continue;
+    return mutating(c) ? causeOf(r.traceId, r.id, c.toolName) : { kind: "none" };
   }
   return { kind: "none" };
 }
