@@ -26,20 +26,11 @@ export interface ExchangeRecord {
   source: "live" | "imported";
 }
 
-export interface RecordInput {
-  summary: ExchangeSummary;
-  requestHeaders: HeaderList;
-  responseHeaders: HeaderList;
-  requestBody: StoredBody | null;
-  responseBody: StoredBody | null;
-  chunks: Chunk[];
-  title: string;
-  titleRank: number;
-  groupedBy: GroupedBy;
-  source: "live" | "imported";
+/** What a caller gives: the record less what is derived from it here (tool messages, simulated). */
+export type RecordInput = Omit<ExchangeRecord, "toolMessages" | "simulated"> & {
   /** The request body parsed as JSON, when the caller has it already (else the body text is parsed). */
   requestJson?: unknown;
-}
+};
 
 export function exchangeRecord(input: RecordInput): ExchangeRecord {
   const { requestJson, ...rest } = input;
