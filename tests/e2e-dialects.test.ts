@@ -93,6 +93,7 @@ describe("@anthropic-ai/sdk through the model tap", () => {
       { role: "user", content: [{ type: "tool_result", tool_use_id: use.id, content: "Success" }] }] }).finalMessage();
 
     const [a, b] = await modelExchanges("/v1/messages", 2);
+    expect(b!.trace.id, "the streamed tool_result turn joins its conversation").toBe(a!.trace.id);
     expect(a!.ex.classification).toMatchObject({ kind: "model.chat", stream: false, toolCalls: [{ name: "append", arguments: { content: "buy milk" }, id: use.id }] });
     expect(b!.ex.classification).toMatchObject({ kind: "model.chat", stream: true, messageCount: 3 });
     expect((b!.ex.classification as { evalCount?: number }).evalCount).toBeGreaterThan(0);
@@ -140,6 +141,8 @@ describe("openai client's Responses API through the model tap", () => {
       input: [{ role: "user", content: ask }, { type: "function_call", call_id: call.call_id, name: call.name, arguments: call.arguments }, { type: "function_call_output", call_id: call.call_id, output: "Success" }] });
     for await (const ev of stream) void ev;
     const [a, b] = await modelExchanges("/v1/responses", 2);
+    expect(b!.trace.id, "the streamed function_call_output turn joins its conversation").toBe(a!.trace.id);
+    expect(a!.trace.name).toBe(ask);
     expect(a!.ex.classification).toMatchObject({ kind: "model.chat", toolCalls: [{ name: "append", arguments: { content: "buy milk" }, id: call.call_id }] });
     expect(b!.ex.classification).toMatchObject({ kind: "model.chat", stream: true, messageCount: 3 });
     const v = await views(b!.ex.id);

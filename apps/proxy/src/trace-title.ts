@@ -1,12 +1,17 @@
 /**
  * How a trace is named (issue 11): after the user's question, the moment the agent request carrying it is
- * seen (rank 2); else after the first user message of a model chat request (rank 1); else after its first
- * request line (rank 0). A trace keeps its name: only a better-ranked candidate replaces it (a bare model
+ * seen (rank 2); else after the question a model request carries (rank 1): the first user message of the
+ * native request Ollama builds from it, in every dialect (OpenAI content parts, the Responses API's `input`,
+ * Anthropic text blocks), or the prompt of a generate request; else after its first request line (rank 0). A trace keeps its name: only a better-ranked candidate replaces it (a bare model
  * trace that the question joins later), an equal one never, and a user's rename always wins (the store
  * marks it custom).
  */
 import type { Classification } from "@hopscope/shared/trace/schemas";
-import { isRecord } from "@hopscope/shared/trace/json-text";
+import { isRecord, pathOf } from "@hopscope/shared/trace/json-text";
+import { conversationOf } from "@hopscope/shared/trace/group";
+import { toNative } from "@hopscope/shared/dialects/convert";
+import { DialectError } from "@hopscope/shared/dialects/dialect-error";
+import { dialectOfPath, isChatDialect } from "@hopscope/shared/dialects/dialect";
 
 export interface TraceTitle {
   title: string;
@@ -16,12 +21,12 @@ export interface TraceTitle {
 /** Rank of a name the user gave (a rename, an imported trace's name): above every candidate. */
 export const CUSTOM_RANK = 9;
 
+/** `requestLine` is the exchange's `METHOD url`, as the timeline shows it. */
 export function titleOf(requestLine: string, c: Classification, requestJson: unknown): TraceTitle {
   if (c.kind === "agent" && c.message) return { title: clip(c.message), titleRank: 2 };
-  if (c.kind === "model.chat") {
-    const messages = isRecord(requestJson) && Array.isArray(requestJson.messages) ? requestJson.messages : [];
-    const firstUser = messages.find((m) => isRecord(m) && m.role === "user" && typeof m.content === "string");
-    if (isRecord(firstUser)) return { title: clip(String(firstUser.content)), titleRank: 1 };
+  if (c.kind === "model.chat" || c.kind === "model.other") {
+    const question = questionOf(pathOf(requestLine.slice(requestLine.indexOf(" ") + 1)), requestJson);
+    if (question !== null) return { title: clip(question), titleRank: 1 };
   }
   if (c.kind === "mcp" && c.method) return { title: c.toolName ? `${c.method} ${c.toolName}` : c.method, titleRank: 0 };
   return { title: requestLine, titleRank: 0 };
@@ -30,6 +35,32 @@ export function titleOf(requestLine: string, c: Classification, requestJson: unk
 /** The better of two candidates; on a tie the first one seen stays (a trace keeps its name). */
 export function betterTitle(current: TraceTitle | undefined, next: TraceTitle): TraceTitle {
   return current && current.titleRank >= next.titleRank ? current : next;
+}
+
+/** The question a model request asks, in whichever dialect it is written; null when it carries none. */
+export function questionOf(path: string, body: unknown): string | null {
+  const d = dialectOfPath(path);
+  if (!d || !isRecord(body)) return null;
+  if (!isChatDialect(d)) {
+    // The generate endpoints: the prompt Ollama is given (a body it refuses: the client's own string).
+    const prompt = nativeOr(() => toNative(d, body).native.prompt, body.prompt);
+    return typeof prompt === "string" && prompt.trim() !== "" ? prompt : null;
+  }
+  const messages = conversationOf(path, body) ?? [];
+  const firstUser = messages.find((m) => isRecord(m) && m.role === "user" && typeof m.content === "string" && m.content.trim() !== "");
+  if (isRecord(firstUser)) return String(firstUser.content);
+  // A Responses body Ollama refuses still names its question when `input` is a plain string.
+  return d === "openai-responses" && typeof body.input === "string" && body.input.trim() !== "" ? body.input : null;
+}
+
+/** What Ollama makes of the body, or `fallback` for a body it refuses (a DialectError; anything else is a bug). */
+function nativeOr(read: () => unknown, fallback: unknown): unknown {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof DialectError) return fallback;
+    throw err;
+  }
 }
 
 function clip(s: string): string {
