@@ -6,6 +6,7 @@
  */
 import type { ChatRequest } from "@hopscope/shared/ollama/schemas";
 import { atLeast } from "@hopscope/shared/prompt/version";
+import { DEBUG_RENDER_SINCE } from "@hopscope/shared/dialects/debug-render";
 import { glueChunk } from "@hopscope/shared/toolcall/chat-glue";
 import { OllamaError } from "./ollama-error";
 import { checkThink } from "./check-think";
@@ -50,7 +51,8 @@ export async function prepareChat(req: ChatRequest, raw: Record<string, unknown>
   const evalStart = nowNs();
   const fitted = model.builtinRenderer ? await builtinPrompt(raw, req.messages, config.ollamaVersion) : fitPrompt(raw, req.messages, engine, config.ollamaVersion);
   const promptEvalDurationNs = nowNs() - evalStart;
-  if (req._debug_render_only) {
+  // The field came with Ollama 0.11.5; an older release does not know it and runs the model.
+  if (req._debug_render_only && atLeast(config.ollamaVersion, DEBUG_RENDER_SINCE)) {
     return {
       kind: "immediate",
       // api.ChatResponse with a zero Message and DebugInfo (image_count is omitempty).

@@ -8,6 +8,8 @@
  */
 import type { GenerateRequest } from "@hopscope/shared/ollama/schemas";
 import type { GenerateRequestLike } from "@hopscope/shared/prompt/render";
+import { atLeast } from "@hopscope/shared/prompt/version";
+import { DEBUG_RENDER_SINCE } from "@hopscope/shared/dialects/debug-render";
 import { readChatPrompt } from "./chatml-reader";
 import { goNow, nowNs } from "./go-time";
 import { keepAliveMs } from "./keep-alive";
@@ -49,7 +51,8 @@ export async function prepareGenerate(req: GenerateRequest, raw: Record<string, 
     : { messages: [{ role: "system", content: req.system || engine.system }, { role: "user", content: prompt }], tools: [] };
   // The raw body passed the schema; Ollama renders what Go decoded, without zod's defaults.
   const rendered = engine.renderGenerate(raw as GenerateRequestLike, config.ollamaVersion);
-  if (req._debug_render_only) {
+  // The field came with Ollama 0.11.5; an older release does not know it and runs the model.
+  if (req._debug_render_only && atLeast(config.ollamaVersion, DEBUG_RENDER_SINCE)) {
     return { kind: "immediate", body: { model: model.requested, created_at: goNow(), response: "", done: false, _debug_info: { rendered_template: rendered } } };
   }
 

@@ -100,11 +100,59 @@ describe("framing", () => {
   });
 });
 
-describe("_debug_render_only through /v1/chat/completions", () => {
-  it("answers the rendered prompt of the converted request, as Ollama's ChatWriter does", async () => {
-    const res = await post(`${sims.now!.url}/v1/chat/completions`, { model: "qwen2.5:7b", messages: ask, tools: NOTES_TOOLS, _debug_render_only: true });
+describe("_debug_render_only on each endpoint, as the imitated Ollama answers it (shared/src/dialects/debug-render.ts)", () => {
+  const debug = { model: "qwen2.5:7b", messages: ask, tools: NOTES_TOOLS, _debug_render_only: true };
+  const nativeRender = async (sim: RunningServer) => JSON.parse((await post(`${sim.url}/api/chat`, debug)).text)._debug_info.rendered_template as string;
+
+  it("/v1/chat/completions: a chat.completion with an empty message and the handler's _debug_info (the native render)", async () => {
+    const res = await post(`${sims.now!.url}/v1/chat/completions`, debug);
     const body = JSON.parse(res.text);
     expect(body.object).toBe("chat.completion");
+    expect(body.choices).toEqual([{ index: 0, message: { role: "", content: "" }, finish_reason: null }]);
     expect(body._debug_info.rendered_template).toContain("<|im_start|>user\nAdd buy milk to my notes<|im_end|>");
+    expect(body._debug_info.rendered_template).toBe(await nativeRender(sims.now!));
+  });
+
+  it("/v1/chat/completions streaming: the stream writer drops _debug_info; one role chunk, no [DONE] (the answer is not done)", async () => {
+    const res = await post(`${sims.now!.url}/v1/chat/completions`, { ...debug, stream: true });
+    expect(res.headers.get("content-type")).toBe("text/event-stream");
+    const events = res.text.split("\n\n").filter(Boolean);
+    expect(events).toHaveLength(1);
+    expect(JSON.parse(events[0]!.slice(6)).choices).toEqual([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]);
+    expect(res.text).not.toContain("_debug_info");
+  });
+
+  it("/v1/completions: the model does not run, but the text_completion has no _debug_info", async () => {
+    const body = JSON.parse((await post(`${sims.now!.url}/v1/completions`, { model: "qwen2.5:7b", prompt: "Say hi", _debug_render_only: true })).text);
+    expect(body.object).toBe("text_completion");
+    expect(body.choices[0]).toMatchObject({ text: "", finish_reason: null });
+    expect(body).not.toHaveProperty("_debug_info");
+  });
+
+  it("/v1/responses and /v1/messages drop the field: the model runs and calls the tool", async () => {
+    const tools = NOTES_TOOLS.map((t) => ({ type: "function", ...t.function }));
+    const responses = JSON.parse((await post(`${sims.now!.url}/v1/responses`, { model: "qwen2.5:7b", input: ask, tools, _debug_render_only: true })).text);
+    expect(responses.output.map((o: { type: string }) => o.type)).toEqual(["function_call"]);
+    const anthropicTools = NOTES_TOOLS.map((t) => ({ name: t.function.name, description: t.function.description, input_schema: t.function.parameters }));
+    const messages = JSON.parse((await post(`${sims.now!.url}/v1/messages`, { model: "qwen2.5:7b", max_tokens: 100, messages: ask, tools: anthropicTools, _debug_render_only: true })).text);
+    expect(messages.content.map((b: { type: string }) => b.type)).toEqual(["tool_use"]);
+    expect(JSON.stringify([responses, messages])).not.toContain("_debug_info");
+  });
+
+  it("by version: the native handlers render from 0.11.5, the OpenAI layer carries the field from 0.12.0", async () => {
+    const [v115, v120] = [await startSim({ ollamaVersion: "0.11.5" }), await startSim({ ollamaVersion: "0.12.0" })];
+    try {
+      expect(await nativeRender(v115)).toContain("<|im_start|>assistant\n");
+      const dropped = JSON.parse((await post(`${v115.url}/v1/chat/completions`, debug)).text);
+      expect(dropped).not.toHaveProperty("_debug_info");
+      expect(dropped.choices[0].message.tool_calls[0].function.name).toBe("append");
+      const carried = JSON.parse((await post(`${v120.url}/v1/chat/completions`, debug)).text);
+      expect(carried._debug_info.rendered_template).toBe(await nativeRender(v120));
+      const old = JSON.parse((await post(`${sims.old!.url}/api/chat`, { ...debug, stream: false })).text);
+      expect(old).not.toHaveProperty("_debug_info");
+      expect(old.done).toBe(true);
+    } finally {
+      await Promise.all([v115.close(), v120.close()]);
+    }
   });
 });

@@ -27,7 +27,7 @@ export function toNative(d: Dialect, body: unknown, opts: { ollamaVersion?: stri
     case "openai-chat":
       return fromOpenAiChat(body, opts.ollamaVersion);
     case "openai-completions":
-      return fromOpenAiCompletions(body);
+      return fromOpenAiCompletions(body, opts.ollamaVersion);
     case "openai-responses":
       return fromOpenAiResponses(body);
     case "anthropic":

@@ -12,6 +12,7 @@ import { type Json, bodyObject, isObject, objects, optArray, optBool, optNumber,
 import { type Converted, type NativeToolCall, nativeChatRequest, nativeMessage, nativeToolCall, thinkFromEffort } from "./native";
 import { PathMap } from "./path-map";
 import { atLeast } from "../prompt/version";
+import { OPENAI_DEBUG_RENDER_SINCE } from "./debug-render";
 
 const STRUCT = "ChatCompletionRequest";
 
@@ -170,7 +171,8 @@ export function fromOpenAiChat(body: unknown, ollamaVersion?: string): Converted
     tools,
     options,
     think: thinkFromEffort(effort),
-    debugRenderOnly: r._debug_render_only === true,
+    // ChatCompletionRequest has carried `_debug_render_only` since 0.12.0 (debug-render.ts); before, Go dropped it.
+    debugRenderOnly: r._debug_render_only === true && (ollamaVersion === undefined || atLeast(ollamaVersion, OPENAI_DEBUG_RENDER_SINCE)),
     logprobs: r.logprobs === true,
     topLogprobs: optNumber(r.top_logprobs, `${STRUCT}.top_logprobs`, "int"),
   });

@@ -7,10 +7,13 @@ import { type Json, bodyObject, optBool, optNumber, optString } from "./go-decod
 import type { Converted } from "./native";
 import { PathMap } from "./path-map";
 import { stopOption } from "./from-openai-chat";
+import { OPENAI_DEBUG_RENDER_SINCE } from "./debug-render";
+import { atLeast } from "../prompt/version";
 
 const STRUCT = "CompletionRequest";
 
-export function fromOpenAiCompletions(body: unknown): Converted {
+/** @param ollamaVersion the release whose conversion to reproduce (default: the newest behaviour) */
+export function fromOpenAiCompletions(body: unknown, ollamaVersion?: string): Converted {
   const r = bodyObject(body, `openai.${STRUCT}`);
   const f = (k: string) => `${STRUCT}.${k}`;
   const options: Json = {};
@@ -31,7 +34,8 @@ export function fromOpenAiCompletions(body: unknown): Converted {
   // api.GenerateRequest field order; prompt, suffix, system and template are not omitempty.
   const native: Json = { model: optString(r.model, f("model")) ?? "", prompt: optString(r.prompt, f("prompt")) ?? "", suffix: optString(r.suffix, f("suffix")) ?? "", system: "", template: "", stream, options };
   if (logprobs !== undefined && logprobs > 0) Object.assign(native, { logprobs: true, top_logprobs: logprobs });
-  if (r._debug_render_only === true) native._debug_render_only = true;
+  // CompletionRequest has carried `_debug_render_only` since 0.12.0 (debug-render.ts); before, Go dropped it.
+  if (r._debug_render_only === true && (ollamaVersion === undefined || atLeast(ollamaVersion, OPENAI_DEBUG_RENDER_SINCE))) native._debug_render_only = true;
   const paths = new PathMap().add("/model", "/model").add("/prompt", "/prompt").add("/suffix", "/suffix");
   if (r.stop !== undefined) paths.add("/options/stop", "/stop");
   if (r.max_tokens !== undefined) paths.add("/options/num_predict", "/max_tokens");

@@ -6,7 +6,7 @@
  */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { dialectWriter, toNative } from "@hopscope/shared/dialects/convert";
+import { type DialectWriter, dialectWriter, toNative } from "@hopscope/shared/dialects/convert";
 import { type Dialect, servesPath } from "@hopscope/shared/dialects/dialect";
 import { DialectError } from "@hopscope/shared/dialects/dialect-error";
 import { parseJsonText } from "@hopscope/shared/dialects/go-decode";
@@ -47,7 +47,7 @@ async function run(d: Generating, c: Context, deps: SimDeps): Promise<Response> 
     if (req.model === "") throw new OllamaError(400, "model is required");
     const model = resolveModel(req.model, lessonHeader);
     const outcome = await prepareChat(req, raw, model, deps, signal);
-    if (outcome.kind === "immediate") res = encodedJson(writer.whole(outcome.body));
+    if (outcome.kind === "immediate") res = await immediate(outcome.body, converted.stream, writer, deps, sseHeaders);
     else if (converted.stream) res = await sseResponse(outcome.chunks, writer, deps.logger, sseHeaders);
     else res = encodedJson(writer.whole(await aggregateChat(outcome.chunks)));
     if (model.lesson) res.headers.set(LESSON_HEADER, model.lesson);
@@ -57,11 +57,24 @@ async function run(d: Generating, c: Context, deps: SimDeps): Promise<Response> 
   if (req.model === "") throw modelNotFound("");
   const model = resolveModel(req.model, lessonHeader);
   const outcome = await prepareGenerate(req, raw, model, deps, signal);
-  if (outcome.kind === "immediate") res = encodedJson(writer.whole(outcome.body));
+  if (outcome.kind === "immediate") res = await immediate(outcome.body, converted.stream, writer, deps);
   else if (converted.stream) res = await sseResponse(outcome.chunks, writer, deps.logger);
   else res = encodedJson(writer.whole(await aggregateGenerate(outcome.chunks)));
   if (model.lesson) res.headers.set(LESSON_HEADER, model.lesson);
   return res;
+}
+
+/**
+ * The handler's one answer (a load, an unload, a `_debug_render_only` render) through the dialect's writer, as
+ * Ollama's middleware writes whatever the handler sends: a streaming request gets it as its stream's events
+ * (a render's `_debug_info` is lost there, and a response that is not done has no `[DONE]`).
+ */
+async function immediate(body: Record<string, unknown>, stream: boolean, writer: DialectWriter, deps: SimDeps, headers: Record<string, string> = {}): Promise<Response> {
+  if (!stream) return encodedJson(writer.whole(body));
+  async function* once(): AsyncGenerator<Record<string, unknown>> {
+    yield body;
+  }
+  return sseResponse(once(), writer, deps.logger, headers);
 }
 
 /** openai.Model for the one pulled model: owned_by is the name's namespace ("library"). */
