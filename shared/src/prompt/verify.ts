@@ -1,12 +1,14 @@
 /**
  * Ground truth from a real Ollama (≥ 0.11.5): ask it for its own render with `"_debug_render_only": true` and
- * byte-compare with renderChat at the server's version, using the model's template and SYSTEM from /api/show
- * (reference §11).
+ * byte-compare with renderChat (renderGenerate for /api/generate) at the server's version, using the model's
+ * template and SYSTEM from /api/show (reference §11). By default the native request goes to /api/chat; a
+ * `target` sends a client's own dialect request to the dialect's endpoint instead (which endpoints answer the
+ * render: dialects/debug-render.ts), so Ollama's conversion is checked along with the render.
  */
 import { parseJson } from "../json/parse";
 import { z } from "zod";
 import { type ChatRequest, ShowResponseSchema, VersionResponseSchema } from "../ollama/schemas";
-import { type ChatRequestLike, renderChat } from "./render";
+import { type ChatRequestLike, type GenerateRequestLike, renderChat, renderGenerate } from "./render";
 import { atLeast } from "./version";
 
 export interface VerifyResult {
@@ -18,6 +20,15 @@ export interface VerifyResult {
   /** UTF-16 index of the first differing character, or null when equal. */
   firstDifference: number | null;
   ollamaVersion: string;
+  /** The endpoint that answered the render. */
+  endpoint: string;
+}
+
+export interface VerifyTarget {
+  /** The endpoint to ask: "/api/chat" (default), "/api/generate", or a dialect's own, e.g. "/v1/chat/completions". */
+  endpoint?: string;
+  /** The body to send it (default: the native request itself); `_debug_render_only` and `stream: false` are added. */
+  body?: Record<string, unknown>;
 }
 
 const DebugRenderSchema = z.looseObject({
@@ -48,10 +59,12 @@ async function getJson(fetchFn: typeof fetch, url: string, init?: RequestInit): 
   }
 }
 
+/** `req` is the native request hopscope renders (a generate request when the endpoint is /api/generate). */
 export async function verifyAgainstOllama(
   baseUrl: string,
-  req: ChatRequest | ChatRequestLike,
+  req: ChatRequest | ChatRequestLike | GenerateRequestLike,
   fetchFn: typeof fetch = fetch,
+  target: VerifyTarget = {},
 ): Promise<VerifyResult> {
   const base = baseUrl.replace(/\/+$/, "");
   const version = VersionResponseSchema.parse(await getJson(fetchFn, `${base}/api/version`)).version;
@@ -68,22 +81,20 @@ export async function verifyAgainstOllama(
       body: JSON.stringify({ model }),
     }),
   );
-  const body = { ...(req as object), stream: false, _debug_render_only: true };
-  const raw = await getJson(fetchFn, `${base}/api/chat`, {
+  const endpoint = target.endpoint ?? "/api/chat";
+  const body = { ...(target.body ?? (req as object)), stream: false, _debug_render_only: true };
+  const raw = await getJson(fetchFn, `${base}${endpoint}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
   const parsed = DebugRenderSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new Error(`Ollama ${version} did not return _debug_info.rendered_template; does this build support "_debug_render_only"?`);
+    throw new Error(`Ollama ${version} did not return _debug_info.rendered_template from ${endpoint}; does this build support "_debug_render_only" there?`);
   }
   const server = parsed.data._debug_info.rendered_template;
-  const ours = renderChat(req, {
-    ollamaVersion: version,
-    ...(show.template !== undefined ? { template: show.template } : {}),
-    system: show.system ?? "",
-  }).text;
+  const opts = { ollamaVersion: version, ...(show.template !== undefined ? { template: show.template } : {}), system: show.system ?? "" };
+  const ours = endpoint === "/api/generate" ? renderGenerate(req as GenerateRequestLike, opts).text : renderChat(req as ChatRequestLike, opts).text;
   const diff = firstDifference(server, ours);
-  return { match: diff === null, server, ours, firstDifference: diff, ollamaVersion: version };
+  return { match: diff === null, server, ours, firstDifference: diff, ollamaVersion: version, endpoint };
 }

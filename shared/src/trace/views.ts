@@ -46,6 +46,20 @@ export const VerifiedSchema = z.object({
   firstDifference: z.number().int().nullable(),
   /** The version the server reported (the render was compared at that version). */
   ollamaVersion: z.string().optional(),
+  /** The endpoint that answered, e.g. "/v1/chat/completions" (the client's own request) or "/api/chat". */
+  endpoint: z.string().optional(),
+  /** "client": the client's own request was sent (conversion and render checked); "native": the native one hopscope derived. */
+  sent: z.enum(["client", "native"]).optional(),
+});
+
+/**
+ * How a live Ollama checks this prompt (dialects/debug-render.ts): which endpoint renders on `_debug_render_only`
+ * for the request's dialect, and, when the dialect's own endpoint does not, why the native request is asked instead.
+ */
+export const VerifyRouteSchema = z.object({
+  endpoint: z.string(),
+  sent: z.enum(["client", "native"]),
+  note: z.string().optional(),
 });
 
 /**
@@ -92,6 +106,8 @@ export const PromptViewSchema = z.object({
   tokens: PromptTokensSchema.nullable(),
   /** Present only when the upstream is a real Ollama (not the stand-in) and answered the check. */
   verified: VerifiedSchema.nullable(),
+  /** Where a live Ollama is (or would be) asked for its own render of this request. */
+  verifyRoute: VerifyRouteSchema.optional(),
   conversion: ConversionViewSchema.optional(),
   comparison: FamilyComparisonSchema.optional(),
   source: PromptSourceSchema.optional(),

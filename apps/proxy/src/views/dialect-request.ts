@@ -49,16 +49,29 @@ export function renderExchange(ex: Exchange, d: Dialect, opts: RenderOptions): R
   return { kind: "rendered", render, conversion: { dialect: d, label, endpoint: c.endpoint, native: JSON.stringify(c.native, null, 2), paths: c.paths.toJSON() } };
 }
 
-/** The native request to ask a real Ollama to render (chat only), when the body converts. */
-export function nativeChatOf(ex: Exchange, d: Dialect, opts: RenderOptions = {}): Record<string, unknown> | null {
-  const body = ex.requestBody && ex.requestBody.encoding === "utf8" && !ex.requestBody.truncated ? tryParseJson(ex.requestBody.data) : undefined;
+/** The client's recorded request body as JSON, when it is whole and UTF-8; undefined otherwise. */
+export function requestJsonOf(ex: Exchange): unknown {
+  return ex.requestBody && ex.requestBody.encoding === "utf8" && !ex.requestBody.truncated ? tryParseJson(ex.requestBody.data) : undefined;
+}
+
+/** The native request Ollama builds from the body (chat or generate), when the body converts. */
+export function nativeRequestOf(ex: Exchange, d: Dialect, opts: RenderOptions = {}): { endpoint: "/api/chat" | "/api/generate"; native: Record<string, unknown> } | null {
+  const body = requestJsonOf(ex);
   if (body === undefined) return null;
   try {
     const c = toNative(d, body, opts.ollamaVersion ? { ollamaVersion: opts.ollamaVersion } : {});
-    return c.endpoint === "/api/chat" ? c.native : null;
-  } catch {
-    return null;
+    return { endpoint: c.endpoint, native: c.native };
+  } catch (err) {
+    // A body Ollama refuses has no native request (the view says why); anything else is a bug.
+    if (err instanceof DialectError) return null;
+    throw err;
   }
+}
+
+/** The native /api/chat request (for the family comparison and the server's own render), when the body converts to one. */
+export function nativeChatOf(ex: Exchange, d: Dialect, opts: RenderOptions = {}): Record<string, unknown> | null {
+  const n = nativeRequestOf(ex, d, opts);
+  return n?.endpoint === "/api/chat" ? n.native : null;
 }
 
 /** The model's raw text rebuilt from a successful response in the exchange's dialect. */

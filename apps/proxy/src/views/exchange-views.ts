@@ -5,8 +5,10 @@
  */
 import type { Dialect } from "@hopscope/shared/dialects/dialect";
 import { errorMessageOf } from "@hopscope/shared/dialects/dialect-error";
-import { tryParseJson } from "@hopscope/shared/trace/json-text";
+import { isRecord, tryParseJson } from "@hopscope/shared/trace/json-text";
 import { verifyAgainstOllama } from "@hopscope/shared/prompt/verify";
+import { DEFAULT_OLLAMA_VERSION } from "@hopscope/shared/prompt/render";
+import { type DebugRenderRoute, debugRenderRoute } from "@hopscope/shared/dialects/debug-render";
 import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
@@ -15,7 +17,7 @@ import { familyComparison } from "./family-comparison";
 import { PromptSources } from "./prompt-source";
 import { recordedVersion, type ModelUpstreamProbe } from "./upstream-info";
 import type { Logger } from "../logger";
-import { nativeChatOf, rawOutputOf, renderExchange, viewDialect } from "./dialect-request";
+import { nativeChatOf, nativeRequestOf, rawOutputOf, renderExchange, requestJsonOf, viewDialect } from "./dialect-request";
 
 export interface ViewsDeps {
   store: TraceStore;
@@ -86,10 +88,12 @@ export class ExchangeViewBuilder {
       const { converted, ...rendered } = outcome.render;
       void converted;
       const native = nativeChatOf(ex, d, opts);
+      const route = debugRenderRoute(d, version ?? DEFAULT_OLLAMA_VERSION);
       views.prompt = {
         ...rendered,
         tokens: tokens(rendered.text),
-        verified: native ? await this.verify(ex, native, info.simulated, notes) : null,
+        verified: await this.verify(ex, d, route, opts, info.simulated, notes),
+        verifyRoute: route,
         ...(outcome.conversion ? { conversion: outcome.conversion } : {}),
         source: plan.source,
       };
@@ -108,13 +112,21 @@ export class ExchangeViewBuilder {
     return views;
   }
 
-  private async verify(ex: Exchange, req: Record<string, unknown>, simulated: boolean | null, notes: string[]): Promise<Verified | null> {
+  /**
+   * Asks the real Ollama for its own render: the client's own request at its dialect's endpoint where that
+   * endpoint answers `_debug_render_only` (checking Ollama's conversion too), else the native request.
+   */
+  private async verify(ex: Exchange, d: Dialect, route: DebugRenderRoute, opts: { ollamaVersion?: string }, simulated: boolean | null, notes: string[]): Promise<Verified | null> {
     // Only a real Ollama can say how it renders; the stand-in renders with our own code.
     if (simulated !== false) return null;
     const hit = this.verified.get(ex.id);
     if (hit) return hit;
+    const native = nativeRequestOf(ex, d, opts);
+    const client = requestJsonOf(ex);
+    if (!native || (route.sent === "client" && !isRecord(client))) return null;
     try {
-      const result = await verifyAgainstOllama(this.deps.modelUpstream, req);
+      const target = route.sent === "client" ? { endpoint: route.endpoint, body: client as Record<string, unknown> } : { endpoint: route.endpoint };
+      const result = { ...(await verifyAgainstOllama(this.deps.modelUpstream, native.native, fetch, target)), sent: route.sent };
       this.verified.set(ex.id, result);
       if (this.verified.size > MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value as number);
       return result;
