@@ -7,7 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentResponseSchema } from "@hopscope/shared/agent/schemas";
 import { SIMULATED_HEADER, TagsResponseSchema } from "@hopscope/shared/ollama/schemas";
+import OpenAI from "openai";
+import { debugRenderRoute } from "@hopscope/shared/dialects/debug-render";
+import { TraceListSchema } from "@hopscope/shared/trace/api";
+import { TraceSchema } from "@hopscope/shared/trace/schemas";
+import { ExchangeViewsSchema } from "@hopscope/shared/trace/views";
 import { startStack, type Stack } from "./support/stack";
+import { startRecorderStack, type RecorderStack } from "./support/recorder-stack";
 
 const OLLAMA_URL = (process.env.OLLAMA_URL ?? "http://127.0.0.1:11434").replace(/\/+$/, "");
 const MODEL = process.env.OLLAMA_MODEL ?? "qwen2.5:7b";
@@ -52,5 +58,31 @@ describe.skipIf(reason !== null)(`the agent against a real Ollama (${MODEL} at $
     expect(read.reply.toLowerCase()).toContain("milk");
     // A real Ollama never sends the stand-in's badge.
     expect(stack.modelRecorder!.exchanges.every((e) => e.responseHeaders[SIMULATED_HEADER] === undefined)).toBe(true);
+  });
+});
+
+describe.skipIf(reason !== null)(`a /v1/chat/completions exchange verified by the real Ollama (${MODEL} at ${OLLAMA_URL})`, () => {
+  let stack: RecorderStack;
+  beforeAll(async () => {
+    stack = await startRecorderStack({ modelUpstream: OLLAMA_URL });
+  });
+  afterAll(() => stack?.close());
+
+  it("the openai client's own request is rendered by Ollama's /v1/chat/completions and equals what the model saw", { timeout: 600_000 }, async () => {
+    const openai = new OpenAI({ baseURL: `${stack.tapUrls.model}/v1`, apiKey: "ollama", maxRetries: 0 });
+    const parameters = { type: "object", properties: { content: { type: "string", description: "Content that gets appended" } }, required: ["content"] };
+    await openai.chat.completions.create({
+      model: MODEL,
+      messages: [{ role: "user", content: [{ type: "text", text: "Add buy milk to my notes" }] }],
+      tools: [{ type: "function", function: { name: "append", description: "Append content to the end of the file", parameters } }],
+    });
+    const list = TraceListSchema.parse(JSON.parse(await stack.api("/api/traces?limit=10")));
+    const trace = TraceSchema.parse(JSON.parse(await stack.api(`/api/traces/${list.traces[0]!.id}`)));
+    const ex = trace.exchanges.find((e) => e.url === "/v1/chat/completions")!;
+    const views = ExchangeViewsSchema.parse(JSON.parse(await stack.api(`/api/exchanges/${ex.id}/views`)));
+    const version = views.prompt!.verified!.ollamaVersion!;
+    const route = debugRenderRoute("openai-chat", version);
+    expect(views.prompt!.verified, JSON.stringify(views.prompt!.verified)).toMatchObject({ match: true, endpoint: route.endpoint, sent: route.sent });
+    expect(views.prompt!.verified!.server).toBe(views.prompt!.text);
   });
 });

@@ -48,7 +48,7 @@ describe("a model with a built-in renderer, through the recorder", () => {
     expect(views.prompt?.source).toEqual({ renderedBy: "server", renderer: "qwen3-coder", family: "qwen3moe" });
     expect(views.prompt?.text).toBe(renderBuiltin(request));
     expect(views.prompt?.segments).toEqual([]);
-    expect(views.prompt?.comparison).toBeUndefined();
+    expect(views.prompt?.comparisons).toBeUndefined();
     expect(views.notes).toBeUndefined();
     const c = ex.classification;
     expect(c.kind === "model.chat" && c.promptEvalCount).toBeGreaterThan(0);

@@ -48,6 +48,8 @@ export interface RecorderStackOptions {
   tracesDir?: string;
   /** The built UI to serve (default the recorder's own default, apps/web/dist). */
   webDist?: string;
+  /** The model tap's upstream instead of the stand-in (a real Ollama, for the opt-in tests). */
+  modelUpstream?: string;
 }
 
 export interface RecorderStack {
@@ -127,7 +129,7 @@ export async function startRecorderStack(opts: RecorderStackOptions = {}): Promi
       host: "127.0.0.1",
       uiPort: 0,
       taps: {
-        model: { port: 0, upstream: sim.url },
+        model: { port: 0, upstream: opts.modelUpstream ?? sim.url },
         mcp: { port: 0, upstream: mcp.url },
         agent: { port: 0, upstream: `http://127.0.0.1:${hostPort}` },
       },

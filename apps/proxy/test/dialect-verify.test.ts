@@ -115,7 +115,7 @@ describe("verification in each dialect, against the endpoint that answers the re
     expect(views.prompt!.verifyRoute).toMatchObject({ endpoint, sent: "native" });
     expect(views.prompt!.verifyRoute!.note).toContain(`Ollama's ${path}`);
     expect(views.prompt!.verifyRoute!.note).toContain(why);
-    expect(views.prompt!.verifyRoute!.note).toContain(`the native ${endpoint} request hopscope derived was checked`);
+    expect(views.prompt!.verifyRoute!.note).toContain(`the native ${endpoint} request hopscope derived is checked instead`);
   });
 
   it("/api/generate is asked as it is, and a re-open asks nothing", async () => {

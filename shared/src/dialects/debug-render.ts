@@ -50,5 +50,5 @@ export function debugRenderRoute(d: Dialect, version: string): DebugRenderRoute 
       : d === "openai-chat" || d === "openai-completions"
         ? `Ollama ${version}'s ${path} drops "_debug_render_only" (its OpenAI layer carries it from ${OPENAI_DEBUG_RENDER_SINCE})`
         : `Ollama's ${path} drops "_debug_render_only" (the request type of its ${d === "anthropic" ? "Anthropic" : "Responses"} layer has no such field, so the model would run)`;
-  return { endpoint: native, sent: "native", note: `${why}; so the native ${native} request hopscope derived was checked: the render, not the conversion.` };
+  return { endpoint: native, sent: "native", note: `${why}; so the native ${native} request hopscope derived is checked instead: the render, not the conversion.` };
 }

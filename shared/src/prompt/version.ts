@@ -153,3 +153,43 @@ export const STRUCT_DUMP_REASON = {
     "so {{ .Function }} prints a Go struct dump instead of the JSON schema qwen2.5 was trained on " +
     "(commit e51dead6, #13525; fix PRs #18391 and #18318 are open).",
 } as const;
+
+/**
+ * Why a nested property's `required` list appears from 0.20: api.ToolProperty gained a Required field of its own
+ * with the Gemma 4 work (ollama/ollama#15214, commit 96b202d3, first in v0.20.0). Before, it was an unknown key and
+ * dropped, in the JSON family and in 0.14's struct dump alike.
+ */
+export const NESTED_REQUIRED_REASON = {
+  issue: "ollama/ollama#15214",
+  url: "https://github.com/ollama/ollama/pull/15214",
+  text:
+    "From 0.20.0 Ollama's api.ToolProperty has a Required field of its own (added with Gemma 4 support, #15214, " +
+    "commit 96b202d3), so a nested object property keeps its \"required\" list in the prompt; 0.14 and earlier " +
+    "dropped it as a key they did not know.",
+} as const;
+
+export interface FamilyChange {
+  /** "struct-dump": how each tool is printed (0.14); "nested-required": a nested property's own `required` (0.20). */
+  kind: "struct-dump" | "nested-required";
+  /** The family that brought the change. */
+  since: OllamaFamilyId;
+  reason: { issue: string; url: string; text: string };
+}
+
+/** The changes between the families, oldest first. */
+const FAMILY_CHANGES: readonly FamilyChange[] = [
+  { kind: "struct-dump", since: "0.14", reason: STRUCT_DUMP_REASON },
+  { kind: "nested-required", since: "0.20+", reason: NESTED_REQUIRED_REASON },
+];
+
+/** Oldest first: the position of each family in release order. */
+const FAMILY_ORDER: readonly OllamaFamilyId[] = ["0.13", "0.14", "0.20+"];
+
+/** The changes that lie between two families (either order): what can make their prompts differ. */
+export function changesBetween(a: OllamaFamilyId, b: OllamaFamilyId): FamilyChange[] {
+  const [lo, hi] = [FAMILY_ORDER.indexOf(a), FAMILY_ORDER.indexOf(b)].sort((x, y) => x - y) as [number, number];
+  return FAMILY_CHANGES.filter((c) => {
+    const at = FAMILY_ORDER.indexOf(c.since);
+    return lo < at && at <= hi;
+  });
+}

@@ -63,22 +63,31 @@ export const VerifyRouteSchema = z.object({
 });
 
 /**
- * The same request as an older release family rendered it, for the one-click comparison of "what the model saw":
- * offered when the view's family prints tools as a Go struct dump and the request has tools.
+ * The same request as another release family renders it, for the comparison of "what the model saw": one per
+ * family other than the view's, when the request has tools (without tools every family renders alike).
  */
 export const FamilyComparisonSchema = z.object({
-  /** The older family's representative release, e.g. "0.13.5". */
+  /** The family compared with: "0.13", "0.14" or "0.20+" (OLLAMA_FAMILIES). */
+  familyId: z.string(),
+  /** The family's representative release, e.g. "0.13.5". */
   ollamaVersion: z.string(),
   familyLabel: z.string(),
   /** The family of the main view, e.g. "Ollama 0.20+ (today's)". */
   comparedWith: z.string(),
+  /** Whether that family is newer than the view's. */
+  newer: z.boolean(),
+  /** The two prompts are the same text: no change between the families touches this request. */
+  same: z.boolean(),
   text: z.string(),
   segments: z.array(PromptSegmentSchema),
   toolFormat: z.enum(["json", "struct-dump"]),
   /** Token count under that family's llama.cpp; null when the tokenizer is unavailable. */
   tokenCount: z.number().int().nullable(),
-  /** Why the two differ: the tracker issue, its address and one sentence. */
-  reason: z.object({ issue: z.string(), url: z.string(), text: z.string() }),
+  /**
+   * Each change between the two families: the tracker issue, its address, one sentence, and whether it changes
+   * this request's prompt (a nested property's own `required` only matters when a tool has one).
+   */
+  reasons: z.array(z.object({ kind: z.string(), issue: z.string(), url: z.string(), text: z.string(), applies: z.boolean() })),
 });
 
 /** Who produced the prompt text of the view, and from what. */
@@ -109,7 +118,8 @@ export const PromptViewSchema = z.object({
   /** Where a live Ollama is (or would be) asked for its own render of this request. */
   verifyRoute: VerifyRouteSchema.optional(),
   conversion: ConversionViewSchema.optional(),
-  comparison: FamilyComparisonSchema.optional(),
+  /** The same request in each other family (see FamilyComparisonSchema), oldest first. */
+  comparisons: z.array(FamilyComparisonSchema).optional(),
   source: PromptSourceSchema.optional(),
 });
 

@@ -12,7 +12,7 @@ describe("debugRenderRoute", () => {
     expect(debugRenderRoute("openai-chat", "0.12.0")).toEqual({ endpoint: "/v1/chat/completions", sent: "client" });
     const old = debugRenderRoute("openai-chat", "0.11.10");
     expect(old).toMatchObject({ endpoint: "/api/chat", sent: "native" });
-    expect(old.note).toBe('Ollama 0.11.10\'s /v1/chat/completions drops "_debug_render_only" (its OpenAI layer carries it from 0.12.0); so the native /api/chat request hopscope derived was checked: the render, not the conversion.');
+    expect(old.note).toBe('Ollama 0.11.10\'s /v1/chat/completions drops "_debug_render_only" (its OpenAI layer carries it from 0.12.0); so the native /api/chat request hopscope derived is checked instead: the render, not the conversion.');
   });
 
   it("/v1/completions never answers a render; /v1/responses and /v1/messages drop the field", () => {

@@ -13,7 +13,7 @@ import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
 import type { TraceStore } from "../store/trace-store";
-import { familyComparison } from "./family-comparison";
+import { familyComparisons } from "./family-comparison";
 import { PromptSources } from "./prompt-source";
 import { recordedVersion, type ModelUpstreamProbe } from "./upstream-info";
 import type { Logger } from "../logger";
@@ -97,8 +97,8 @@ export class ExchangeViewBuilder {
         ...(outcome.conversion ? { conversion: outcome.conversion } : {}),
         source: plan.source,
       };
-      const comparison = native ? await familyComparison(native, rendered, plan.opts, vocabulary) : null;
-      if (comparison) views.prompt.comparison = comparison;
+      const comparisons = native ? await familyComparisons(native, rendered, plan.opts, vocabulary) : [];
+      if (comparisons.length > 0) views.prompt.comparisons = comparisons;
       const diff = await this.diffOrNote(ex, rendered.text, opts, notes);
       if (diff) views.diff = diff;
     }

@@ -1,49 +1,67 @@
 /**
- * "What the model saw", next to how an older Ollama family rendered the same request: from 0.14 the qwen2.5
- * template prints each tool as a Go struct dump (ollama/ollama#14601), so a learner on today's Ollama sees a
- * prompt the article (0.13.5) does not show. The comparison is rendered with the same template and SYSTEM as
- * the main view and counted with that family's tokenizer.
+ * "What the model saw", next to how each other Ollama family renders the same request: from 0.14 the qwen2.5
+ * template prints each tool as a Go struct dump (ollama/ollama#14601), and from 0.20 a nested property keeps its
+ * own `required` (ollama/ollama#15214), so a learner on today's Ollama sees a prompt the article (0.13.5) does not
+ * show, and the reverse. Each comparison is rendered with the same template and SYSTEM as the main view, counted
+ * with that family's tokenizer, and names the changes between the two families and which of them touch this
+ * request.
  */
 import { renderChat, type RenderOptions, type RenderResult } from "@hopscope/shared/prompt/render";
-import { OLLAMA_FAMILIES, STRUCT_DUMP_REASON, familyOf } from "@hopscope/shared/prompt/version";
+import { RenderInputError } from "@hopscope/shared/prompt/tool-decode";
+import { OLLAMA_FAMILIES, changesBetween, familyOf, type OllamaFamily } from "@hopscope/shared/prompt/version";
 import { loadQwenTokenizer, type QwenVocabulary } from "@hopscope/shared/tokens/qwen";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
 
-type Comparison = NonNullable<NonNullable<ExchangeViews["prompt"]>["comparison"]>;
+type Comparison = NonNullable<NonNullable<ExchangeViews["prompt"]>["comparisons"]>[number];
 
-/** The family tools were JSON in: what the article shows and what qwen2.5 was trained to read. */
-const JSON_FAMILY = OLLAMA_FAMILIES.find((f) => f.toolFormat === "json")!;
+/** Release order, oldest first (OLLAMA_FAMILIES is newest first). */
+const OLDEST_FIRST = [...OLLAMA_FAMILIES].reverse();
 
 /**
- * The older family's render of `req`, or null when there is nothing to compare: the view is already in the JSON
- * family, the request has no tools (then every family renders alike), or the older render fails.
+ * The request in every other family, oldest first; empty when the request has no tools (then every family renders
+ * alike). A family that would refuse the request (RenderInputError) is left out; the main view stands.
  */
-export async function familyComparison(
+export async function familyComparisons(
   req: Record<string, unknown>,
   rendered: RenderResult,
   opts: Pick<RenderOptions, "template" | "system"> = {},
   vocabulary: QwenVocabulary | null = "qwen2.5",
-): Promise<Comparison | null> {
-  const family = familyOf(rendered.ollamaVersion);
-  if (family.toolFormat === "json" || !Array.isArray(req.tools) || req.tools.length === 0) return null;
-  let older: RenderResult;
-  try {
-    older = renderChat(req, { ...opts, ollamaVersion: JSON_FAMILY.representative });
-  } catch {
-    // A request today's Ollama takes and 0.13.5 would refuse has no older render to show; the main view stands.
-    return null;
+): Promise<Comparison[]> {
+  if (!Array.isArray(req.tools) || req.tools.length === 0) return [];
+  const mine = familyOf(rendered.ollamaVersion);
+  const renders = new Map<OllamaFamily["id"], RenderResult>([[mine.id, rendered]]);
+  for (const f of OLDEST_FIRST) {
+    if (f.id === mine.id) continue;
+    try {
+      renders.set(f.id, renderChat(req, { ...opts, ollamaVersion: f.representative }));
+    } catch (err) {
+      if (!(err instanceof RenderInputError)) throw err;
+    }
   }
-  if (older.text === rendered.text) return null;
-  // Counted with the main view's vocabulary (if any), under the older family's llama.cpp rules.
-  const tokenizer = vocabulary ? await loadQwenTokenizer(older.ollamaVersion, vocabulary).catch(() => null) : null;
-  return {
-    ollamaVersion: older.ollamaVersion,
-    familyLabel: JSON_FAMILY.label,
-    comparedWith: family.label,
-    text: older.text,
-    segments: older.segments,
-    toolFormat: older.toolFormat,
-    tokenCount: tokenizer ? tokenizer.count(older.text) : null,
-    reason: { ...STRUCT_DUMP_REASON },
-  };
+  // Whether a nested `required` shows: the two struct-dump families differ only in that.
+  const a = renders.get("0.14");
+  const b = renders.get("0.20+");
+  const nestedRequired = a !== undefined && b !== undefined && a.text !== b.text;
+  const mineAt = OLDEST_FIRST.findIndex((f) => f.id === mine.id);
+  const out: Comparison[] = [];
+  for (const [i, f] of OLDEST_FIRST.entries()) {
+    const other = renders.get(f.id);
+    if (f.id === mine.id || !other) continue;
+    // Counted with the main view's vocabulary (if any), under that family's llama.cpp rules.
+    const tokenizer = vocabulary ? await loadQwenTokenizer(other.ollamaVersion, vocabulary).catch(() => null) : null;
+    out.push({
+      familyId: f.id,
+      ollamaVersion: other.ollamaVersion,
+      familyLabel: f.label,
+      comparedWith: mine.label,
+      newer: i > mineAt,
+      same: other.text === rendered.text,
+      text: other.text,
+      segments: other.segments,
+      toolFormat: other.toolFormat,
+      tokenCount: tokenizer ? tokenizer.count(other.text) : null,
+      reasons: changesBetween(mine.id, f.id).map((c) => ({ kind: c.kind, ...c.reason, applies: c.kind === "struct-dump" || nestedRequired })),
+    });
+  }
+  return out;
 }

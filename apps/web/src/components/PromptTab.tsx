@@ -29,7 +29,12 @@ const JSON_TREE_LIMIT = 300_000;
 /** Plain words for what is known about this prompt; the how and why one click away. */
 export function PromptInfo({ p, promptEvalCount }: { p: PromptView; promptEvalCount?: number | undefined }) {
   const agree = p.tokens ? countAgreement(p.tokens.count, promptEvalCount) : null;
-  const checked = p.verified ? (p.verified.match ? "checked: a live Ollama rendered exactly this text" : `differs from a live Ollama's render at character ${p.verified.firstDifference ?? "?"}`) : "not checked against a live server";
+  const at = p.verified?.endpoint ? ` (${p.verified.endpoint})` : "";
+  const checked = p.verified
+    ? p.verified.match
+      ? `checked: a live Ollama${at} rendered exactly this text`
+      : `differs from a live Ollama's render${at} at character ${p.verified.firstDifference ?? "?"}`
+    : "not checked against a live server";
   return (
     <div class={s.info}>
       {agree && p.tokens ? (
@@ -51,12 +56,23 @@ export function PromptInfo({ p, promptEvalCount }: { p: PromptView; promptEvalCo
             The model server turns the JSON into this text with the model's chat template; details change across Ollama versions (here the tools are printed{" "}
             {p.toolFormat === "json" ? "as JSON" : "as a Go struct dump"}). hopscope renders it the way Ollama {p.ollamaVersion} does.{" "}
             {p.verified
-              ? "It also asked the real server to render the same request (_debug_render_only) and compared the two."
+              ? `It also asked the real server to render ${p.verified.sent === "native" ? "the native request" : "the same request"} (_debug_render_only)${p.verified.endpoint ? ` at ${p.verified.endpoint}` : ""} and compared the two.`
               : "Only a real Ollama can confirm it (it renders a request on demand with _debug_render_only); the stand-in model cannot."}
           </p>
+          {p.verifyRoute ? <VerifyRouteNote route={p.verifyRoute} verified={p.verified !== null} /> : null}
         </details>
       )}
     </div>
+  );
+}
+
+/** Which endpoint checks this request, and why not the dialect's own when it cannot (dialects/debug-render.ts). */
+function VerifyRouteNote({ route, verified }: { route: NonNullable<PromptView["verifyRoute"]>; verified: boolean }) {
+  const what = route.sent === "client" ? "the client's own request, so Ollama's conversion is checked as well as its render" : "the native request";
+  return (
+    <p class={s.note} data-testid="verify-route">
+      {verified ? "Checked at" : "A live Ollama is asked at"} <code>{route.endpoint}</code> with {what}.{route.note ? ` ${route.note}` : ""}
+    </p>
   );
 }
 
