@@ -128,7 +128,7 @@ export function FamilyCompare({ p, hovered }: { p: PromptView; hovered: Signal<s
           </Button>
         ))}
         <span class={s.why}>
-          {mine ? `${mine.label}: ${mine.what}.` : cs[0]!.comparedWith}{" "}
+          {mine ? `${mine.label}: ${mine.what.replaceAll("`", "")}.` : cs[0]!.comparedWith}{" "}
           {reasonsOf(cs).map((r, i) => (
             <span key={r.issue}>
               {i > 0 ? ", " : ""}
