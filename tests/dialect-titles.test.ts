@@ -42,6 +42,7 @@ describe("trace names from the question, in every dialect", () => {
   it.each([
     ["/api/chat", { model, stream: false, messages: [{ role: "system", content: "You keep notes." }, { role: "user", content: "Native question one" }] }, "Native question one"],
     ["/v1/chat/completions", { model, messages: [{ role: "user", content: [{ type: "text", text: "OpenAI question in parts" }] }] }, "OpenAI question in parts"],
+    ["/v1/chat/completions", { model, messages: [{ role: "system", content: "Be brief." }, { role: "user", content: [{ type: "text", text: "Add buy milk" }, { type: "text", text: "to my notes" }] }] }, "Add buy milk to my notes"],
     ["/v1/responses", { model, input: "Responses question as a string" }, "Responses question as a string"],
     ["/v1/responses", { model, instructions: "Be brief.", input: [{ role: "user", content: [{ type: "input_text", text: "Responses question in input_text" }] }] }, "Responses question in input_text"],
     ["/v1/responses", { model, input: [{ type: "message", role: "user", content: "Responses message item" }] }, "Responses message item"],

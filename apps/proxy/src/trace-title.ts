@@ -47,8 +47,14 @@ export function questionOf(path: string, body: unknown): string | null {
     return typeof prompt === "string" && prompt.trim() !== "" ? prompt : null;
   }
   const messages = conversationOf(path, body) ?? [];
-  const firstUser = messages.find((m) => isRecord(m) && m.role === "user" && typeof m.content === "string" && m.content.trim() !== "");
-  if (isRecord(firstUser)) return String(firstUser.content);
+  const isUserText = (m: unknown): m is { content: string } => isRecord(m) && m.role === "user" && typeof m.content === "string" && m.content.trim() !== "";
+  const first = messages.findIndex(isUserText);
+  if (first !== -1) {
+    // The user's first turn, whole: OpenAI content parts become one native message each, read as one question.
+    const turn: string[] = [];
+    for (let i = first; i < messages.length && isUserText(messages[i]); i++) turn.push((messages[i] as { content: string }).content);
+    return turn.join(" ");
+  }
   // A Responses body Ollama refuses still names its question when `input` is a plain string.
   return d === "openai-responses" && typeof body.input === "string" && body.input.trim() !== "" ? body.input : null;
 }

@@ -5,57 +5,24 @@
  * too), /api/generate as it is; /v1/messages, /v1/responses and /v1/completions do not answer a render, so their
  * native request goes to /api/chat or /api/generate, and the view says so.
  *
- * This upstream converts OpenAI content parts its own way on /v1/chat/completions (it joins a message's text
- * parts with a newline, where Ollama makes one message per part), so a check of the client's own request finds
- * the difference that a check of the native request cannot.
+ * The upstream (tests/support/ollama-like.ts) converts OpenAI content parts its own way, so a check of the
+ * client's own request finds a difference that a check of the native request cannot.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dialectWriter, toNative } from "@hopscope/shared/dialects/convert";
-import { dialectOfPath } from "@hopscope/shared/dialects/dialect";
-import { renderChat, renderGenerate } from "@hopscope/shared/prompt/render";
+import { toNative } from "@hopscope/shared/dialects/convert";
 import { renderDialect } from "@hopscope/shared/dialects/render-dialect";
-import { QWEN25_SYSTEM, QWEN25_TEMPLATE } from "@hopscope/shared/prompt/qwen25";
 import { ExchangeViewsSchema, type ExchangeViews } from "@hopscope/shared/trace/views";
-import { eventually, getJson, request, startRecorder, traces, startUpstream, type TestRecorder, type Upstream } from "./helpers";
+import { startOllamaLike, type OllamaLike } from "../../../tests/support/ollama-like";
+import { eventually, getJson, request, startRecorder, traces, type TestRecorder } from "./helpers";
 
 const VERSION = "0.32.15";
 let rec: TestRecorder;
-let up: Upstream;
+let up: OllamaLike;
 
 type Body = Record<string, unknown>;
 
-/** This Ollama's own conversion on /v1/chat/completions: text parts joined with "\n" into one message. */
-function joinParts(body: Body): Body {
-  const messages = (body.messages as Body[]).map((m) =>
-    Array.isArray(m.content) ? { ...m, content: (m.content as { text?: string }[]).map((p) => p.text ?? "").join("\n") } : m,
-  );
-  return { ...body, messages };
-}
-
-function renderOf(path: string, body: Body): string {
-  if (path === "/api/chat") return renderChat(body, { ollamaVersion: VERSION }).text;
-  if (path === "/api/generate") return renderGenerate(body, { ollamaVersion: VERSION }).text;
-  return renderChat(toNative("openai-chat", joinParts(body), { ollamaVersion: VERSION }).native, { ollamaVersion: VERSION }).text;
-}
-
-const native = { model: "qwen2.5:7b", created_at: "2026-01-01T00:00:00Z", message: { role: "assistant", content: "Done." }, response: "Done.", done: true, done_reason: "stop", prompt_eval_count: 40, eval_count: 2 };
-
 beforeAll(async () => {
-  up = await startUpstream((req, res, raw) => {
-    res.setHeader("Content-Type", "application/json; charset=utf-8");
-    const path = req.url ?? "";
-    if (path === "/api/version") return res.end(`{"version":"${VERSION}"}`);
-    if (path === "/api/show") return res.end(JSON.stringify({ template: QWEN25_TEMPLATE, system: QWEN25_SYSTEM }));
-    const body = JSON.parse(raw.toString()) as Body;
-    const debug = body._debug_render_only === true && ["/api/chat", "/api/generate", "/v1/chat/completions"].includes(path);
-    if (debug) {
-      const info = { rendered_template: renderOf(path, body) };
-      return res.end(JSON.stringify(path === "/v1/chat/completions" ? { id: "chatcmpl-1", object: "chat.completion", choices: [], _debug_info: info } : { model: body.model, _debug_info: info }));
-    }
-    const d = dialectOfPath(path);
-    if (d === null || d === "ollama" || d === "ollama-generate") return res.end(JSON.stringify(native));
-    res.end(JSON.stringify(dialectWriter(d, body).whole(native)));
-  });
+  up = await startOllamaLike(VERSION);
   rec = await startRecorder({ model: up.url });
 });
 afterAll(async () => {
@@ -75,8 +42,8 @@ async function viewsOf(path: string, body: Body): Promise<{ views: ExchangeViews
   const views = ExchangeViewsSchema.parse((await getJson(`${rec.url}/api/exchanges/${ex.id}/views`)).body);
   const asked = up.received
     .slice(before)
-    .filter((r) => r.body.includes("_debug_render_only") && r.body.toString() !== text)
-    .map((r) => ({ url: r.url, body: JSON.parse(r.body.toString()) as Body }));
+    .filter((r) => r.body.includes("_debug_render_only") && r.body !== text)
+    .map((r) => ({ url: r.url, body: JSON.parse(r.body) as Body }));
   return { views, asked };
 }
 const seen = new Set<number>();
