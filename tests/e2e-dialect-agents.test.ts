@@ -65,13 +65,14 @@ async function nativeAgent(): Promise<Run> {
   throw new Error("the native agent did not finish in 4 steps");
 }
 
-async function openaiChatAgent(): Promise<Run> {
+async function openaiChatAgent(stream: boolean): Promise<Run> {
   const openai = new OpenAI({ baseURL: `${stack.tapUrls.model}/v1`, apiKey: "ollama", maxRetries: 0 });
   const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = mcpTools.map((t) => ({ type: "function", function: t }));
   const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: "user", content: ASK }];
   const calls: Run["calls"] = [];
   for (let step = 0; step < 4; step++) {
-    const res = await openai.chat.completions.create({ model: MODEL, messages, tools });
+    // Streaming: the SDK's own stream reader assembles the turn from the SSE deltas.
+    const res = stream ? await openai.chat.completions.stream({ model: MODEL, messages, tools }).finalChatCompletion() : await openai.chat.completions.create({ model: MODEL, messages, tools });
     const message = res.choices[0]!.message;
     messages.push(message);
     if (!message.tool_calls?.length) return { answer: message.content ?? "", calls };
@@ -85,15 +86,17 @@ async function openaiChatAgent(): Promise<Run> {
   throw new Error("the openai agent did not finish in 4 steps");
 }
 
-async function responsesAgent(): Promise<Run> {
+async function responsesAgent(stream: boolean): Promise<Run> {
   const openai = new OpenAI({ baseURL: `${stack.tapUrls.model}/v1`, apiKey: "ollama", maxRetries: 0 });
   const tools: OpenAI.Responses.FunctionTool[] = mcpTools.map((t) => ({ type: "function", ...t, strict: false }));
   const input: OpenAI.Responses.ResponseInputItem[] = [{ role: "user", content: [{ type: "input_text", text: ASK }] }];
   const calls: Run["calls"] = [];
   for (let step = 0; step < 4; step++) {
-    const res = await openai.responses.create({ model: MODEL, input, tools });
-    const fnCalls = res.output.filter((o) => o.type === "function_call");
-    if (fnCalls.length === 0) return { answer: res.output_text, calls };
+    const res: OpenAI.Responses.Response = stream ? await openai.responses.stream({ model: MODEL, input, tools }).finalResponse() : await openai.responses.create({ model: MODEL, input, tools });
+    const fnCalls = res.output.filter((o): o is OpenAI.Responses.ResponseFunctionToolCall => o.type === "function_call");
+    // From the output items (the SDK adds `output_text` to create()'s answer only, not to a stream's final response).
+    const text = res.output.flatMap((o) => (o.type === "message" ? o.content : [])).map((c) => (c.type === "output_text" ? c.text : "")).join("");
+    if (fnCalls.length === 0) return { answer: text, calls };
     // The stateless way (Ollama keeps no responses): the previous output items go back in, then each result.
     input.push(...(res.output as OpenAI.Responses.ResponseInputItem[]));
     for (const c of fnCalls) {
@@ -105,13 +108,14 @@ async function responsesAgent(): Promise<Run> {
   throw new Error("the responses agent did not finish in 4 steps");
 }
 
-async function anthropicAgent(): Promise<Run> {
+async function anthropicAgent(stream: boolean): Promise<Run> {
   const anthropic = new Anthropic({ baseURL: stack.tapUrls.model, apiKey: "ollama", maxRetries: 0 });
   const tools: Anthropic.Tool[] = mcpTools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema }));
   const messages: Anthropic.MessageParam[] = [{ role: "user", content: ASK }];
   const calls: Run["calls"] = [];
   for (let step = 0; step < 4; step++) {
-    const res = await anthropic.messages.create({ model: MODEL, max_tokens: 1024, messages, tools });
+    const params = { model: MODEL, max_tokens: 1024, messages, tools };
+    const res = stream ? await anthropic.messages.stream(params).finalMessage() : await anthropic.messages.create(params);
     messages.push({ role: "assistant", content: res.content });
     const uses = res.content.filter((b) => b.type === "tool_use");
     if (uses.length === 0) return { answer: res.content.map((b) => (b.type === "text" ? b.text : "")).join(""), calls };
@@ -125,8 +129,8 @@ async function anthropicAgent(): Promise<Run> {
   throw new Error("the anthropic agent did not finish in 4 steps");
 }
 
-/** The trace holding the model exchanges on `path` that carry the question, once all of them are stored. */
-async function conversationTraces(path: string, turns: number): Promise<Trace[]> {
+/** The traces holding the model exchanges on `path` that started at `since` or later, once `turns` of them are stored. */
+async function conversationTraces(path: string, turns: number, since: number): Promise<Trace[]> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const list = TraceListSchema.parse(JSON.parse(await stack.api("/api/traces?limit=100")));
@@ -134,11 +138,11 @@ async function conversationTraces(path: string, turns: number): Promise<Trace[]>
     let seen = 0;
     for (const s of list.traces) {
       const trace = TraceSchema.parse(JSON.parse(await stack.api(`/api/traces/${s.id}`)));
-      const here = trace.exchanges.filter((e) => e.tap === "model" && new URL(e.url, "http://x").pathname === path && e.state === "complete");
+      const here = trace.exchanges.filter((e) => e.tap === "model" && new URL(e.url, "http://x").pathname === path && e.state === "complete" && e.timings.start >= since - 1);
       if (here.length > 0) traces.push(trace);
       seen += here.length;
     }
-    if (seen >= turns) return traces;
+    if (seen >= turns && traces.every((t) => t.exchanges.every((e) => e.state === "complete"))) return traces;
     if (Date.now() > deadline) throw new Error(`expected ${turns} stored ${path} exchanges, saw ${seen}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -162,10 +166,11 @@ let native: { run: Run; trace: Trace; views: ExchangeViews[] };
 
 describe("the article's question, asked by agents written with the official clients", () => {
   it("native reference (ollama npm client): one trace, model → tools/call → model, each prompt the native render", async () => {
+    const since = Date.now();
     const run = await nativeAgent();
     expect(run.calls).toEqual([["append", { content: "buy milk" }]]);
     expect(run.answer.toLowerCase()).toContain("buy milk");
-    const traces = await conversationTraces("/api/chat", 2);
+    const traces = await conversationTraces("/api/chat", 2, since);
     expect(traces).toHaveLength(1);
     const trace = traces[0]!;
     expect(trace.exchanges.map((e) => `${e.tap} ${e.classification.kind === "mcp" ? e.classification.method : new URL(e.url, "http://x").pathname}`)).toEqual(["model /api/chat", "mcp tools/call", "model /api/chat"]);
@@ -181,26 +186,30 @@ describe("the article's question, asked by agents written with the official clie
   ] as const;
 
   for (const d of dialects) {
-    it(`${d.name}: one trace without traceparent, the notes changed, each turn's prompt exactly the native client's`, async () => {
-      expect(native, "the native reference runs first").toBeDefined();
-      const before = await stack.readNotes();
-      const run = await d.agent();
-      expect(run.calls).toEqual([["append", { content: "buy milk" }]]);
-      expect(run.answer.toLowerCase()).toContain("buy milk");
-      expect((await stack.readNotes()).length).toBeGreaterThan(before.length);
+    for (const stream of [false, true]) {
+      it(`${d.name}${stream ? ", streamed" : ""}: one trace without traceparent, the notes changed, each turn's prompt exactly the native client's`, async () => {
+        expect(native, "the native reference runs first").toBeDefined();
+        const before = await stack.readNotes();
+        const since = Date.now();
+        const run = await d.agent(stream);
+        expect(run.calls).toEqual([["append", { content: "buy milk" }]]);
+        expect(run.answer.toLowerCase()).toContain("buy milk");
+        expect((await stack.readNotes()).length).toBeGreaterThan(before.length);
 
-      const traces = await conversationTraces(d.path, 2);
-      expect(traces.map((t) => t.exchanges.length), "the conversation is one trace").toEqual([3]);
-      const trace = traces[0]!;
-      expect(trace.exchanges.map((e) => `${e.tap} ${e.classification.kind === "mcp" ? e.classification.method : new URL(e.url, "http://x").pathname}`)).toEqual([`model ${d.path}`, "mcp tools/call", `model ${d.path}`]);
-      expect(trace.groupedBy).not.toBe("traceparent");
-      expect(trace.name).toBe(ASK);
+        const traces = await conversationTraces(d.path, 2, since);
+        expect(traces.map((t) => t.exchanges.length), "the conversation is one trace").toEqual([3]);
+        const trace = traces[0]!;
+        expect(trace.exchanges.map((e) => `${e.tap} ${e.classification.kind === "mcp" ? e.classification.method : new URL(e.url, "http://x").pathname}`)).toEqual([`model ${d.path}`, "mcp tools/call", `model ${d.path}`]);
+        expect(trace.exchanges.filter((e) => e.tap === "model").map((e) => e.classification.kind === "model.chat" && e.classification.stream)).toEqual([stream, stream]);
+        expect(trace.groupedBy).not.toBe("traceparent");
+        expect(trace.name).toBe(ASK);
 
-      const v = await turnViews(trace);
-      expect(v.map((x) => x.prompt!.text)).toEqual(native.views.map((x) => x.prompt!.text));
-      expect(v.map((x) => x.prompt!.conversion?.dialect)).toEqual([d.dialect, d.dialect]);
-      expect(v.map((x) => x.rawOutput!.text)).toEqual(native.views.map((x) => x.rawOutput!.text));
-      expect(v[1]!.diff!.previousExchangeId).toBe(trace.exchanges[0]!.id);
-    });
+        const v = await turnViews(trace);
+        expect(v.map((x) => x.prompt!.text)).toEqual(native.views.map((x) => x.prompt!.text));
+        expect(v.map((x) => x.prompt!.conversion?.dialect)).toEqual([d.dialect, d.dialect]);
+        expect(v.map((x) => x.rawOutput!.text)).toEqual(native.views.map((x) => x.rawOutput!.text));
+        expect(v[1]!.diff!.previousExchangeId).toBe(trace.exchanges[0]!.id);
+      });
+    }
   }
 });
