@@ -82,6 +82,18 @@ describe("the prompt view follows the family of the version the stand-in imitate
     expect(byFamily["0.13"]!.reasons.map((r) => [r.issue, r.applies])).toEqual([["ollama/ollama#14601", true], ["ollama/ollama#15214", true]]);
   });
 
+  it("as 0.14.0: compared with the older JSON family and the newer one (the same prompt for these tools)", async () => {
+    stack = await startRecorderStack({ sim: { ollamaVersion: "0.14.0" } });
+    const { views } = await firstModelExchange(stack);
+    expect(views.prompt).toMatchObject({ ollamaVersion: "0.14.0", toolFormat: "struct-dump" });
+    const cs = views.prompt!.comparisons!;
+    expect(cs.map((c) => [c.familyId, c.ollamaVersion, c.newer, c.same, c.comparedWith])).toEqual([
+      ["0.13", "0.13.5", false, false, "Ollama 0.14"],
+      ["0.20+", "0.32.15", true, true, "Ollama 0.14"],
+    ]);
+    expect(cs.map((c) => c.reasons.map((r) => [r.issue, r.applies]))).toEqual([[["ollama/ollama#14601", true]], [["ollama/ollama#15214", false]]]);
+  });
+
   it("as 0.13.5 (SIM_OLLAMA_VERSION): JSON tools, compared with the two newer families", async () => {
     stack = await startRecorderStack({ sim: { ollamaVersion: "0.13.5" } });
     const { ex, views } = await firstModelExchange(stack);
