@@ -53,6 +53,10 @@ describe("verification in the prompt view, per dialect", () => {
     const summary = page.locator("summary", { has: page.getByTestId("ollama-family") });
     expect(await summary.textContent()).toMatch(/differs from a live Ollama's render \(\/v1\/chat\/completions\) at character \d+$/);
     expect(await page.getByTestId("verify-route").textContent()).toBe("Checked at /v1/chat/completions with the client's own request, so Ollama's conversion is checked as well as its render.");
+    // Where they part: ours has the render's blank line between the two parts' messages, that server one newline.
+    const diff = (await page.getByTestId("first-difference").textContent()) ?? "";
+    expect(diff).toContain('Add buy milk\\n\\nto my notes');
+    expect(diff).toContain('Add buy milk\\nto my notes');
     await browser.screenshot("31-dialect-verify-openai-1280");
     await page.setViewportSize({ width: 1920, height: 1080 });
     await browser.screenshot("31-dialect-verify-openai-1920");
@@ -69,6 +73,7 @@ describe("verification in the prompt view, per dialect", () => {
     const note = (await page.getByTestId("verify-route").textContent()) ?? "";
     expect(note).toContain("Checked at /api/chat with the native request.");
     expect(note).toContain("Ollama's /v1/messages drops \"_debug_render_only\"");
+    expect(await page.getByTestId("first-difference").count()).toBe(0);
     await browser.screenshot("31-dialect-verify-anthropic-1280");
     expect(browser.pageErrors).toEqual([]);
   });

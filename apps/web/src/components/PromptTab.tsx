@@ -60,6 +60,7 @@ export function PromptInfo({ p, promptEvalCount }: { p: PromptView; promptEvalCo
               : "Only a real Ollama can confirm it (it renders a request on demand with _debug_render_only); the stand-in model cannot."}
           </p>
           {p.verifyRoute ? <VerifyRouteNote route={p.verifyRoute} verified={p.verified !== null} /> : null}
+          {p.verified && !p.verified.match ? <FirstDifference v={p.verified} /> : null}
         </details>
       )}
     </div>
@@ -73,6 +74,23 @@ function VerifyRouteNote({ route, verified }: { route: NonNullable<PromptView["v
     <p class={s.note} data-testid="verify-route">
       {verified ? "Checked at" : "A live Ollama is asked at"} <code>{route.endpoint}</code> with {what}.{route.note ? ` ${route.note}` : ""}
     </p>
+  );
+}
+
+/** Characters shown on each side of the first difference. */
+const AROUND = 24;
+
+/** Where the two renders part: a few characters of each around the first difference, whitespace made visible. */
+function FirstDifference({ v }: { v: NonNullable<PromptView["verified"]> }) {
+  const at = v.firstDifference ?? 0;
+  const cut = (t: string) => JSON.stringify(t.slice(Math.max(0, at - AROUND), at + AROUND));
+  return (
+    <dl class={s.difference} data-testid="first-difference">
+      <dt>hopscope</dt>
+      <dd><code>{cut(v.ours)}</code></dd>
+      <dt>the server</dt>
+      <dd><code>{cut(v.server)}</code></dd>
+    </dl>
   );
 }
 
@@ -119,7 +137,7 @@ export function PromptTab({ x }: { x: ExchangeSummary }) {
                 the whole conversation. Only the end is new.
               </p>
             ) : null}
-            {v.prompt.toolFormat === "struct-dump" ? (
+            {v.prompt.toolFormat === "struct-dump" && v.prompt.segments.some((seg) => seg.kind === "tool") ? (
               <p class={s.warn}>
                 Ollama 0.14 and later print the tools into the prompt as a Go struct dump (<code>{"{append Append… {object <nil> …}}"}</code>),
                 not as JSON. That is a known regression, and it is what the model really sees from those versions.
