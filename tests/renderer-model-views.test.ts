@@ -45,7 +45,7 @@ describe("a model with a built-in renderer, through the recorder", () => {
     const ex = ExchangeSchema.parse(JSON.parse(await stack.api(`/api/exchanges/${chats[0]!.id}`)));
     const views = ExchangeViewsSchema.parse(JSON.parse(await stack.api(`/api/exchanges/${chats[0]!.id}/views`)));
     const request = JSON.parse(ex.requestBody!.data) as Record<string, unknown>;
-    expect(views.prompt?.source).toEqual({ renderedBy: "server", renderer: "qwen3-coder", family: "qwen3moe" });
+    expect(views.prompt?.source).toEqual({ renderedBy: "server", renderer: "qwen3-coder", family: "qwen3moe", renderedAt: "/api/chat" });
     expect(views.prompt?.text).toBe(renderBuiltin(request));
     expect(views.prompt?.segments).toEqual([]);
     expect(views.prompt?.comparisons).toBeUndefined();
@@ -67,7 +67,7 @@ describe("a model with a built-in renderer, through the recorder", () => {
     expect(tags.models.map((m) => [m.name, m.details.family])).toEqual([["qwen2.5:7b", "qwen2"], ["qwen3-coder:30b", "qwen3moe"]]);
     await page.goto(`${stack.uiUrl}/#/trace/${trace.id}/hop/3`);
     await page.getByTestId("server-rendered").waitFor();
-    expect(await page.getByTestId("server-rendered").textContent()).toBe("rendered by the server's built-in qwen3-coder renderer (its own render)");
+    expect(await page.getByTestId("server-rendered").textContent()).toBe("rendered by the server's built-in qwen3-coder renderer (its own render, from /api/chat)");
     expect(await page.getByTestId("token-count").getAttribute("data-count")).toBe(String(c.kind === "model.chat" ? c.promptEvalCount : -1));
     expect(await page.getByTestId("server-token-count").count()).toBe(0);
     expect(await page.getByTestId("rendered-prompt").textContent()).toContain("# Tools\n<tools>");

@@ -2,7 +2,8 @@
  * An HTTP server that answers like a real Ollama of one version (no `x-hopscope-simulated` header), for testing
  * verification without one: `/api/version`, `/api/show` (the qwen2.5 template and SYSTEM), and `_debug_render_only`
  * where Ollama answers it (shared/src/dialects/debug-render.ts: /api/chat, /api/generate, /v1/chat/completions).
- * Every other request gets a short answer in its dialect ("Done.").
+ * Every other request gets a short answer in its dialect ("Done."). A model named in `rendererModels` is one Ollama
+ * renders with a built-in Go renderer (`/api/show` names `RENDERER qwen3-coder`), as Ollama answers for qwen3-coder.
  *
  * It converts OpenAI content parts its own way on /v1/chat/completions (a message's text parts joined with one
  * newline, where Ollama makes one message per part, which the render joins with a blank line), so a check of the
@@ -39,13 +40,16 @@ function renderOf(path: string, body: Body, version: string): string {
 
 const DEBUG_PATHS = new Set(["/api/chat", "/api/generate", "/v1/chat/completions"]);
 
-export async function startOllamaLike(version = "0.32.15"): Promise<OllamaLike> {
+export async function startOllamaLike(version = "0.32.15", rendererModels: readonly string[] = []): Promise<OllamaLike> {
   const received: OllamaLike["received"] = [];
   const native = { model: "qwen2.5:7b", created_at: "2026-01-01T00:00:00Z", message: { role: "assistant", content: "Done." }, response: "Done.", done: true, done_reason: "stop", prompt_eval_count: 40, eval_count: 2 };
   const answer = (path: string, text: string): string => {
     if (path === "/api/version") return JSON.stringify({ version });
-    if (path === "/api/show") return JSON.stringify({ template: QWEN25_TEMPLATE, system: QWEN25_SYSTEM });
-    const body = JSON.parse(text) as Body;
+    const body = (text === "" ? {} : JSON.parse(text)) as Body;
+    if (path === "/api/show") {
+      if (!rendererModels.includes(String(body.model))) return JSON.stringify({ template: QWEN25_TEMPLATE, system: QWEN25_SYSTEM });
+      return JSON.stringify({ modelfile: "FROM x\nTEMPLATE {{ .Prompt }}\nRENDERER qwen3-coder\nPARSER qwen3-coder\n", template: "{{ .Prompt }}", renderer: "qwen3-coder", parser: "qwen3-coder", details: { parent_model: "", format: "gguf", family: "qwen3moe", families: ["qwen3moe"], parameter_size: "30.5B", quantization_level: "Q4_K_M" }, model_info: {} });
+    }
     if (body._debug_render_only === true && DEBUG_PATHS.has(path)) {
       const info = { rendered_template: renderOf(path, body, version) };
       return JSON.stringify(path === "/v1/chat/completions" ? { id: "chatcmpl-1", object: "chat.completion", choices: [], _debug_info: info } : { model: body.model, _debug_info: info });

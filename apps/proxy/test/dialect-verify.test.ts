@@ -22,7 +22,7 @@ let up: OllamaLike;
 type Body = Record<string, unknown>;
 
 beforeAll(async () => {
-  up = await startOllamaLike(VERSION);
+  up = await startOllamaLike(VERSION, ["qwen3-coder:30b"]);
   rec = await startRecorder({ model: up.url });
 });
 afterAll(async () => {
@@ -95,5 +95,17 @@ describe("verification in each dialect, against the endpoint that answers the re
     const id = list.flatMap((t) => t.exchanges).find((e) => e.url === "/api/generate")!.id;
     await getJson(`${rec.url}/api/exchanges/${id}/views`);
     expect(up.received.slice(before).filter((r) => r.body.includes("_debug_render_only"))).toEqual([]);
+  });
+
+  it("a model with a built-in renderer: the server's own render of the client's request, from the endpoint that answers it", async () => {
+    const openai = { model: "qwen3-coder:30b", messages: [{ role: "user", content: "Add buy milk to my notes" }] };
+    const a = await viewsOf("/v1/chat/completions", openai);
+    expect(a.asked).toEqual([{ url: "/v1/chat/completions", body: { ...openai, stream: false, _debug_render_only: true } }]);
+    expect(a.views.prompt!.source).toEqual({ renderedBy: "server", renderer: "qwen3-coder", family: "qwen3moe", renderedAt: "/v1/chat/completions" });
+    expect(a.views.prompt!.text).toContain("Add buy milk to my notes");
+    const anthropic = { model: "qwen3-coder:30b", max_tokens: 64, messages: [{ role: "user", content: "Add buy milk to my notes" }] };
+    const b = await viewsOf("/v1/messages", anthropic);
+    expect(b.asked).toEqual([{ url: "/api/chat", body: { ...toNative("anthropic", anthropic, { ollamaVersion: VERSION }).native, stream: false, _debug_render_only: true } }]);
+    expect(b.views.prompt!.source).toMatchObject({ renderedBy: "server", renderedAt: "/api/chat" });
   });
 });

@@ -90,6 +90,6 @@ describe("a model of another family", () => {
     expect(first.notes?.join("\n")).toMatch(/gemma4 is rendered by Ollama's built-in gemma4 renderer, and the server did not render it on request \(.*500/);
     const second = ExchangeViewsSchema.parse((await getJson(url)).body);
     expect(second.prompt).toMatchObject({ text: "<bos><|turn>user\nAdd buy milk to my notes<turn|>\n<|turn>model\n", segments: [], tokens: null, verified: null });
-    expect(second.prompt?.source).toEqual({ renderedBy: "server", renderer: "gemma4", family: "gemma4" });
+    expect(second.prompt?.source).toEqual({ renderedBy: "server", renderer: "gemma4", family: "gemma4", renderedAt: "/api/chat" });
   });
 });

@@ -103,6 +103,8 @@ export const PromptSourceSchema = z.object({
   template: z.enum(["api-show", "builtin-qwen2.5"]).optional(),
   /** The model family (/api/show details.family); tokens are counted only for Qwen2.5's vocabulary. */
   family: z.string().optional(),
+  /** For a server render: the endpoint that rendered it (a client's own request at its dialect's endpoint, or native). */
+  renderedAt: z.string().optional(),
 });
 
 /** The prompt the model server built from the request (renderChat), with segments and tokens. */

@@ -49,7 +49,11 @@ export class ExchangeViewBuilder {
     const version = recordedVersion(ex) ?? info.version;
     const model = modelOf(ex);
     // The model's own template from the upstream's /api/show, or the server's own render for a built-in renderer.
-    const plan = await this.sources.plan(ex.id, model === null ? {} : { ...nativeOrBody(ex, d, version), model });
+    // Where the server renders this request on request: the client's own request where its endpoint answers that.
+    const route = debugRenderRoute(d, version ?? DEFAULT_OLLAMA_VERSION);
+    const client = requestJsonOf(ex);
+    const ask = route.sent === "client" && isRecord(client) ? { endpoint: route.endpoint, body: client } : { endpoint: route.endpoint };
+    const plan = await this.sources.plan(ex.id, model === null ? {} : { ...nativeOrBody(ex, d, version), model }, ask);
     const opts = { ...(version ? { ollamaVersion: version } : {}), ...(plan.kind === "engine" ? plan.opts : {}) };
     const views: ExchangeViews = {};
     notes.push(...plan.notes);
@@ -88,7 +92,6 @@ export class ExchangeViewBuilder {
       const { converted, ...rendered } = outcome.render;
       void converted;
       const native = nativeChatOf(ex, d, opts);
-      const route = debugRenderRoute(d, version ?? DEFAULT_OLLAMA_VERSION);
       views.prompt = {
         ...rendered,
         tokens: tokens(rendered.text),
@@ -167,9 +170,9 @@ function modelOf(ex: Exchange): string | null {
   return typeof model === "string" && model !== "" ? model : null;
 }
 
-/** The native /api/chat body Ollama makes of the request (what `_debug_render_only` is asked with), or the body. */
+/** The native body Ollama makes of the request (chat or generate: what a native `_debug_render_only` is asked with), or the body. */
 function nativeOrBody(ex: Exchange, d: Dialect, version: string | null): Record<string, unknown> {
-  const native = nativeChatOf(ex, d, version ? { ollamaVersion: version } : {});
+  const native = nativeRequestOf(ex, d, version ? { ollamaVersion: version } : {})?.native;
   if (native) return native;
   const body = ex.requestBody?.encoding === "utf8" ? tryParseJson(ex.requestBody.data) : undefined;
   return body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};

@@ -34,7 +34,11 @@ export class PromptSources {
     this.renders = new ServerRenderCache(upstream);
   }
 
-  async plan(exchangeId: number, req: Record<string, unknown>): Promise<PromptPlan> {
+  /**
+   * `req` is the native request (it names the model); `ask` is where the server renders it on request when its
+   * prompt cannot be reconstructed: the endpoint, and the body to send there (default `req`).
+   */
+  async plan(exchangeId: number, req: Record<string, unknown>, ask: { endpoint: string; body?: Record<string, unknown> } = { endpoint: "/api/chat" }): Promise<PromptPlan> {
     const model = typeof req.model === "string" ? req.model : "";
     const show = await this.shows.get(model);
     if (!show.ok) {
@@ -56,9 +60,9 @@ export class PromptSources {
     if (r.kind === "template") {
       return { kind: "engine", opts: { template: r.template, system: r.system }, source: { renderedBy: "engine", template: "api-show", ...(family ? { family } : {}) }, vocabulary, notes };
     }
-    const source: PromptSource = { renderedBy: "server", ...(r.kind === "renderer" ? { renderer: r.renderer } : {}), ...(family ? { family } : {}) };
+    const source: PromptSource = { renderedBy: "server", ...(r.kind === "renderer" ? { renderer: r.renderer } : {}), ...(family ? { family } : {}), renderedAt: ask.endpoint };
     try {
-      return { kind: "server", text: await this.renders.get(exchangeId, req), source, vocabulary, notes };
+      return { kind: "server", text: await this.renders.get(exchangeId, ask.body ?? req, ask.endpoint), source, vocabulary, notes };
     } catch (err) {
       const how = r.kind === "renderer" ? `Ollama's built-in ${r.renderer} renderer` : "llama-server's chat template";
       return { kind: "server", text: null, source, vocabulary, notes: [...notes, `no prompt: ${model} is rendered by ${how}, and the server did not render it on request (${(err as Error).message})`] };

@@ -18,11 +18,15 @@ export class ServerRenderCache {
 
   constructor(private readonly upstream: string) {}
 
-  /** The server's render of `req` (an /api/chat body); rejects with a sentence saying why there is none. */
-  get(exchangeId: number, req: Record<string, unknown>): Promise<string> {
+  /**
+   * The server's render of `req` at `endpoint` (an /api/chat or /api/generate body, or a client's own request at its
+   * dialect's endpoint where that answers the render: dialects/debug-render.ts); rejects with a sentence saying why
+   * there is none.
+   */
+  get(exchangeId: number, req: Record<string, unknown>, endpoint = "/api/chat"): Promise<string> {
     const hit = this.renders.get(exchangeId);
     if (hit) return hit;
-    const render = this.ask(req);
+    const render = this.ask(req, endpoint);
     this.renders.set(exchangeId, render);
     // A failure is not remembered: the next view asks again (the model may have been pulled meanwhile).
     render.catch(() => this.renders.delete(exchangeId));
@@ -30,8 +34,8 @@ export class ServerRenderCache {
     return render;
   }
 
-  private async ask(req: Record<string, unknown>): Promise<string> {
-    const url = `${this.upstream.replace(/\/+$/, "")}/api/chat`;
+  private async ask(req: Record<string, unknown>, endpoint: string): Promise<string> {
+    const url = `${this.upstream.replace(/\/+$/, "")}${endpoint}`;
     const res = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json" },

@@ -21,7 +21,7 @@ export function PromptSource({ p, promptEvalCount }: { p: PromptView; promptEval
       ) : null}
       {src?.renderedBy === "server" ? (
         <span class={s.server} data-testid="server-rendered" title="The model server built this prompt itself (Go code, not a template), so hopscope shows the server's own _debug_render_only render instead of reconstructing it">
-          rendered by the server{src.renderer ? `'s built-in ${src.renderer} renderer` : "'s chat template"} (its own render)
+          rendered by the server{src.renderer ? `'s built-in ${src.renderer} renderer` : "'s chat template"} (its own render{src.renderedAt ? `, from ${src.renderedAt}` : ""})
         </span>
       ) : null}
     </>
