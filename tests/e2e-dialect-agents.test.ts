@@ -72,7 +72,10 @@ async function openaiChatAgent(stream: boolean): Promise<Run> {
   const calls: Run["calls"] = [];
   for (let step = 0; step < 4; step++) {
     // Streaming: the SDK's own stream reader assembles the turn from the SSE deltas.
-    const res = stream ? await openai.chat.completions.stream({ model: MODEL, messages, tools }).finalChatCompletion() : await openai.chat.completions.create({ model: MODEL, messages, tools });
+    // (A stream carries usage only when asked: stream_options.include_usage, as Ollama's ChatWriter does.)
+    const res = stream
+      ? await openai.chat.completions.stream({ model: MODEL, messages, tools, stream_options: { include_usage: true } }).finalChatCompletion()
+      : await openai.chat.completions.create({ model: MODEL, messages, tools });
     const message = res.choices[0]!.message;
     messages.push(message);
     if (!message.tool_calls?.length) return { answer: message.content ?? "", calls };
@@ -209,6 +212,13 @@ describe("the article's question, asked by agents written with the official clie
         expect(v.map((x) => x.prompt!.conversion?.dialect)).toEqual([d.dialect, d.dialect]);
         expect(v.map((x) => x.rawOutput!.text)).toEqual(native.views.map((x) => x.rawOutput!.text));
         expect(v[1]!.diff!.previousExchangeId).toBe(trace.exchanges[0]!.id);
+        // Token counts from each dialect's usage (Anthropic's input_tokens, OpenAI's prompt_tokens) are the server's count.
+        const counts = (t: Trace) => t.exchanges.filter((e) => e.tap === "model").map((e) => (e.classification.kind === "model.chat" ? e.classification.promptEvalCount : null));
+        expect(counts(trace)).toEqual(counts(native.trace));
+        expect(counts(trace)).toEqual(v.map((x) => x.prompt!.tokens!.count));
+        // The token view and the diff with the previous turn, as for the native client.
+        expect(v.map((x) => x.prompt!.tokens!.ids)).toEqual(native.views.map((x) => x.prompt!.tokens!.ids));
+        expect(v[1]!.diff!.commonPrefixLength).toBe(native.views[1]!.diff!.commonPrefixLength);
       });
     }
   }
