@@ -85,7 +85,14 @@ export class ExchangeDraft {
 
   classify(status: number | null, responseBody: StoredBody | null): Classification {
     const { tap, method, url } = this.begin;
-    return classifyExchange({ tap, method, url, status, requestText: textOf(this.request), responseText: textOf(responseBody), responseHeaders: status === null ? [] : this.responseHeaders });
+    return classifyExchange({
+      tap, method, url, status,
+      requestText: textOf(this.request),
+      // Parsed once for grouping and every classification of the exchange.
+      ...(this.requestDone ? { requestJson: this.requestJson() } : {}),
+      responseText: textOf(responseBody),
+      responseHeaders: status === null ? [] : this.responseHeaders,
+    });
   }
 
   summary(classification: Classification): ExchangeSummary {

@@ -42,6 +42,11 @@ export class RecorderClient {
   }
 
   /** The last `x-hopscope-lesson` a model request carried (shown by /api/config). */
+  /** Frames parked on the recording thread while nobody watched, serialised (null: no longer kept). */
+  async parkedFrames(parks: number[]): Promise<(string | null)[]> {
+    return (await this.threads.call({ op: "parkedFrames", parks })) as (string | null)[];
+  }
+
   async lastLesson(): Promise<string | null> {
     return (await this.threads.call({ op: "lesson" })) as string | null;
   }

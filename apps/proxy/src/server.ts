@@ -52,6 +52,8 @@ export interface RecorderHandle {
 }
 
 const TAPS: Tap[] = ["model", "mcp", "agent"];
+/** What a parked frame is counted as in the feed's ring bound (its real size is unknown until fetched). */
+const PARKED_SIZE = 512;
 
 export async function start(config: Config, deps: StartDeps = {}): Promise<RecorderHandle> {
   const logger = deps.logger ?? silentLogger;
@@ -82,7 +84,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     {
       // Serialised on the recording thread already; numbered and sent (or kept for resumes) here.
       announce: (frames) => {
-        for (const json of frames) announce({ json: () => json, size: json.length });
+        for (const f of frames) announce(typeof f === "number" ? { park: f, size: PARKED_SIZE } : { json: () => f, size: f.length });
       },
       committed: (traceIds) => {
         for (const id of traceIds) otlp?.traceUpdated(id);
@@ -144,10 +146,19 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
       throw err;
     }
   }
+  // The recording thread serialises live frames only while someone watches (a feed client, an audience viewer).
+  let watching = false;
+  let audienceViewers = () => 0;
+  const watchersChanged = () => {
+    const now = (feed?.clientCount ?? 0) > 0 || audienceViewers() > 0;
+    if (now !== watching) threads.setWatching((watching = now));
+  };
   feed = new LiveFeed({
     maxBufferedBytes: config.wsMaxBufferedBytes,
     ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }),
     snapshot: () => recorder.snapshot(50),
+    parked: (parks) => recorder.parkedFrames(parks),
+    onClientsChanged: watchersChanged,
     logger,
     guard,
   });
@@ -174,7 +185,11 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
         throw err;
       })
     : null;
-  if (audience) audienceRelay = (event) => audience.session.relay(event);
+  if (audience) {
+    audienceRelay = (event) => audience.session.relay(event);
+    audienceViewers = () => audience.session.viewerCount;
+    audience.session.onViewersChanged = watchersChanged;
+  }
   const stdioIngest = new StdioIngest({ store: traceStore, recorder, announce, maxBodyBytes: config.maxBodyBytes });
   const app = createApp({
     store: traceStore, recorder, announce, feed: liveFeed, probe, views, taps, storage: () => threads.health(),

@@ -17,10 +17,11 @@ import { resetNotes, ResetRefused } from "../src/notes/notes-reset";
 import { causeAmong, causeAt, causeInStore } from "../src/notes/cause-now";
 import { openDb } from "../src/store/db";
 import { silentLogger } from "../src/logger";
-import type { FeedEvent, JsonEvent, LazyEvent } from "../src/live/frames";
+import type { AnyEvent, FeedEvent } from "../src/live/frames";
 
 /** What an announced event says, however it was announced. */
-function feedEventOf(e: FeedEvent | LazyEvent | JsonEvent): FeedEvent {
+function feedEventOf(e: AnyEvent): FeedEvent {
+  if ("park" in e) throw new Error("the notes watcher announces on the main thread: nothing of it is parked");
   if ("lazy" in e) return e.lazy();
   if ("json" in e) return JSON.parse(e.json()) as FeedEvent;
   return e;
@@ -46,7 +47,7 @@ describe("the notes file-change recorder", () => {
     table = new NotesTable(db);
     events = [];
     cause = { kind: "none" };
-    const announce = (e: FeedEvent | LazyEvent | JsonEvent) => {
+    const announce = (e: AnyEvent) => {
       const ev = feedEventOf(e);
       if (ev.type === "notes.changed") events.push(ev.change);
     };

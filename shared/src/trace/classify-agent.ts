@@ -7,9 +7,10 @@ type Agent = Extract<Classification, { kind: "agent" }>;
 /** Field names a host may use for its reply, most specific first. */
 const REPLY_FIELDS = ["reply", "answer", "content", "text", "message", "output"] as const;
 
-export function classifyAgent(requestText: string | null, responseText: string | null): Classification {
+/** `requestJson`: the request as tryParseJson(requestText) gives it, when the caller has parsed it already. */
+export function classifyAgent(requestText: string | null, responseText: string | null, ...requestJson: [unknown?]): Classification {
   const out: Agent = { kind: "agent" };
-  const req = tryParseJson(requestText);
+  const req = requestJson.length > 0 ? requestJson[0] : tryParseJson(requestText);
   if (isRecord(req)) {
     const message = req.message ?? req.question ?? req.prompt ?? req.input;
     if (typeof message === "string") out.message = clipText(message);

@@ -11,12 +11,14 @@ type Mcp = Extract<Classification, { kind: "mcp" }>;
 export interface McpClassifyInput {
   status: number | null;
   requestText: string | null;
+  /** The request body as tryParseJson(requestText) gives it, when the caller has parsed it already (parsed once). */
+  requestJson?: unknown;
   responseText: string | null;
   responseContentType?: string | undefined;
 }
 
 export function classifyMcp(input: McpClassifyInput): Classification {
-  const req = tryParseJson(input.requestText);
+  const req = "requestJson" in input ? input.requestJson : tryParseJson(input.requestText);
   const out: Mcp = { kind: "mcp", outcome: "pending" };
   if (isRecord(req)) {
     if (typeof req.method === "string") out.method = req.method;

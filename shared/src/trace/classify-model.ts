@@ -17,6 +17,8 @@ export interface ModelClassifyInput {
   method: string;
   url: string;
   requestText: string | null;
+  /** The request body as tryParseJson(requestText) gives it, when the caller has parsed it already (parsed once). */
+  requestJson?: unknown;
   responseText: string | null;
   responseContentType?: string | undefined;
   simulated?: boolean | undefined;
@@ -36,7 +38,7 @@ function messageCount(d: Dialect, req: Record<string, unknown>): number {
 
 export function classifyModel(input: ModelClassifyInput): Classification {
   const path = pathOf(input.url);
-  const req = tryParseJson(input.requestText);
+  const req = "requestJson" in input ? input.requestJson : tryParseJson(input.requestText);
   const model = isRecord(req) && typeof req.model === "string" ? req.model : undefined;
   const simulated = input.simulated;
   const d = dialectOfPath(path);

@@ -18,6 +18,8 @@ export interface ClassifyInput {
   url: string;
   status: number | null;
   requestText: string | null;
+  /** The request body as tryParseJson(requestText) gives it, when the caller has parsed it already (parsed once). */
+  requestJson?: unknown;
   responseText: string | null;
   responseHeaders?: HeaderList;
 }
@@ -31,6 +33,7 @@ export function classifyExchange(input: ClassifyInput): Classification {
         method: input.method,
         url: input.url,
         requestText: input.requestText,
+        ...("requestJson" in input ? { requestJson: input.requestJson } : {}),
         responseText: input.responseText,
         responseContentType: contentType,
         simulated: input.status === null ? undefined : sim === "1",
@@ -39,10 +42,16 @@ export function classifyExchange(input: ClassifyInput): Classification {
     case "mcp":
       if (input.method === STDIO_METHOD) return classifyStdioMcp(input);
       if (input.method.toUpperCase() !== "POST") return { kind: "other" };
-      return classifyMcp({ status: input.status, requestText: input.requestText, responseText: input.responseText, responseContentType: contentType });
+      return classifyMcp({
+        status: input.status,
+        requestText: input.requestText,
+        ...("requestJson" in input ? { requestJson: input.requestJson } : {}),
+        responseText: input.responseText,
+        responseContentType: contentType,
+      });
     case "agent":
       if (input.method.toUpperCase() !== "POST" || !pathOf(input.url).endsWith("/agent")) return { kind: "other" };
-      return classifyAgent(input.requestText, input.responseText);
+      return "requestJson" in input ? classifyAgent(input.requestText, input.responseText, input.requestJson) : classifyAgent(input.requestText, input.responseText);
   }
 }
 

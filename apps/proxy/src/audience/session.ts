@@ -6,7 +6,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { WebSocket } from "ws";
 import type { AudienceServerFrame, PresenterPosition } from "@hopscope/shared/trace/audience";
-import type { FeedEvent, JsonEvent, LazyEvent } from "../live/frames";
+import type { AnyEvent, FeedEvent } from "../live/frames";
 import { redactedSummary } from "../export/redacted-exchange";
 
 /** 10 characters of an alphabet without look-alikes (no 0/O, 1/l/I): ~50 bits, typeable from a slide. */
@@ -28,6 +28,8 @@ export class AudienceSession {
   private current: PresenterPosition = { traceId: null, hop: null, present: false, replay: null };
   private readonly shown = new Set<string>();
   private readonly viewers = new Set<WebSocket>();
+  /** Told when a viewer joins or leaves (the recorder serialises live frames only while someone watches). */
+  onViewersChanged: (() => void) | null = null;
 
   get joinCode(): string | null {
     return this.code;
@@ -73,8 +75,9 @@ export class AudienceSession {
    * the speaker has shown, so a trace recorded during the talk grows on their screens as it does on the
    * speaker's. Nothing is built or parsed while no viewer is connected.
    */
-  relay(event: FeedEvent | LazyEvent | JsonEvent): void {
-    if (this.viewers.size === 0 || this.shown.size === 0) return;
+  relay(event: AnyEvent): void {
+    // A parked frame was announced while nobody watched, viewers included (see `watching`).
+    if (this.viewers.size === 0 || this.shown.size === 0 || "park" in event) return;
     const e: FeedEvent = "lazy" in event ? event.lazy() : "json" in event ? (JSON.parse(event.json()) as FeedEvent) : event;
     const traceId =
       e.type === "exchange.started" || e.type === "exchange.completed" ? e.exchange.traceId : e.type === "exchange.chunk" ? e.traceId : e.type === "trace.updated" ? e.trace.id : null;
@@ -86,7 +89,11 @@ export class AudienceSession {
 
   join(ws: WebSocket): void {
     this.viewers.add(ws);
-    ws.on("close", () => this.viewers.delete(ws));
+    this.onViewersChanged?.();
+    ws.on("close", () => {
+      this.viewers.delete(ws);
+      this.onViewersChanged?.();
+    });
   }
 
   end(): void {
@@ -98,6 +105,7 @@ export class AudienceSession {
       ws.close(ENDED_CLOSE_CODE, "the presenter ended the session");
     }
     this.viewers.clear();
+    this.onViewersChanged?.();
   }
 
   restart(): void {

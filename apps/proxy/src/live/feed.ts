@@ -11,8 +11,8 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import { ClientFrameSchema, ServerFrameSchema, type ServerFrame } from "@hopscope/shared/trace/schemas";
-import type { FeedEvent, JsonEvent, LazyEvent } from "./frames";
-import { FrameRing } from "./ring";
+import type { AnyEvent, FeedEvent } from "./frames";
+import { FrameRing, materialise, type RingEntry } from "./ring";
 import { checkIncoming, type GuardPolicy } from "@hopscope/nodekit/guard";
 import { parseJson } from "@hopscope/shared/json/parse";
 import type { Logger } from "../logger";
@@ -25,6 +25,13 @@ export interface FeedOptions {
   logger: Logger;
   /** The API's request guard: the feed reads every recorded exchange, so Host and Origin are checked the same way. */
   guard: GuardPolicy;
+  /**
+   * Fetches parked frames (serialised, without seq) from the recording thread by their park numbers; null
+   * for one it no longer holds.
+   */
+  parked: (parks: number[]) => Promise<(string | null)[]>;
+  /** Told when a client connects or leaves. */
+  onClientsChanged?: () => void;
 }
 
 export class LiveFeed {
@@ -32,7 +39,10 @@ export class LiveFeed {
   private readonly ring = new FrameRing();
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   private readonly alive = new WeakSet<WebSocket>();
-  /** Clients whose snapshot is being built: frames published meanwhile are in it, so they are not sent. */
+  /**
+   * Clients whose snapshot (or resume) is being built: frames published meanwhile are in it, so they are not
+   * sent to them.
+   */
   private readonly building = new Map<WebSocket, Promise<void>>();
   private readonly heartbeat: NodeJS.Timeout;
 
@@ -66,8 +76,15 @@ export class LiveFeed {
    * not re-validated here (that cost more than forwarding the exchange); clients validate what they read.
    * With no client connected a lazy event stays unbuilt in the ring until a resume asks for it.
    */
-  publish(event: FeedEvent | LazyEvent | JsonEvent): void {
+  publish(event: AnyEvent): void {
     const seq = ++this.seq;
+    if ("park" in event) {
+      this.ring.push({ seq, size: event.size, park: event.park });
+      // Parked means the recording thread thought nobody was watching; a client that connected just then
+      // gets a snapshot (which includes it) rather than a frame that is not here to send.
+      for (const ws of this.wss.clients) if (!this.building.has(ws)) this.sendSnapshot(ws);
+      return;
+    }
     const build = "json" in event ? () => withSeq(event.json(), seq) : "lazy" in event ? () => serialise(event.lazy(), seq) : null;
     if (build && "size" in event && this.wss.clients.size === 0) {
       this.ring.push({ seq, size: event.size, build });
@@ -89,6 +106,8 @@ export class LiveFeed {
     ws.on("pong", () => this.alive.add(ws));
     ws.on("error", (err) => this.opts.logger.warn({ err: err.message }, "live feed client error"));
     ws.on("message", (raw) => this.onMessage(ws, raw.toString()));
+    ws.on("close", () => this.opts.onClientsChanged?.());
+    this.opts.onClientsChanged?.();
     this.sendSnapshot(ws);
   }
 
@@ -109,12 +128,8 @@ export class LiveFeed {
     switch (frame.type) {
       case "ping":
         return;
-      case "resume": {
-        const missed = this.ring.since(frame.since, this.seq);
-        if (missed === null) return this.sendSnapshot(ws);
-        for (const data of missed) this.send(ws, data);
-        return;
-      }
+      case "resume":
+        return this.resume(ws, frame.since);
       default:
         return assertNever(frame);
     }
@@ -139,6 +154,43 @@ export class LiveFeed {
       },
     );
     this.building.set(ws, built);
+  }
+
+  /**
+   * Sends the frames after `since` from the ring, fetching the parked ones from the recording thread first;
+   * frames published meanwhile are in the ring and go out with them, in order. A snapshot instead when some
+   * are no longer kept.
+   */
+  private resume(ws: WebSocket, since: number): void {
+    const done = this.missedSince(since).then(
+      (missed) => {
+        this.building.delete(ws);
+        if (missed === null) return this.sendSnapshot(ws);
+        for (const data of missed) this.send(ws, data);
+      },
+      (err: unknown) => {
+        this.building.delete(ws);
+        this.opts.logger.error({ err }, "live feed resume failed; sending a snapshot instead");
+        this.sendSnapshot(ws);
+      },
+    );
+    this.building.set(ws, done);
+  }
+
+  private async missedSince(since: number): Promise<string[] | null> {
+    for (;;) {
+      const entries = this.ring.entriesSince(since, this.seq);
+      if (entries === null) return null;
+      const parked = entries.filter((e): e is RingEntry & { park: number } => e.data === undefined && e.build === undefined && e.park !== undefined);
+      // Synchronous from here to the send: nothing published in between is left out.
+      if (parked.length === 0) return entries.map(materialise);
+      const got = await this.opts.parked(parked.map((e) => e.park));
+      for (const [i, e] of parked.entries()) {
+        const json = got[i];
+        if (json === null || json === undefined) return null;
+        e.data = withSeq(json, e.seq);
+      }
+    }
   }
 
   private sendError(ws: WebSocket, message: string): void {

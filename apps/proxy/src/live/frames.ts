@@ -25,4 +25,15 @@ export interface JsonEvent {
   size: number;
 }
 
-export type Announce = (event: FeedEvent | LazyEvent | JsonEvent) => void;
+/**
+ * A frame the recording thread announced while nobody was watching: kept there unserialised, as its
+ * `park` number, and fetched only if a reconnecting client resumes past it.
+ */
+export interface ParkedEvent {
+  park: number;
+  size: number;
+}
+
+export type AnyEvent = FeedEvent | LazyEvent | JsonEvent | ParkedEvent;
+
+export type Announce = (event: AnyEvent) => void;

@@ -7,14 +7,19 @@
  * with nobody watching, most frames are never read, and serialising each one cost more CPU than forwarding
  * the exchange did. It is built (once) only when a reconnecting client asks for it.
  *
+ * A frame the recording thread announced while nobody was watching is not even serialised there: it is
+ * parked on that thread (`park`, its number there) and fetched when a resume needs it (see LiveFeed).
+ *
  * Entries live in an array with a moving start index, compacted now and then, so dropping the oldest
- * frame is O(1) (publishing is on the taps' event loop).
+ * frame is O(1).
  */
 export interface RingEntry {
   seq: number;
   /** The serialised frame; absent until a client needs it when `build` is set. */
   data?: string;
   build?: () => string;
+  /** The frame's number on the recording thread, where it is parked unserialised (fetched for a resume). */
+  park?: number;
   /** Bytes counted against the ring's byte bound (data.length once built, an estimate before). */
   size: number;
 }
@@ -47,23 +52,31 @@ export class FrameRing {
     return this.entries.length - this.start;
   }
 
-  /** Serialised frames after `since`, or null when some of them are no longer kept. */
+  /** Serialised frames after `since`, or null when some of them are no longer kept (or parked elsewhere). */
   since(since: number, current: number): string[] | null {
+    const wanted = this.entriesSince(since, current);
+    if (wanted === null || wanted.some((e) => e.data === undefined && e.build === undefined)) return null;
+    return wanted.map((e) => materialise(e));
+  }
+
+  /** The entries after `since` as they are (parked ones without their data), or null when some are gone. */
+  entriesSince(since: number, current: number): RingEntry[] | null {
     if (since >= current) return [];
     const first = this.entries[this.start];
     if (!first || first.seq > since + 1) return null;
     // Seqs are consecutive, so the first wanted entry is at a known offset.
-    const wanted = this.entries.slice(this.start + (since + 1 - first.seq));
-    return wanted.map((e) => materialise(e));
+    return this.entries.slice(this.start + (since + 1 - first.seq));
   }
 }
 
 /** Placeholder for dropped slots, so the closures of old lazy frames can be collected before compaction. */
 const DROPPED: RingEntry = { seq: -1, data: "", size: 0 };
 
-function materialise(e: RingEntry): string {
+/** The entry's serialised frame, built once (a parked entry must have been fetched first). */
+export function materialise(e: RingEntry): string {
   if (e.data === undefined) {
-    e.data = (e.build as () => string)();
+    if (!e.build) throw new Error(`hopscope bug: frame ${e.seq} is parked on the recording thread and was not fetched`);
+    e.data = e.build();
     e.build = undefined;
   }
   return e.data;

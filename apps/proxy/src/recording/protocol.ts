@@ -78,12 +78,21 @@ export type Call =
   | { op: "delete"; traceId: string }
   /** Whole traces (imports, the start of a replay) and replayed exchanges: records built by exchange-record.ts. */
   | { op: "insertTrace"; trace: InsertTrace; records: unknown[] }
-  | { op: "enqueue"; record: unknown };
+  | { op: "enqueue"; record: unknown }
+  /** Frames parked while nobody watched (recording/parked-frames.ts), serialised, for a resume. */
+  | { op: "parkedFrames"; parks: number[] };
 
-export type ToRecording = { kind: "call"; call: number; request: Call } | { kind: "close" };
+export type ToRecording =
+  | { kind: "call"; call: number; request: Call }
+  /** Whether anyone watches live (a feed client or an audience viewer): frames are serialised only then. */
+  | { kind: "watch"; on: boolean }
+  | { kind: "close" };
 
-/** Announced frames as they cross threads: serialised, without their seq (the feed numbers them). */
-export type AnnouncedFrames = string[];
+/**
+ * Announced frames as they cross threads, in order, without their seq (the feed numbers them): serialised
+ * ones as strings, parked ones (nobody watching) as their park number.
+ */
+export type AnnouncedFrames = (string | number)[];
 
 export type FromRecording =
   | { kind: "ready" }

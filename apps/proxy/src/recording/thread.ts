@@ -13,6 +13,7 @@ import { traceIdSource } from "../trace-ids";
 import type { ExchangeRecord } from "../exchange-record";
 import type { StoredBody } from "../store/body";
 import type { AnnouncedFrames, Call, EventAck, EventBatch, FromRecording, ToRecording } from "./protocol";
+import { ParkedFrames, estimatedSize } from "./parked-frames";
 
 export interface RecordingThreadData {
   entry: string;
@@ -39,9 +40,13 @@ const writer = new StoreWriter(db, {
 });
 const reader = new TraceReader(db);
 let announced: AnnouncedFrames = [];
+/** Whether anyone watches live; until the main thread says so, nobody does. */
+let watching = false;
+const parked = new ParkedFrames();
 const recorder = new Recorder({
-  // Serialised here, off the other threads: strings cross threads far cheaper than objects.
-  announce: (e) => announced.push(JSON.stringify(e)),
+  // Serialised here, off the other threads (strings cross threads far cheaper than objects), and only while
+  // someone watches; otherwise parked unserialised, in case a reconnecting client resumes past them.
+  announce: (e) => announced.push(watching ? JSON.stringify(e) : parked.park(e, estimatedSize(e))),
   store: (r) => writer.enqueue(r),
   maxSeq: (id) => writer.maxSeq(id),
   newTraceId: traceIdSource(),
@@ -56,6 +61,9 @@ data.events.on("message", (batch: EventBatch) => {
 parent.on("message", (msg: ToRecording) => {
   drainEvents();
   switch (msg.kind) {
+    case "watch":
+      watching = msg.on;
+      return;
     case "call":
       try {
         const result = call(msg.request);
@@ -129,6 +137,8 @@ function call(req: Call): unknown {
       return writer.insertTrace(req.trace, (req.records as ExchangeRecord[]).map(revive));
     case "enqueue":
       return writer.enqueue(revive(req.record as ExchangeRecord));
+    case "parkedFrames":
+      return parked.serialised(req.parks);
   }
 }
 

@@ -82,6 +82,11 @@ export class RecorderThreads {
     });
   }
 
+  /** Tells the recording thread whether anyone watches live (it serialises frames only then). */
+  setWatching(on: boolean): void {
+    if (!this.dead) this.recording.postMessage({ kind: "watch", on } satisfies ToRecording);
+  }
+
   /** Storage health as /api/health reports it: the disk (recording thread) and the queue (taps thread). */
   health(): StorageHealth {
     const s = this.storage;
