@@ -6,6 +6,7 @@ import WebSocket from "ws";
 import { ExchangeSchema, TraceSchema } from "@hopscope/shared/trace/schemas";
 import { FeedClient, eventually, getJson, request, startRecorder, startUpstream, type TestRecorder, type Upstream } from "./helpers";
 import { FrameRing } from "../src/live/ring";
+import { ParkedFrames } from "../src/recording/parked-frames";
 
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
@@ -235,5 +236,24 @@ describe("frame ring", () => {
     expect(ring.since(0, 2)).toEqual(["lazy1", "eager"]);
     expect(ring.since(0, 2)).toEqual(["lazy1", "eager"]);
     expect(built).toBe(1);
+  });
+
+  it("keeps parked frames unserialised within its bounds, serialises them on demand, and says which are gone", () => {
+    const parked = new ParkedFrames(3, 1000);
+    const frame = (traceId: string) => ({ type: "trace.deleted" as const, traceId });
+    const parks = ["a", "b", "c", "d"].map((id) => parked.park(frame(id), 10));
+    expect(parks).toEqual([1, 2, 3, 4]);
+    // Over the count bound the oldest is dropped: a resume needing it gets a snapshot instead.
+    expect(parked.serialised(parks)).toEqual([null, '{"type":"trace.deleted","traceId":"b"}', '{"type":"trace.deleted","traceId":"c"}', '{"type":"trace.deleted","traceId":"d"}']);
+    // Over the byte bound too (but the newest frame is always kept).
+    parked.park(frame("e"), 995);
+    expect(parked.serialised([4, 5])).toEqual([null, '{"type":"trace.deleted","traceId":"e"}']);
+  });
+
+  it("does not serve a parked frame that was never fetched as if it were built", () => {
+    const ring = new FrameRing();
+    ring.push({ seq: 1, size: 10, park: 7 });
+    expect(ring.since(0, 1)).toBeNull();
+    expect(ring.entriesSince(0, 1)).toEqual([{ seq: 1, size: 10, park: 7 }]);
   });
 });
