@@ -66,7 +66,7 @@ const STEPS = [
 ];
 
 /** The recording thread's steps: the recorder's, the store's, and what crossing threads costs. */
-const RECORDING_STEPS = ["handleBatch", "handle", "assignTrace", "finish", "classify", "tryParseJson", "flush", "rowParams", "postMessage", "(garbage collector)"];
+const RECORDING_STEPS = ["handleBatch", "handle", "assignTrace", "finish", "classify", "tryParseJson", "flush", "exchangeParams", "traceParams", "postMessage", "(garbage collector)"];
 
 export function summariseProfile(profile: CpuProfile, steps: readonly string[] = STEPS): Pick<ProfileBench, "topSelf" | "steps"> {
   const self = new Map<number, number>();

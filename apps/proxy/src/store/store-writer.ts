@@ -12,7 +12,7 @@ import type { Db } from "./db";
 import type { ExchangeRecord } from "../exchange-record";
 import type { InsertTrace } from "../recording/protocol";
 import { CUSTOM_RANK } from "../trace-title";
-import { INSERT_EXCHANGE_SQL, PRUNE_TRACES_SQL, UPSERT_TRACE_SQL, rowParams } from "./write-sql";
+import { INSERT_EXCHANGE_SQL, PRUNE_TRACES_SQL, UPSERT_TRACE_SQL, exchangeParams, traceParams } from "./write-sql";
 
 /**
  * A flush this big happens before the interval is up. Bigger batches rewrite each B-tree page (table and
@@ -49,11 +49,9 @@ export class StoreWriter {
     this.maxSeqStmt = db.prepare("SELECT COALESCE(MAX(seq), 0) AS m FROM exchanges WHERE trace_id = ?");
     // Returns the ids of traces pruned by retention (MAX_TRACES; 0 keeps everything), in the same transaction.
     this.insertBatch = db.transaction((records: ExchangeRecord[]) => {
-      for (const r of records) {
-        const [trace, exchange] = rowParams(r);
-        upsertTrace.run(trace);
-        insertExchange.run(exchange);
-      }
+      // Traces first: every exchange row refers to its trace's.
+      for (const trace of traceParams(records)) upsertTrace.run(trace);
+      for (const r of records) insertExchange.run(exchangeParams(r));
       return opts.maxTraces > 0 ? (prune.all(opts.maxTraces) as { id: string }[]).map((r) => r.id) : [];
     });
   }

@@ -32,41 +32,68 @@ export const PRUNE_TRACES_SQL = `DELETE FROM traces WHERE id IN (
 
 export type SqlValue = string | number | null | Uint8Array;
 
-/** One exchange as [trace upsert parameters, exchange insert parameters]. Positional: binding by name costs more. */
-export type RowParams = [SqlValue[], SqlValue[]];
+/**
+ * The trace upserts for a batch: one per trace, not one per exchange (a session's or conversation's exchanges
+ * arrive together), with the same outcome as upserting after each exchange in order: the earliest start, the
+ * latest end, the first of the best-ranked names, the first exchange's source and grouping (upgraded from
+ * single to conversation as any exchange would). Positional: binding by name costs more.
+ */
+export function traceParams(records: readonly ExchangeRecord[]): SqlValue[][] {
+  const byTrace = new Map<string, { first: ExchangeRecord; best: ExchangeRecord; start: number; end: number; conversation: boolean }>();
+  for (const r of records) {
+    const t = r.summary.timings;
+    const end = t.end ?? t.start;
+    const seen = byTrace.get(r.summary.traceId);
+    if (!seen) {
+      byTrace.set(r.summary.traceId, { first: r, best: r, start: t.start, end, conversation: r.groupedBy === "conversation" });
+      continue;
+    }
+    if (r.titleRank > seen.best.titleRank) seen.best = r;
+    seen.start = Math.min(seen.start, t.start);
+    seen.end = Math.max(seen.end, end);
+    seen.conversation ||= r.groupedBy === "conversation";
+  }
+  return [...byTrace].map(([id, m]) => [
+    id,
+    m.best.title,
+    m.best.titleRank,
+    m.first.source ?? "live",
+    m.start,
+    m.end,
+    m.first.groupedBy === "single" && m.conversation ? "conversation" : m.first.groupedBy,
+  ]);
+}
 
-export function rowParams(r: ExchangeRecord): RowParams {
+/** One exchange's insert parameters (positional). */
+export function exchangeParams(r: ExchangeRecord): SqlValue[] {
   const s = r.summary;
   const t = s.timings;
   return [
-    [s.traceId, r.title, r.titleRank, r.source ?? "live", t.start, t.end ?? t.start, r.groupedBy],
-    [
-      s.id,
-      s.traceId,
-      s.seq,
-      s.tap,
-      s.method,
-      s.url,
-      s.upstream,
-      s.status,
-      s.state,
-      s.error,
-      t.start,
-      t.requestEnd,
-      t.firstByte,
-      t.end,
-      JSON.stringify(r.requestHeaders),
-      JSON.stringify(r.responseHeaders),
-      r.requestBody?.data ?? null,
-      metaJson(r.requestBody),
-      r.responseBody?.data ?? null,
-      metaJson(r.responseBody),
-      JSON.stringify(r.chunks),
-      JSON.stringify(s.classification),
-      r.toolMessages ? JSON.stringify(r.toolMessages) : null,
-      r.simulated === null ? null : r.simulated ? 1 : 0,
-      r.title,
-    ],
+    s.id,
+    s.traceId,
+    s.seq,
+    s.tap,
+    s.method,
+    s.url,
+    s.upstream,
+    s.status,
+    s.state,
+    s.error,
+    t.start,
+    t.requestEnd,
+    t.firstByte,
+    t.end,
+    JSON.stringify(r.requestHeaders),
+    JSON.stringify(r.responseHeaders),
+    r.requestBody?.data ?? null,
+    metaJson(r.requestBody),
+    r.responseBody?.data ?? null,
+    metaJson(r.responseBody),
+    JSON.stringify(r.chunks),
+    JSON.stringify(s.classification),
+    r.toolMessages ? JSON.stringify(r.toolMessages) : null,
+    r.simulated === null ? null : r.simulated ? 1 : 0,
+    r.title,
   ];
 }
 

@@ -1,0 +1,56 @@
+/**
+ * The store writes one trace upsert per trace per batch: the traces table must end up exactly as if each
+ * exchange had upserted its trace in order (names by rank, time span, grouping upgrade), on a real SQLite file.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDb, type Db } from "../src/store/db";
+import { UPSERT_TRACE_SQL, traceParams } from "../src/store/write-sql";
+import type { ExchangeRecord } from "../src/exchange-record";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function db(): Db {
+  const dir = mkdtempSync(path.join(tmpdir(), "hopscope-upserts-"));
+  dirs.push(dir);
+  return openDb(path.join(dir, "t.sqlite"));
+}
+
+let id = 0;
+function rec(traceId: string, start: number, end: number | null, title: string, titleRank: number, groupedBy: ExchangeRecord["groupedBy"]): ExchangeRecord {
+  return {
+    summary: {
+      id: ++id, traceId, seq: id, tap: "model", method: "POST", url: "/api/chat", upstream: "http://x", status: 200, state: "complete", error: null,
+      timings: { start, requestEnd: start, firstByte: start, end }, requestSize: 0, responseSize: 0, chunkCount: 0, classification: { kind: "other" },
+    },
+    requestHeaders: [], responseHeaders: [], requestBody: null, responseBody: null, chunks: [], toolMessages: null, simulated: null,
+    title, titleRank, groupedBy, source: "live",
+  };
+}
+
+const rows = (d: Db) => d.prepare("SELECT id, name, name_rank, source, created_at, updated_at, grouped_by FROM traces ORDER BY id").all();
+
+describe("one trace upsert per trace per batch", () => {
+  it("ends as upserting after every exchange in order would", () => {
+    const batches = [
+      [rec("a", 10, 12, "POST /api/chat", 0, "single"), rec("b", 5, null, "tools/call append", 0, "session"), rec("a", 8, 20, "Add buy milk", 1, "conversation")],
+      [rec("a", 30, 31, "Add eggs", 1, "single"), rec("c", 1, 2, "first", 2, "traceparent"), rec("c", 3, 4, "second", 2, "traceparent"), rec("b", 6, 9, "x", 0, "session")],
+      [rec("a", 40, 41, "the agent's question", 2, "single"), rec("a", 2, 3, "late", 2, "single")],
+    ];
+    const oneByOne = db();
+    const upsert1 = oneByOne.prepare(UPSERT_TRACE_SQL);
+    for (const batch of batches) for (const r of batch) upsert1.run(traceParams([r])[0]);
+    const batched = db();
+    const upsert2 = batched.prepare(UPSERT_TRACE_SQL);
+    for (const batch of batches) for (const p of traceParams(batch)) upsert2.run(p);
+    expect(rows(batched)).toEqual(rows(oneByOne));
+    // What that is, spelled out for trace a: the first best name, the whole span, upgraded to conversation.
+    expect(rows(batched)[0]).toMatchObject({ id: "a", name: "the agent's question", name_rank: 2, created_at: 2, updated_at: 41, grouped_by: "conversation" });
+    expect(traceParams(batches[1]!)).toHaveLength(3);
+  });
+});
