@@ -9,15 +9,12 @@
  */
 import type { FeedEvent } from "../live/frames";
 
-interface Parked {
-  event: FeedEvent;
-  size: number;
-}
-
 export class ParkedFrames {
-  private readonly frames = new Map<number, Parked>();
-  private next = 1;
-  private oldest = 1;
+  /** Frames by park number, oldest first: `frames[i]` is number `first + i` (an array: parking is per frame). */
+  private frames: (FeedEvent | null)[] = [];
+  private sizes: number[] = [];
+  private start = 0;
+  private first = 1;
   private bytes = 0;
 
   constructor(
@@ -27,28 +24,34 @@ export class ParkedFrames {
 
   /** Keeps the event (it must not change afterwards) and returns its park number. */
   park(event: FeedEvent, size: number): number {
-    const n = this.next++;
-    this.frames.set(n, { event, size });
+    this.frames.push(event);
+    this.sizes.push(size);
     this.bytes += size;
-    while (this.frames.size > this.maxFrames || (this.bytes > this.maxBytes && this.frames.size > 1)) this.dropOldest();
-    return n;
+    while (this.count > this.maxFrames || (this.bytes > this.maxBytes && this.count > 1)) {
+      this.bytes -= this.sizes[this.start] as number;
+      this.frames[this.start] = null;
+      this.start++;
+    }
+    if (this.start > 1024 && this.start > this.frames.length / 2) {
+      this.frames = this.frames.slice(this.start);
+      this.sizes = this.sizes.slice(this.start);
+      this.first += this.start;
+      this.start = 0;
+    }
+    return this.first + this.frames.length - 1;
   }
 
   /** Each frame serialised (without seq), or null when it is no longer kept. */
   serialised(parks: readonly number[]): (string | null)[] {
     return parks.map((n) => {
-      const p = this.frames.get(n);
-      return p ? JSON.stringify(p.event) : null;
+      const i = n - this.first;
+      const e = i >= this.start ? this.frames[i] : undefined;
+      return e ? JSON.stringify(e) : null;
     });
   }
 
-  private dropOldest(): void {
-    while (this.oldest < this.next && !this.frames.has(this.oldest)) this.oldest++;
-    const p = this.frames.get(this.oldest);
-    if (!p) return;
-    this.frames.delete(this.oldest);
-    this.bytes -= p.size;
-    this.oldest++;
+  private get count(): number {
+    return this.frames.length - this.start;
   }
 }
 
