@@ -35,9 +35,10 @@ export function endToEnd(headers: readonly [string, string][]): [string, string]
 
 /**
  * The hot path's form of endToEnd: Node's flat `rawHeaders` straight to the flat list to forward (one pass,
- * no pairs), with the first `Host` replaced by `host` (appended when absent) when given.
+ * no pairs), with the first `Host` replaced by `host` (appended when absent) when given. With `chunked`,
+ * Transfer-Encoding is kept as sent: the tap forwards a chunked request body chunked, with its codings.
  */
-export function forwardHeaders(raw: readonly string[], host?: string): string[] {
+export function forwardHeaders(raw: readonly string[], host?: string, chunked = false): string[] {
   let listed: Set<string> | null = null;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const k = raw[i] as string;
@@ -50,7 +51,7 @@ export function forwardHeaders(raw: readonly string[], host?: string): string[] 
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const k = raw[i] as string;
     const n = k.toLowerCase();
-    if (HOP_BY_HOP.has(n) || listed?.has(n)) continue;
+    if ((HOP_BY_HOP.has(n) && !(chunked && n === "transfer-encoding")) || listed?.has(n)) continue;
     if (!hostDone && n === "host") {
       out.push(k, host as string);
       hostDone = true;
@@ -58,6 +59,15 @@ export function forwardHeaders(raw: readonly string[], host?: string): string[] 
   }
   if (!hostDone) out.push("Host", host as string);
   return out;
+}
+
+/** The first value of a header in the flat form; `name` lowercase (matched case-insensitively). */
+export function flatHeader(flat: readonly string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const k = flat[i] as string;
+    if (k.length === name.length && k.toLowerCase() === name) return flat[i + 1];
+  }
+  return undefined;
 }
 
 /** setHeader on the flat form. */
