@@ -122,6 +122,10 @@ export class RelayConnection implements LinkOwner {
     }
     const chunked = flatHeader(head.headers, "transfer-encoding") !== undefined;
     const outgoing = forwardHeaders(head.headers, ctx.target.host, chunked);
+    // The upstream connection serves this client connection alone, so the client's wish to close (or an
+    // HTTP/1.0 client's to stay) goes on: the upstream's answer then says so itself, in the bytes relayed.
+    if (!head.keepAlive) outgoing.push("Connection", "close");
+    else if (head.versionMajor === 1 && head.versionMinor === 0) outgoing.push("Connection", "keep-alive");
     let recorded = pairsOf(head.headers);
     if (ctx.tap === "agent" && !parseTraceparent(flatHeader(head.headers, "traceparent"))) {
       // The agent tap starts the trace so every hop of this question shares one trace-id.
