@@ -7,7 +7,7 @@
  * until half the queue has drained.
  */
 import type { MessagePort } from "node:worker_threads";
-import type { EventAck, EventBatch, QueueState, Span, TapEvent } from "./protocol";
+import type { EventAck, EventBatch, QueueState, Span, WireTapEvent } from "./protocol";
 
 /**
  * Sent to the recording thread and not yet handled: beyond either bound, new exchanges are not recorded.
@@ -21,7 +21,7 @@ const BATCH_EVENTS = 2048;
 const LAST_NOT_RECORDED = 20;
 
 export class EventSender {
-  private events: TapEvent[] = [];
+  private events: WireTapEvent[] = [];
   private parts: Buffer[] = [];
   private partBytes = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -62,7 +62,7 @@ export class EventSender {
     return span;
   }
 
-  send(event: TapEvent): void {
+  send(event: WireTapEvent): void {
     this.events.push(event);
     if (this.events.length >= BATCH_EVENTS) this.flush();
     // One message (and one wake-up of the recording thread) per batch, not per event; the bytes went to the

@@ -44,10 +44,19 @@ export type TapEvent =
   | { k: "chunk"; id: number; t: number; size: number; bytes: Span | null; text?: Span }
   | { k: "end"; id: number; state: Exclude<ExchangeState, "pending" | "streaming">; error: string | null; at: number };
 
+/**
+ * A TapEvent as it crosses from the taps thread: the same, with the headers of `begin` and `response` as one
+ * header block string (recording/header-block.ts), which clones far cheaper than pairs.
+ */
+export type WireTapEvent =
+  | Exclude<TapEvent, { k: "begin" } | { k: "response" }>
+  | (Omit<Extract<TapEvent, { k: "begin" }>, "headers"> & { headers: string })
+  | (Omit<Extract<TapEvent, { k: "response" }>, "headers"> & { headers: string });
+
 /** Taps thread → recording thread (over their own channel), and the recording thread's acknowledgement. */
 export interface EventBatch {
   batch: number;
-  events: TapEvent[];
+  events: WireTapEvent[];
   arena: ArrayBuffer | null;
 }
 export interface EventAck {

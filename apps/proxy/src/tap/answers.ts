@@ -4,12 +4,14 @@
  * upstream that is down or silent (JSON naming it; the connection stays open).
  */
 import type { Refusal } from "@hopscope/nodekit/guard";
+import { toHeaderBlock } from "../recording/header-block";
 
 const REASONS: Record<number, string> = { 400: "Bad Request", 403: "Forbidden", 415: "Unsupported Media Type", 502: "Bad Gateway", 504: "Gateway Timeout" };
 
 export interface Answer {
   status: number;
-  headers: [string, string][];
+  /** Node's raw form: [name, value, …]. */
+  headers: string[];
   body: Buffer;
   /** Head and body, ready for the socket. */
   bytes: Buffer;
@@ -17,12 +19,9 @@ export interface Answer {
 
 export function jsonAnswer(status: number, message: string, close: boolean): Answer {
   const body = Buffer.from(JSON.stringify({ error: message }));
-  const headers: [string, string][] = [
-    ["Content-Type", "application/json; charset=utf-8"],
-    ["Content-Length", String(body.length)],
-  ];
-  if (close) headers.push(["Connection", "close"]);
-  const head = `HTTP/1.1 ${status} ${REASONS[status] ?? ""}\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`;
+  const headers = ["Content-Type", "application/json; charset=utf-8", "Content-Length", String(body.length)];
+  if (close) headers.push("Connection", "close");
+  const head = `HTTP/1.1 ${status} ${REASONS[status] ?? ""}\r\n${toHeaderBlock(headers)}\r\n`;
   return { status, headers, body, bytes: Buffer.concat([Buffer.from(head, "latin1"), body]) };
 }
 

@@ -19,7 +19,7 @@ import type { Logger } from "../logger";
 import type { TapRecorder } from "../tap-recorder";
 import type { LiveExchange } from "../live-exchange";
 import { BODY, MessageParser, NO_BODY, type Head, type ParseError } from "./llhttp";
-import { flatHeader, forwardHeaders, pairsOf, setFlatHeader, setHeader } from "./hop-headers";
+import { flatHeader, forwardHeaders, setFlatHeader } from "./hop-headers";
 import { checkHead } from "./head-guard";
 import { formatRequestHead } from "./request-head";
 import { BAD_REQUEST, jsonAnswer, refusalAnswer } from "./answers";
@@ -126,14 +126,13 @@ export class RelayConnection implements LinkOwner {
     // HTTP/1.0 client's to stay) goes on: the upstream's answer then says so itself, in the bytes relayed.
     if (!head.keepAlive) outgoing.push("Connection", "close");
     else if (head.versionMajor === 1 && head.versionMinor === 0) outgoing.push("Connection", "keep-alive");
-    let recorded = pairsOf(head.headers);
     if (ctx.tap === "agent" && !parseTraceparent(flatHeader(head.headers, "traceparent"))) {
-      // The agent tap starts the trace so every hop of this question shares one trace-id.
+      // The agent tap starts the trace so every hop of this question shares one trace-id (recorded with it).
       const tp = newTraceparent();
       setFlatHeader(outgoing, "traceparent", tp);
-      recorded = setHeader(recorded, "traceparent", tp);
+      setFlatHeader(head.headers, "traceparent", tp);
     }
-    const ex = ctx.recorder.begin({ tap: ctx.tap, method: head.method, url: head.url, upstream: ctx.upstream, requestHeaders: recorded, connection: this.connection });
+    const ex = ctx.recorder.begin({ tap: ctx.tap, method: head.method, url: head.url, upstream: ctx.upstream, requestHeaders: head.headers, connection: this.connection });
     const link = this.link ?? this.connect();
     link.write(formatRequestHead(head, ctx.target.basePath + head.url, outgoing));
     const slot: Slot = { ex, local: null, link, isHead: head.method === "HEAD", chunked, keepAlive: head.keepAlive, started: false, interim: false, upgraded: false };
@@ -235,7 +234,7 @@ export class RelayConnection implements LinkOwner {
     }
     s.started = true;
     this.responseKeepAlive = head.keepAlive;
-    this.ctx.recorder.responseStarted(s.ex, head.status, pairsOf(head.headers));
+    this.ctx.recorder.responseStarted(s.ex, head.status, head.headers);
     if (head.status === 101) s.upgraded = true;
     return s.isHead || s.upgraded ? NO_BODY : BODY;
   }
