@@ -6,7 +6,6 @@
  * Unambiguous because llhttp (tap/llhttp.ts) refuses CR and LF inside names and values, names are tokens
  * (no ':'), and values have no leading white space; values are latin1 strings of their bytes either way.
  */
-import type { TapEvent, WireTapEvent } from "./protocol";
 
 /** From Node's raw form ([name, value, name, value, …]). */
 export function toHeaderBlock(flat: readonly string[]): string {
@@ -25,10 +24,4 @@ export function fromHeaderBlock(block: string): [string, string][] {
     at = end + 2;
   }
   return out;
-}
-
-/** A tap event as the Recorder handles it (headers as pairs). */
-export function decodeTapEvent(e: WireTapEvent): TapEvent {
-  if (e.k === "begin" || e.k === "response") return { ...e, headers: fromHeaderBlock(e.headers) };
-  return e;
 }

@@ -14,7 +14,7 @@ import type { ExchangeRecord } from "../exchange-record";
 import type { StoredBody } from "../store/body";
 import type { AnnouncedFrames, Call, EventAck, EventBatch, FromRecording, ToRecording } from "./protocol";
 import { ParkedFrames, estimatedSize } from "./parked-frames";
-import { decodeTapEvent } from "./header-block";
+import { decodeEvents } from "./event-codec";
 
 export interface RecordingThreadData {
   entry: string;
@@ -86,9 +86,9 @@ post({ kind: "ready" });
 
 function handleBatch(msg: EventBatch): void {
   const arena = msg.arena ? Buffer.from(msg.arena) : EMPTY;
-  for (const e of msg.events) {
+  for (const e of decodeEvents(msg)) {
     try {
-      recorder.handle(decodeTapEvent(e), ([offset, length]) => arena.subarray(offset, offset + length));
+      recorder.handle(e, ([offset, length]) => arena.subarray(offset, offset + length));
     } catch (err) {
       // A bug in recording one exchange must not stop the others; the main thread logs it.
       post({ kind: "error", message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
