@@ -14,29 +14,10 @@ const HOP_BY_HOP = new Set([
   "proxy-authorization",
 ]);
 
-/** Node's `rawHeaders` ([name, value, name, value, …]) as pairs. */
-export function pairsOf(raw: readonly string[]): [string, string][] {
-  const out: [string, string][] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i] as string, raw[i + 1] as string]);
-  return out;
-}
-
-/** The headers to forward: hop-by-hop ones and those listed in Connection removed. */
-export function endToEnd(headers: readonly [string, string][]): [string, string][] {
-  const listed = new Set<string>();
-  for (const [k, v] of headers) {
-    if (k.toLowerCase() === "connection") for (const t of v.split(",")) listed.add(t.trim().toLowerCase());
-  }
-  return headers.filter(([k]) => {
-    const n = k.toLowerCase();
-    return !HOP_BY_HOP.has(n) && !listed.has(n);
-  });
-}
-
 /**
- * The hot path's form of endToEnd: Node's flat `rawHeaders` straight to the flat list to forward (one pass,
- * no pairs), with the first `Host` replaced by `host` (appended when absent) when given. With `chunked`,
- * Transfer-Encoding is kept as sent: the tap forwards a chunked request body chunked, with its codings.
+ * Node's flat raw headers ([name, value, …]) straight to the flat list to forward (one pass), with the first
+ * `Host` replaced by `host` (appended when absent) when given. With `chunked`, Transfer-Encoding is kept as
+ * sent: the tap forwards a chunked request body chunked (framed again), with its codings.
  */
 export function forwardHeaders(raw: readonly string[], host?: string, chunked = false): string[] {
   let listed: Set<string> | null = null;
@@ -82,22 +63,7 @@ export function setFlatHeader(flat: string[], name: string, value: string): void
   flat.push(name, value);
 }
 
-/** Pairs back to Node's flat raw form, which keeps order, case and repeats when writing. */
-export function flatten(headers: readonly [string, string][]): string[] {
-  return headers.flatMap(([k, v]) => [k, v]);
-}
-
 export function getHeader(headers: readonly [string, string][], name: string): string | undefined {
   const n = name.toLowerCase();
   return headers.find(([k]) => k.toLowerCase() === n)?.[1];
-}
-
-/** Replaces the first header with this name (case-insensitive) or appends it. */
-export function setHeader(headers: [string, string][], name: string, value: string): [string, string][] {
-  const n = name.toLowerCase();
-  const i = headers.findIndex(([k]) => k.toLowerCase() === n);
-  if (i === -1) return [...headers, [name, value]];
-  const out = [...headers];
-  out[i] = [headers[i]![0], value];
-  return out;
 }
