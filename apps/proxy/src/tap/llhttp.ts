@@ -77,6 +77,7 @@ export class MessageParser {
   private pendingHeaders: string[] = [];
   private pendingUrl = "";
   private stopped = false;
+  private closed = false;
 
   constructor(kind: ParserKind, handlers: ParserHandlers) {
     const p = this.native;
@@ -126,6 +127,7 @@ export class MessageParser {
    * malformed: what came after it cannot be framed).
    */
   execute(data: Buffer): ParseError | null {
+    if (this.closed) return null;
     let rest = data;
     for (;;) {
       const r = this.native.execute(rest);
@@ -145,10 +147,14 @@ export class MessageParser {
 
   /** The connection ended: completes a body delimited by the end of the connection. */
   finish(): ParseError | null {
+    if (this.closed) return null;
     return this.native.finish() ?? null;
   }
 
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.stopped = true;
     // As node:http does: free the native parser only once the stack that may be inside it has unwound.
     setImmediate(() => this.native.close());
   }
