@@ -2,7 +2,7 @@
  * One tap: a transparent reverse proxy as a byte relay (the hot path; no framework, no node:http). Each
  * client connection gets an upstream connection of its own (relay-connection.ts); method, path, query,
  * end-to-end headers and bodies pass unchanged, and the response bytes go to the client as they arrive,
- * unchanged, each read handed to the recorder with its arrival time. See docs/architecture.md, "Taps".
+ * unchanged, each read handed to the recorder with its arrival time. See docs/recorder.md, "Taps".
  */
 import net from "node:net";
 import type { Tap } from "@hopscope/shared/trace/schemas";
