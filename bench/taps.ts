@@ -4,7 +4,7 @@
  * contender in turn, round by round (A B A B …), medians: requests/s, CPU µs per request of the whole
  * process, and for hopscope of its taps thread (`hs-taps`) and recording thread (`hs-recording`) apart.
  *
- * Flags: --rounds N (3)  --seconds S (4)  --base DIR (also run the recorder of another checkout, e.g. one
+ * Flags: --rounds N (3)  --seconds S (4)  --chat (the chat-like body on /api/chat instead)  --base DIR (also run the recorder of another checkout, e.g. one
  * made with `git archive <commit> | tar -x -C DIR` and DIR/node_modules linked to this one's: a before/after
  * in the same run).
  */
@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./contenders/index";
-import { MCP_BODY, load, median } from "./measure";
+import { CHAT_BODY, MCP_BODY, load, median } from "./measure";
 import { threadCpuSeconds, treeCpuSeconds } from "./proc";
 import { startUpstream } from "./start-upstream";
 
@@ -25,6 +25,8 @@ const rounds = Number(flag("rounds", "3"));
 const seconds = Number(flag("seconds", "4"));
 const base = flag("base", "");
 const here = join(import.meta.dirname, "..");
+const chat = process.argv.includes("--chat");
+const [path, body] = chat ? ["/api/chat", CHAT_BODY] : ["/mcp", MCP_BODY];
 
 interface Running {
   port: number;
@@ -75,7 +77,7 @@ async function recorder(root: string, upstream: number): Promise<Running> {
     stdio: ["ignore", "ignore", "ignore"],
   });
   await ready(`http://127.0.0.1:${ui}/api/health`, child);
-  return { port: mcp, child, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
+  return { port: chat ? model : mcp, child, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
 }
 
 interface Sample {
@@ -87,12 +89,12 @@ interface Sample {
 async function measure(start: () => Promise<Running>): Promise<Sample> {
   const r = await start();
   try {
-    const url = `http://127.0.0.1:${r.port}/mcp`;
-    await load({ url, body: MCP_BODY, connections: 4, seconds: 1, pid: null });
+    const url = `http://127.0.0.1:${r.port}${path}`;
+    await load({ url, body, connections: 4, seconds: 1, pid: null });
     const pid = r.child.pid as number;
     const before = threadCpuSeconds(pid);
     const cpuBefore = treeCpuSeconds(pid);
-    const l = await load({ url, body: MCP_BODY, connections: 16, seconds, pid: null });
+    const l = await load({ url, body, connections: 16, seconds, pid: null });
     const cpu = ((treeCpuSeconds(pid) - cpuBefore) * 1e6) / l.requests;
     const threads: Record<string, number> = {};
     for (const [name, s] of threadCpuSeconds(pid)) threads[name] = ((s - (before.get(name) ?? 0)) * 1e6) / l.requests;
@@ -120,13 +122,15 @@ for (let i = 0; i < rounds; i++) {
 upstream.stop();
 const ref = median((samples.get("node pass-through") ?? []).map((s) => s.rps));
 const refCpu = median((samples.get("node pass-through") ?? []).map((s) => s.cpu));
-console.log(`load average ${load0?.toFixed(1)} → ${loadavg()[0]?.toFixed(1)}; ${rounds} rounds of ${seconds} s, 16 connections, MCP-like body`);
-console.log("| contender | req/s | × node | CPU µs/req (process) | × node | hs-taps µs/req | hs-recording µs/req |");
-console.log("|---|---|---|---|---|---|---|");
+console.log(`load average ${load0?.toFixed(1)} → ${loadavg()[0]?.toFixed(1)}; ${rounds} rounds of ${seconds} s, 16 connections, ${chat ? "chat-like body on /api/chat" : "MCP-like body on /mcp"}`);
+console.log("| contender | req/s | × node | CPU µs/req (process) | × node | hs-taps µs/req | hs-recording µs/req | other threads µs/req |");
+console.log("|---|---|---|---|---|---|---|---|");
 for (const [name, list] of samples) {
   const rps = median(list.map((s) => s.rps));
   const cpu = median(list.map((s) => s.cpu));
   const t = (n: string) => (list.some((s) => s.threads[n] !== undefined) ? median(list.map((s) => s.threads[n] ?? 0)).toFixed(1) : "–");
-  console.log(`| ${name} | ${rps.toFixed(0)} | ${(rps / ref).toFixed(2)}× | ${cpu.toFixed(1)} | ${(cpu / refCpu).toFixed(2)}× | ${t("hs-taps")} | ${t("hs-recording")} |`);
+  const names = [...new Set(list.flatMap((s) => Object.keys(s.threads)))].filter((n) => n !== "hs-taps" && n !== "hs-recording");
+  const others = names.map((n) => `${n} ${t(n)}`).join(", ");
+  console.log(`| ${name} | ${rps.toFixed(0)} | ${(rps / ref).toFixed(2)}× | ${cpu.toFixed(1)} | ${(cpu / refCpu).toFixed(2)}× | ${t("hs-taps")} | ${t("hs-recording")} | ${others} |`);
 }
 process.exit(0);
