@@ -70,6 +70,8 @@ export class RelayConnection implements LinkOwner {
   private arrived = 0;
   private responseKeepAlive = true;
   private pausedBy: UpstreamLink | null = null;
+  /** The forwarded head of the request being received, until it is written (latin1). */
+  private pendingHead: string | null = null;
 
   constructor(
     private readonly client: net.Socket,
@@ -102,6 +104,7 @@ export class RelayConnection implements LinkOwner {
     // One write to the upstream for a head and the body bytes that came with it.
     link?.socket.cork();
     const err = this.parser.execute(bytes);
+    this.writeHead();
     link?.socket.uncork();
     if (err) this.malformed(err);
   }
@@ -134,7 +137,9 @@ export class RelayConnection implements LinkOwner {
     }
     const ex = ctx.recorder.begin({ tap: ctx.tap, method: head.method, url: head.url, upstream: ctx.upstream, requestHeaders: head.headers, connection: this.connection });
     const link = this.link ?? this.connect();
-    link.write(formatRequestHead(head, ctx.target.basePath + head.url, outgoing));
+    this.writeHead();
+    // Sent with the first body bytes (one write, not two), or once this read is parsed.
+    this.pendingHead = formatRequestHead(head, ctx.target.basePath + head.url, outgoing);
     const slot: Slot = { ex, local: null, link, isHead: head.method === "HEAD", chunked, keepAlive: head.keepAlive, started: false, interim: false, upgraded: false };
     this.queue.push(slot);
     this.current = slot;
@@ -147,14 +152,37 @@ export class RelayConnection implements LinkOwner {
     this.ctx.recorder.requestData(s.ex as LiveExchange, bytes);
     const link = s.link;
     if (link === null || link !== this.link) return;
-    if (!(s.chunked ? link.writeChunk(bytes) : link.write(bytes))) this.pauseClient(link);
+    const head = this.pendingHead;
+    let ok: boolean;
+    if (head !== null && !s.chunked) {
+      this.pendingHead = null;
+      const both = Buffer.allocUnsafe(head.length + bytes.length);
+      both.write(head, 0, "latin1");
+      bytes.copy(both, head.length);
+      ok = link.write(both);
+    } else {
+      this.writeHead();
+      ok = s.chunked ? link.writeChunk(bytes) : link.write(bytes);
+    }
+    if (!ok) this.pauseClient(link);
+  }
+
+  /** The head of the request being received, if it is not on its way yet. */
+  private writeHead(): void {
+    const head = this.pendingHead;
+    if (head === null) return;
+    this.pendingHead = null;
+    if (this.link && !this.link.write(head)) this.pauseClient(this.link);
   }
 
   private requestComplete(): void {
     const s = this.current;
     if (!s) return;
     this.current = null;
-    if (s.chunked && s.link !== null && s.link === this.link) s.link.write("0\r\n\r\n");
+    if (s.link !== null && s.link === this.link) {
+      this.writeHead();
+      if (s.chunked) s.link.write("0\r\n\r\n");
+    }
     this.ctx.recorder.requestEnded(s.ex as LiveExchange);
   }
 
