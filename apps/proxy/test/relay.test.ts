@@ -210,6 +210,46 @@ describe("framing on a client connection", () => {
   });
 });
 
+describe("answers of the tap's own, in turn", () => {
+  it("a refused request pipelined behind one in flight is answered after that one's response, then the connection closes", async () => {
+    up = await startUpstream((_req, res) => setTimeout(() => res.end('{"jsonrpc":"2.0","id":1,"result":{}}'), 200));
+    rec = await startRecorder({ mcp: up.url });
+    const call = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
+    const two =
+      `POST /mcp HTTP/1.1\r\n${JSON_HEAD}Content-Length: ${call.length}\r\n\r\n${call}` +
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: ${call.length}\r\n\r\n${call}`;
+    const { text, closed } = await raw(rec.taps.mcp.port, two);
+    expect(closed).toBe(true);
+    expect(text.indexOf("HTTP/1.1 200 OK")).toBe(0);
+    expect(text.indexOf("HTTP/1.1 415 ")).toBeGreaterThan(text.indexOf('"result":{}'));
+    expect(up.received).toHaveLength(1);
+    const [ex] = await recorded(rec, 1);
+    expect(ex).toMatchObject({ status: 200, state: "complete" });
+  });
+
+  it("relays both ways unparsed once the upstream switches protocols (101)", async () => {
+    const server = net.createServer((c) => {
+      c.once("data", () => {
+        c.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n");
+        c.on("data", (d: Buffer) => c.write(d));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    extra.push(() => new Promise((r) => server.close(() => r())));
+    rec = await startRecorder({ model: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    const s = net.connect(rec.taps.model.port, "127.0.0.1");
+    let text = "";
+    s.on("data", (d: Buffer) => (text += d.toString("latin1")));
+    s.write("GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    await eventually(async () => text.includes("\r\n\r\n"), "the 101");
+    s.write(Buffer.from("not HTTP at all \x00\xff", "latin1"));
+    await eventually(async () => text.endsWith("not HTTP at all \x00\xff"), "the echo through the tunnel");
+    s.destroy();
+    const [ex] = await recorded(rec, 1);
+    expect(ex).toMatchObject({ status: 101, state: "complete" });
+  });
+});
+
 describe("an upstream that hangs up", () => {
   async function hangingUp(answer: string) {
     const server = net.createServer((c) => c.once("data", () => c.end(answer)));
