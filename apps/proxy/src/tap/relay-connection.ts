@@ -106,7 +106,8 @@ export class RelayConnection implements LinkOwner {
     const err = this.parser.execute(bytes);
     this.writeHead();
     link?.socket.uncork();
-    if (err) this.malformed(err);
+    // After a refusal the rest of the read is not ours to judge: the connection is closing.
+    if (err && !this.stopped) this.malformed(err);
   }
 
   private requestHead(head: Head): number {
