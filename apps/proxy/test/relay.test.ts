@@ -193,6 +193,11 @@ describe("framing on a client connection", () => {
     expect(text).toBe("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
     const smuggle = await raw(rec.taps.model.port, `POST /x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`);
     expect(smuggle.text).toMatch(/^HTTP\/1\.1 400 /);
+    // A refusal followed by garbage: the refusal is the one answer.
+    const refused = await raw(rec.taps.model.port, "GET /x HTTP/1.1\r\nHost: evil.example\r\n\r\nGARBAGE\r\n\r\n");
+    expect(refused.closed).toBe(true);
+    expect(refused.text).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+    expect(refused.text.split("HTTP/1.1 ")).toHaveLength(2);
     expect(up.received).toHaveLength(0);
     expect(await traces(rec)).toHaveLength(0);
   });
