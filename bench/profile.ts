@@ -47,8 +47,11 @@ function lastWindow(p: CpuProfile, windowMs: number): CpuProfile {
 
 /** Recorder functions (apps/proxy, shared/trace) and runtime work worth seeing inclusively. */
 const STEPS = [
-  "forward",
-  "relay",
+  "clientBytes",
+  "requestHead",
+  "upstreamBytes",
+  "responseHead",
+  "execute",
   "begin",
   "requestEnded",
   "responseChunk",
@@ -171,7 +174,7 @@ export async function profileRecorder(log: (s: string) => void, seconds = 8, pat
   const read = (f: string) => lastWindow(JSON.parse(readFileSync(join(dir, f), "utf8")) as CpuProfile, stopped - loadStart);
   const ran = (p: CpuProfile, file: string) => p.nodes.some((n) => n.callFrame.url.endsWith(file));
   const profiles = files.map((f) => ({ f, p: read(f) }));
-  const taps = profiles.find((x) => ran(x.p, "/tap/tap-server.ts") && x.p.samples.length > 0);
+  const taps = profiles.find((x) => ran(x.p, "/tap/relay-connection.ts") && x.p.samples.length > 0);
   if (!taps) throw new Error(`the recorder wrote no .cpuprofile of its taps thread in ${dir} (did it exit cleanly on SIGTERM?)`);
   const recording = profiles.find((x) => ran(x.p, "/store/store-writer.ts"));
   return {

@@ -12,8 +12,8 @@ export interface BeginInit {
   /** Path and query as the client sent them. */
   url: string;
   upstream: string;
-  /** Request headers as received (before redaction, after the tap's own additions). */
-  requestHeaders: [string, string][];
+  /** Request headers as received (before redaction, after the tap's own additions), Node's raw form. */
+  requestHeaders: readonly string[];
   /** The client connection it came on (remote address:port of the client socket), e.g. for MCP sessions. */
   connection?: string | null;
 }

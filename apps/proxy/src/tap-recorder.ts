@@ -9,6 +9,7 @@ import type { EventSender } from "./recording/event-sender";
 import { MAX_CHUNK_TEXT } from "./recording/protocol";
 import { LiveExchange, type BeginInit } from "./live-exchange";
 import { nowEpoch } from "./clock";
+import { toHeaderBlock } from "./recording/header-block";
 
 export type { BeginInit } from "./live-exchange";
 
@@ -28,7 +29,7 @@ export class TapRecorder {
       return ex;
     }
     const { tap, method, url, upstream, requestHeaders, connection } = init;
-    sender.send({ k: "begin", id: ex.id, tap, method, url, upstream, headers: requestHeaders, connection: connection ?? null, start: ex.start });
+    sender.send({ k: "begin", id: ex.id, tap, method, url, upstream, headers: toHeaderBlock(requestHeaders), connection: connection ?? null, start: ex.start });
     return ex;
   }
 
@@ -42,9 +43,10 @@ export class TapRecorder {
     this.sendRequest(ex);
   }
 
-  responseStarted(ex: LiveExchange, status: number, headers: [string, string][]): void {
+  /** `headers` in Node's raw form ([name, value, …]), as received. */
+  responseStarted(ex: LiveExchange, status: number, headers: readonly string[]): void {
     ex.state = "streaming";
-    if (ex.recorded) this.sender.send({ k: "response", id: ex.id, status, headers });
+    if (ex.recorded) this.sender.send({ k: "response", id: ex.id, status, headers: toHeaderBlock(headers) });
   }
 
   /** A response chunk; `arrived` is its performance.now() arrival time (taken before it was forwarded). */

@@ -7,7 +7,8 @@
  * until half the queue has drained.
  */
 import type { MessagePort } from "node:worker_threads";
-import type { EventAck, EventBatch, QueueState, Span, TapEvent } from "./protocol";
+import type { EventAck, EventBatch, QueueState, Span, WireTapEvent } from "./protocol";
+import { EventEncoder } from "./event-codec";
 
 /**
  * Sent to the recording thread and not yet handled: beyond either bound, new exchanges are not recorded.
@@ -21,7 +22,7 @@ const BATCH_EVENTS = 2048;
 const LAST_NOT_RECORDED = 20;
 
 export class EventSender {
-  private events: TapEvent[] = [];
+  private readonly events = new EventEncoder();
   private parts: Buffer[] = [];
   private partBytes = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -62,9 +63,9 @@ export class EventSender {
     return span;
   }
 
-  send(event: TapEvent): void {
+  send(event: WireTapEvent): void {
     this.events.push(event);
-    if (this.events.length >= BATCH_EVENTS) this.flush();
+    if (this.events.count >= BATCH_EVENTS) this.flush();
     // One message (and one wake-up of the recording thread) per batch, not per event; the bytes went to the
     // client before recording sees them.
     else this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
@@ -73,7 +74,7 @@ export class EventSender {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.events.length === 0) return;
+    if (this.events.count === 0) return;
     let arena: ArrayBuffer | null = null;
     if (this.partBytes > 0) {
       arena = new ArrayBuffer(this.partBytes);
@@ -85,15 +86,16 @@ export class EventSender {
       }
     }
     const batch = ++this.batch;
-    const size = { events: this.events.length, bytes: this.partBytes };
+    const size = { events: this.events.count, bytes: this.partBytes };
     this.unacked.set(batch, size);
     this.queuedEvents += size.events;
     this.queuedBytes += size.bytes;
-    const msg: EventBatch = { batch, events: this.events, arena };
-    this.events = [];
+    const packed = this.events.take();
+    const nums = packed.nums.buffer as ArrayBuffer;
+    const msg: EventBatch = { batch, ...packed, arena };
     this.parts = [];
     this.partBytes = 0;
-    this.port.postMessage(msg, arena ? [arena] : []);
+    this.port.postMessage(msg, arena ? [arena, nums] : [nums]);
   }
 
   private acked(batch: number): void {

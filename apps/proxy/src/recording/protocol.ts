@@ -3,8 +3,9 @@
  *   taps thread (taps-thread.ts): the three taps, forwarding bytes; sends tap events to the recording thread.
  *   recording thread (thread.ts): the Recorder and SQLite; answers the API's calls, announces frames.
  *   main thread (server.ts): the API, the live feed and replays.
- * Plain data, structured-cloned. Tap events travel in batches with their bytes in one transferred arena
- * (offsets into it), so a batch costs one copy of its bytes and one postMessage however many events it has.
+ * Plain data, structured-cloned. Tap events travel in batches, packed (recording/event-codec.ts), with their
+ * bytes in one transferred arena (offsets into it), so a batch costs one copy of its bytes and one
+ * postMessage however many events it has.
  */
 import type { ExchangeState, Tap } from "@hopscope/shared/trace/schemas";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
@@ -44,10 +45,22 @@ export type TapEvent =
   | { k: "chunk"; id: number; t: number; size: number; bytes: Span | null; text?: Span }
   | { k: "end"; id: number; state: Exclude<ExchangeState, "pending" | "streaming">; error: string | null; at: number };
 
+/**
+ * A TapEvent as the taps thread builds it: the same, with the headers of `begin` and `response` as one
+ * header block string (recording/header-block.ts), packed into batches by recording/event-codec.ts.
+ */
+export type WireTapEvent =
+  | Exclude<TapEvent, { k: "begin" } | { k: "response" }>
+  | (Omit<Extract<TapEvent, { k: "begin" }>, "headers"> & { headers: string })
+  | (Omit<Extract<TapEvent, { k: "response" }>, "headers"> & { headers: string });
+
 /** Taps thread → recording thread (over their own channel), and the recording thread's acknowledgement. */
 export interface EventBatch {
   batch: number;
-  events: TapEvent[];
+  /** The events, packed (recording/event-codec.ts): `count` of them in `nums` (transferred) and `strs`. */
+  count: number;
+  nums: Float64Array;
+  strs: (string | null)[];
   arena: ArrayBuffer | null;
 }
 export interface EventAck {

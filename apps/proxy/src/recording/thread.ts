@@ -14,6 +14,7 @@ import type { ExchangeRecord } from "../exchange-record";
 import type { StoredBody } from "../store/body";
 import type { AnnouncedFrames, Call, EventAck, EventBatch, FromRecording, ToRecording } from "./protocol";
 import { ParkedFrames, estimatedSize } from "./parked-frames";
+import { decodeEvents } from "./event-codec";
 
 export interface RecordingThreadData {
   entry: string;
@@ -85,7 +86,7 @@ post({ kind: "ready" });
 
 function handleBatch(msg: EventBatch): void {
   const arena = msg.arena ? Buffer.from(msg.arena) : EMPTY;
-  for (const e of msg.events) {
+  for (const e of decodeEvents(msg)) {
     try {
       recorder.handle(e, ([offset, length]) => arena.subarray(offset, offset + length));
     } catch (err) {

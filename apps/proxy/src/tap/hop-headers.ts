@@ -14,30 +14,12 @@ const HOP_BY_HOP = new Set([
   "proxy-authorization",
 ]);
 
-/** Node's `rawHeaders` ([name, value, name, value, …]) as pairs. */
-export function pairsOf(raw: readonly string[]): [string, string][] {
-  const out: [string, string][] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i] as string, raw[i + 1] as string]);
-  return out;
-}
-
-/** The headers to forward: hop-by-hop ones and those listed in Connection removed. */
-export function endToEnd(headers: readonly [string, string][]): [string, string][] {
-  const listed = new Set<string>();
-  for (const [k, v] of headers) {
-    if (k.toLowerCase() === "connection") for (const t of v.split(",")) listed.add(t.trim().toLowerCase());
-  }
-  return headers.filter(([k]) => {
-    const n = k.toLowerCase();
-    return !HOP_BY_HOP.has(n) && !listed.has(n);
-  });
-}
-
 /**
- * The hot path's form of endToEnd: Node's flat `rawHeaders` straight to the flat list to forward (one pass,
- * no pairs), with the first `Host` replaced by `host` (appended when absent) when given.
+ * Node's flat raw headers ([name, value, …]) straight to the flat list to forward (one pass), with the first
+ * `Host` replaced by `host` (appended when absent) when given. With `chunked`, Transfer-Encoding is kept as
+ * sent: the tap forwards a chunked request body chunked (framed again), with its codings.
  */
-export function forwardHeaders(raw: readonly string[], host?: string): string[] {
+export function forwardHeaders(raw: readonly string[], host?: string, chunked = false): string[] {
   let listed: Set<string> | null = null;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const k = raw[i] as string;
@@ -50,7 +32,7 @@ export function forwardHeaders(raw: readonly string[], host?: string): string[] 
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const k = raw[i] as string;
     const n = k.toLowerCase();
-    if (HOP_BY_HOP.has(n) || listed?.has(n)) continue;
+    if ((HOP_BY_HOP.has(n) && !(chunked && n === "transfer-encoding")) || listed?.has(n)) continue;
     if (!hostDone && n === "host") {
       out.push(k, host as string);
       hostDone = true;
@@ -58,6 +40,15 @@ export function forwardHeaders(raw: readonly string[], host?: string): string[] 
   }
   if (!hostDone) out.push("Host", host as string);
   return out;
+}
+
+/** The first value of a header in the flat form; `name` lowercase (matched case-insensitively). */
+export function flatHeader(flat: readonly string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const k = flat[i] as string;
+    if (k.length === name.length && k.toLowerCase() === name) return flat[i + 1];
+  }
+  return undefined;
 }
 
 /** setHeader on the flat form. */
@@ -72,22 +63,7 @@ export function setFlatHeader(flat: string[], name: string, value: string): void
   flat.push(name, value);
 }
 
-/** Pairs back to Node's flat raw form, which keeps order, case and repeats when writing. */
-export function flatten(headers: readonly [string, string][]): string[] {
-  return headers.flatMap(([k, v]) => [k, v]);
-}
-
 export function getHeader(headers: readonly [string, string][], name: string): string | undefined {
   const n = name.toLowerCase();
   return headers.find(([k]) => k.toLowerCase() === n)?.[1];
-}
-
-/** Replaces the first header with this name (case-insensitive) or appends it. */
-export function setHeader(headers: [string, string][], name: string, value: string): [string, string][] {
-  const n = name.toLowerCase();
-  const i = headers.findIndex(([k]) => k.toLowerCase() === n);
-  if (i === -1) return [...headers, [name, value]];
-  const out = [...headers];
-  out[i] = [headers[i]![0], value];
-  return out;
 }

@@ -1,0 +1,31 @@
+/** Tap events packed for the recording thread (recording/event-codec.ts) come back as they were sent. */
+import { describe, expect, it } from "vitest";
+import { EventEncoder, decodeEvents } from "../src/recording/event-codec";
+import type { WireTapEvent } from "../src/recording/protocol";
+
+describe("event codec", () => {
+  it("round-trips every kind of event, nulls and optional fields included, across a growth of its buffer", () => {
+    const sent: WireTapEvent[] = [
+      { k: "begin", id: 1, tap: "agent", method: "POST", url: "/agent?x=1", upstream: "http://127.0.0.1:7073", headers: "Host: a\r\nX-Y: 1: 2\r\n", connection: "127.0.0.1:5000", start: 1764592356000.125 },
+      { k: "begin", id: 2, tap: "model", method: "GET", url: "/", upstream: "http://u", headers: "", connection: null, start: 1.5 },
+      { k: "request", id: 1, parts: [[0, 10], [10, 5]], size: 15, at: 1764592356001.5 },
+      { k: "request", id: 2, parts: [], size: 0, at: null },
+      { k: "response", id: 1, status: 201, headers: "Content-Type: text/plain\r\n" },
+      { k: "chunk", id: 1, t: 0.25, size: 100, bytes: [15, 100] },
+      { k: "chunk", id: 1, t: 3, size: 70000, bytes: null, text: [115, 70000] },
+      { k: "chunk", id: 1, t: 4, size: 9, bytes: null },
+      { k: "end", id: 1, state: "complete", error: null, at: 1764592356002 },
+      { k: "end", id: 2, state: "aborted", error: "the client closed the connection", at: 2 },
+    ];
+    const enc = new EventEncoder();
+    // Enough events to grow the packed numbers past their first buffer.
+    const many = Array.from({ length: 600 }, (_, i) => sent[i % sent.length]!);
+    for (const e of many) enc.push(e);
+    const out = decodeEvents(enc.take());
+    expect(out).toHaveLength(many.length);
+    const expected = many.map((e) => (e.k === "begin" || e.k === "response" ? { ...e, headers: e.headers.split("\r\n").filter(Boolean).map((l) => [l.slice(0, l.indexOf(": ")), l.slice(l.indexOf(": ") + 2)]) } : e));
+    expect(out).toEqual(expected);
+    // The encoder starts empty again.
+    expect(decodeEvents(enc.take())).toEqual([]);
+  });
+});
