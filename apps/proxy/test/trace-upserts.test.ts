@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDb, type Db } from "../src/store/db";
-import { UPSERT_TRACE_SQL, traceParams } from "../src/store/write-sql";
+import { UPSERT_TRACE_SQL, metaJson, traceParams } from "../src/store/write-sql";
+import { BodyMetaSchema, type BodyMeta } from "../src/store/rows";
 import type { ExchangeRecord } from "../src/exchange-record";
 
 const dirs: string[] = [];
@@ -52,5 +53,19 @@ describe("one trace upsert per trace per batch", () => {
     // What that is, spelled out for trace a: the first best name, the whole span, upgraded to conversation.
     expect(rows(batched)[0]).toMatchObject({ id: "a", name: "the agent's question", name_rank: 2, created_at: 2, updated_at: 41, grouped_by: "conversation" });
     expect(traceParams(batches[1]!)).toHaveLength(3);
+  });
+});
+
+describe("a body's meta column", () => {
+  it("is the JSON of its BodyMeta, whatever the content type holds", () => {
+    for (const contentType of ["application/json", 'text/plain; name="a\\"b"', "ünï\u2028", null]) {
+      for (const [encoding, truncated] of [["utf8", false], ["base64", true]] as const) {
+        const b = { data: "x", encoding, size: 12, storedSize: 10, truncated, contentType };
+        const meta: BodyMeta = { encoding, size: 12, storedSize: 10, truncated, contentType };
+        expect(metaJson(b)).toBe(JSON.stringify(meta));
+        expect(BodyMetaSchema.parse(JSON.parse(metaJson(b)))).toEqual(meta);
+      }
+    }
+    expect(metaJson(null)).toBe("null");
   });
 });

@@ -15,7 +15,7 @@ import { toBody, type StoredBody } from "./body";
 
 const json = <T extends z.ZodType>(schema: T) => z.string().transform((s) => schema.parse(JSON.parse(s)) as z.infer<T>);
 
-const BodyMetaSchema = z.object({
+export const BodyMetaSchema = z.object({
   encoding: z.enum(["utf8", "base64"]),
   size: z.number().int(),
   storedSize: z.number().int(),
