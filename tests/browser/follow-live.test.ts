@@ -111,6 +111,14 @@ describe("following a live trace", () => {
     await page.keyboard.press("k");
     await page.locator('[data-testid="follow-live"][data-on="false"]').waitFor();
     await expect.poll(() => page.getByTestId("follow-live").textContent()).toContain("Paused — you picked hop 2");
+    // Stepping on while paused: the bar names the hop picked now — by key and by mouse — not the first one.
+    await page.keyboard.press("k");
+    await expect.poll(() => page.getByTestId("follow-live").textContent()).toContain("Paused — you picked hop 1");
+    await page.locator('[data-hop="3"]').click();
+    await expect.poll(() => page.getByTestId("follow-live").textContent()).toContain("Paused — you picked hop 3");
+    await page.keyboard.press("k");
+    await expect.poll(() => page.getByTestId("follow-live").textContent()).toContain("Paused — you picked hop 2");
+    expect(await page.locator('[data-testid="follow-live"][data-on="false"]').count()).toBe(1);
     await browser.screenshot("42-follow-live-paused-1280");
     // Hops keep arriving, but the view stays where the learner put it.
     await page.locator('[data-hop="5"]').waitFor({ timeout: 30_000 });

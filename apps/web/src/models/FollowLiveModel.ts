@@ -94,13 +94,20 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
     step();
   });
 
-  // Anything but following that moves the view is the user navigating: pause.
+  // Anything but following that moves the view is the user navigating: pause. While paused by
+  // navigating, each further move renames the reason, so the bar names the hop picked now, not the first.
+  let pausedByNavigating = false;
   effect(() => {
     const at = { traceId: trace.traceId.value, hop: trace.selectedHop.value };
     // A trace closed under us (deleted, pruned) is not the learner navigating.
-    if (expected && on.peek() && at.traceId !== null && (at.traceId !== expected.traceId || at.hop !== expected.hop)) {
+    const moved = expected && at.traceId !== null && (at.traceId !== expected.traceId || at.hop !== expected.hop);
+    if (moved && on.peek()) {
       on.value = false;
-      pausedBecause.value = at.traceId !== expected.traceId ? "you opened another trace" : at.hop === null ? "you closed the hop" : `you picked hop ${at.hop}`;
+      pausedByNavigating = true;
+      pausedBecause.value = at.traceId !== expected?.traceId ? "you opened another trace" : at.hop === null ? "you closed the hop" : `you picked hop ${at.hop}`;
+    } else if (moved && pausedByNavigating && at.hop !== null && at.traceId === expected?.traceId) {
+      // Only a hop picked in the same trace renames it: opening a trace also clears its hop, which is not "closing" one.
+      pausedBecause.value = `you picked hop ${at.hop}`;
     }
     expected = at;
   });
@@ -117,6 +124,7 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
   /** Follow again: the newest running trace (or stay on this one), at its newest hop. */
   function resume(): void {
     pausedBecause.value = null;
+    pausedByNavigating = false;
     const newest = running.value[0];
     if (newest && newest !== trace.traceId.value) openTrace(newest, !traces.traces.value.some((t) => t.id === newest));
     else {
@@ -130,6 +138,7 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
 
   function pause(reason: string): void {
     on.value = false;
+    pausedByNavigating = false;
     pausedBecause.value = reason;
   }
 
