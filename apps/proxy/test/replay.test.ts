@@ -251,6 +251,56 @@ describe("POST /api/replay", () => {
 });
 
 describe("a replay in flight", () => {
+  it("serves each exchange still playing on GET /api/exchanges/:id, as far as it has played", async () => {
+    const bundle = await curated("streaming");
+    const rec = await startRecorder({});
+    const feed = new FeedClient(rec.wsUrl);
+    try {
+      await feed.opened();
+      // At half the recorded pace: hop 3 waits ~4 s for the model's first byte, hop 5 streams 12 chunks over ~0.6 s.
+      const started = await replay(rec, { bundle, speed: 0.5 });
+      const startOf = async (seq: number) => {
+        await feed.until(() => framesOf(feed, started.traceId).some((f) => f.type === "exchange.started" && f.exchange.seq === seq), `hop ${seq} started`);
+        const f = framesOf(feed, started.traceId).find((x) => x.type === "exchange.started" && x.exchange.seq === seq);
+        return f?.type === "exchange.started" ? f.exchange.id : -1;
+      };
+      const originalAt = (seq: number) => bundle.exchanges.find((e) => e.id === bundle.trace.exchanges[seq - 1]?.id) as Exchange;
+
+      // Waiting for the model: the request whole, no response yet — and what the model saw renders from it.
+      const waiting = await startOf(3);
+      const pending = await getJson(`${rec.url}/api/exchanges/${waiting}`);
+      expect(pending.status, JSON.stringify(pending.body)).toBe(200);
+      const x3 = ExchangeSchema.parse(pending.body);
+      expect(x3).toMatchObject({ id: waiting, traceId: started.traceId, seq: 3, state: "pending", status: null, responseBody: null, chunks: [] });
+      expect(x3.requestBody).toEqual(originalAt(3).requestBody);
+      expect(x3.requestHeaders).toEqual(originalAt(3).requestHeaders);
+      expect((await getJson(`${rec.url}/api/exchanges/${waiting}/views`)).status).toBe(200);
+
+      // Streaming: the chunks sent so far and exactly their bytes.
+      const streaming = await startOf(5);
+      await feed.until(() => feed.frames.some((f) => f.type === "exchange.chunk" && f.exchangeId === streaming), "hop 5's first chunk");
+      const part = ExchangeSchema.parse((await getJson(`${rec.url}/api/exchanges/${streaming}`)).body);
+      const whole = originalAt(5);
+      expect(part.state).toBe("streaming");
+      expect(part.status).toBe(whole.status);
+      expect(part.chunks.length).toBeGreaterThan(0);
+      expect(part.chunks.length).toBeLessThan(whole.chunks.length);
+      expect(part.chunks).toEqual(whole.chunks.slice(0, part.chunks.length));
+      const last = part.chunks.at(-1) as Exchange["chunks"][number];
+      expect(part.responseBody).toMatchObject({ encoding: "utf8", size: last.offset + last.size, truncated: false });
+      expect(whole.responseBody?.data.startsWith(part.responseBody?.data ?? "\u0000")).toBe(true);
+
+      // Once complete, the stored copy answers with the whole of it.
+      await untilStored(feed, started);
+      const done = ExchangeSchema.parse((await getJson(`${rec.url}/api/exchanges/${streaming}`)).body);
+      expect(done.responseBody?.data).toBe(whole.responseBody?.data);
+      expect((await getJson(`${rec.url}/api/exchanges/999999`)).status).toBe(404);
+    } finally {
+      feed.close();
+      await rec.dispose();
+    }
+  });
+
   it("is listed with the exchanges in flight, and close() stops it and removes its unfinished trace", async () => {
     const bundle = await curated("streaming");
     const logged: string[] = [];

@@ -3,7 +3,7 @@
  * next due event; when it fires, every event due by then is emitted in order, so a late timer (a busy
  * event loop) delays frames but never reorders or drops them.
  */
-import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
+import type { Exchange, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import type { Announce } from "../live/frames";
 import type { TraceStore } from "../store/trace-store";
 import type { ReplayEvent, ReplayPlan } from "./plan";
@@ -52,6 +52,11 @@ export class ReplayPlayer {
   /** Exchanges started and not yet completed, as the API lists exchanges in flight. */
   inFlight(): ExchangeSummary[] {
     return this.exchanges.flatMap((x) => x.inFlight() ?? []);
+  }
+
+  /** One of this replay's exchanges in flight, whole as far as it has played (null: not in flight here). */
+  inFlightExchange(id: number): Exchange | null {
+    return this.exchanges.find((x) => x.id === id)?.inFlightExchange() ?? null;
   }
 
   private schedule(): void {

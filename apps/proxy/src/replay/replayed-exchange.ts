@@ -3,7 +3,7 @@
  * request-side data only (like a tap announces a request), then streaming chunk by chunk, then complete
  * with everything it had when it was recorded (status, headers, bodies, classification).
  */
-import type { Chunk, Exchange, ExchangeSummary } from "@hopscope/shared/trace/schemas";
+import type { Body, Chunk, Exchange, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { bodyText, classifyExchange } from "@hopscope/shared/trace/classify";
 import { recordOfExchange, summaryOf, type ExchangeRecord } from "../exchange-record";
 
@@ -84,6 +84,46 @@ export class ReplayedExchange {
     };
   }
 
+  /**
+   * While started and not completed: the exchange whole as far as it has played — the request, and the
+   * response's headers and the bytes of the chunks sent so far — as a tap serves an exchange in flight.
+   */
+  inFlightExchange(): Exchange | null {
+    const summary = this.inFlight();
+    if (!summary || this.sent === null) return null;
+    const ex = this.exchange;
+    const chunks = ex.chunks.slice(0, this.sent);
+    const answered = this.sent > 0;
+    return {
+      ...summary,
+      requestHeaders: ex.requestHeaders,
+      requestBody: ex.requestBody,
+      responseHeaders: answered ? ex.responseHeaders : [],
+      responseBody: answered ? this.bodyUpTo(chunks.reduce((end, c) => Math.max(end, c.offset + c.size), 0)) : null,
+      chunks,
+    };
+  }
+
+  /** The response body's first `end` bytes (as far as it was kept), as UTF-8 text when they are. */
+  private bodyUpTo(end: number): Body | null {
+    const body = this.exchange.responseBody;
+    if (!body) return null;
+    const bytes = this.bytes(body).subarray(0, end);
+    const base = { size: bytes.length, storedSize: bytes.length, truncated: false, ...(body.contentType === undefined ? {} : { contentType: body.contentType }) };
+    try {
+      return { ...base, encoding: "utf8", data: utf8.decode(bytes) };
+    } catch (err) {
+      // Binary, or a character split at the last chunk sent: the bytes as they are.
+      if (err instanceof TypeError) return { ...base, encoding: "base64", data: bytes.toString("base64") };
+      throw err;
+    }
+  }
+
+  private bytes(body: Body): Buffer {
+    this.responseBytes ??= Buffer.from(body.data, body.encoding === "utf8" ? "utf8" : "base64");
+    return this.responseBytes;
+  }
+
   /** What the store keeps once the exchange completes (as an import would write it). */
   record(title: string, groupedBy: ExchangeRecord["groupedBy"]): ExchangeRecord {
     return recordOfExchange(this.exchange, { title, groupedBy });
@@ -92,11 +132,11 @@ export class ReplayedExchange {
   private chunkText(chunk: Chunk): string | undefined {
     const body = this.exchange.responseBody;
     if (!body || chunk.size > MAX_CHUNK_TEXT) return undefined;
-    this.responseBytes ??= Buffer.from(body.data, body.encoding === "utf8" ? "utf8" : "base64");
+    const bytes = this.bytes(body);
     // A truncated body may not hold this chunk (whole or in part): then there is no text to show.
-    if (chunk.offset + chunk.size > this.responseBytes.length) return undefined;
+    if (chunk.offset + chunk.size > bytes.length) return undefined;
     try {
-      return utf8.decode(this.responseBytes.subarray(chunk.offset, chunk.offset + chunk.size));
+      return utf8.decode(bytes.subarray(chunk.offset, chunk.offset + chunk.size));
     } catch (err) {
       // Not UTF-8 on its own (binary, or a character split across chunks): the feed sends no text.
       if (err instanceof TypeError) return undefined;

@@ -1,12 +1,12 @@
 /**
  * The replays in progress (`POST /api/replay`): each plays a saved trace as a new trace, into the live
  * feed and the store, at its recorded pace (× speed). Several may run at once. The recorder lists their
- * exchanges in flight with the taps' own (snapshot, GET /api/traces/:id). close() stops them all and
+ * exchanges in flight with the taps' own (snapshot, GET /api/traces/:id, GET /api/exchanges/:id). close() stops them all and
  * removes their unfinished traces: a replay cut short is an incomplete copy of a trace that still exists.
  */
 import type { TraceBundle } from "@hopscope/shared/trace/bundle";
 import type { ReplayStarted } from "@hopscope/shared/trace/replay";
-import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
+import type { Exchange, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { randomHex } from "@hopscope/shared/trace/traceparent";
 import type { Announce } from "../live/frames";
 import type { Logger } from "../logger";
@@ -66,6 +66,15 @@ export class Replays {
   /** For the recorder: replayed exchanges in flight. */
   inFlight(): ExchangeSummary[] {
     return [...this.players].flatMap((p) => p.inFlight());
+  }
+
+  /** For the recorder: one replayed exchange in flight, whole as far as it has played (GET /api/exchanges/:id). */
+  inFlightExchange(id: number): Exchange | null {
+    for (const p of this.players) {
+      const x = p.inFlightExchange(id);
+      if (x) return x;
+    }
+    return null;
   }
 
   /** Stops every replay (no timer is left) and removes their unfinished traces. Call before the store closes. */
