@@ -20,6 +20,7 @@ import { builtinPrompt } from "./builtin-renderer";
 import { fitPrompt } from "./truncate-prompt";
 import type { SimDeps } from "./sim-deps";
 import { chatChunk, toolCallObject } from "./wire-shapes";
+import { cutForLesson } from "./lessons/cut-stream";
 
 export type ChatOutcome =
   | { kind: "immediate"; body: Record<string, unknown> }
@@ -93,5 +94,5 @@ export async function prepareChat(req: ChatRequest, raw: Record<string, unknown>
     }
     state.touch(keepMs);
   }
-  return { kind: "run", chunks: chunks() };
+  return { kind: "run", chunks: cutForLesson(model.lesson, req.stream !== false, chunks(), signal) };
 }

@@ -145,7 +145,7 @@ describe("errors, as Ollama sends them", () => {
     ["generate, unknown model", () => post(`${sim.url}/api/generate`, { model: "nope", prompt: "hi" }), 404, "model 'nope' not found"],
     ["generate raw with system", () => post(`${sim.url}/api/generate`, { model: "qwen2.5:7b", prompt: "hi", raw: true, system: "x" }), 400, "raw mode does not support template, system, or context"],
     ["show, unknown model", () => post(`${sim.url}/api/show`, { model: "nope" }), 404, "model 'nope' not found"],
-    ["unknown lesson", () => chat({ messages: [user("hi")] }, { "x-hopscope-lesson": "nap" }), 400, 'x-hopscope-lesson header: unknown lesson "nap": use one of write-instead-of-append, missing-argument, unknown-tool, loop, slow'],
+    ["unknown lesson", () => chat({ messages: [user("hi")] }, { "x-hopscope-lesson": "nap" }), 400, 'x-hopscope-lesson header: unknown lesson "nap": use one of write-instead-of-append, missing-argument, unknown-tool, loop, slow, cut'],
   ];
   it.each(cases)("%s → %d", async (_name, send, status, error) => {
     const res = await send();

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 
-export const LESSONS = ["write-instead-of-append", "missing-argument", "unknown-tool", "loop", "slow"] as const;
+export const LESSONS = ["write-instead-of-append", "missing-argument", "unknown-tool", "loop", "slow", "cut"] as const;
 export const LessonSchema = z.enum(LESSONS, {
   error: (issue) => `unknown lesson ${JSON.stringify(issue.input)}: use one of ${LESSONS.join(", ")}`,
 });
@@ -21,6 +21,7 @@ export const LESSON_NOTES: Record<Lesson, string> = {
     "Calls a tool the MCP server does not have: a protocol error if the host declared it, else Ollama drops the call and the answer is empty.",
   loop: "Keeps calling read after every result until the host's step guard stops it.",
   slow: "Loads for seconds on every request and writes a few tokens per second.",
+  cut: "Its answer in words stalls after a few tokens, then the stream ends with no final done chunk.",
 };
 
 /** The separator of the model-name form, `qwen2.5:7b+lesson=loop`. */

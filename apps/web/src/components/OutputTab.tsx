@@ -6,6 +6,7 @@ import { RAW_OUTPUT_NOTE } from "@hopscope/shared/toolcall/raw-output";
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { parsedShape } from "../models/dialect-output";
 import { inProgressNow, streamTextNow } from "../models/stream-text";
+import { wasCut } from "../models/stream-state";
 import { useApp } from "./AppContext";
 import { generatedAgreement } from "../models/budget";
 import { Highlighted } from "./Highlighted";
@@ -70,7 +71,11 @@ export function OutputTab({ x }: { x: ExchangeSummary }) {
               </pre>
             </>
           ) : (
-            <p class={s.note}>No tool calls: the model answered in words, so the host's loop ends.</p>
+            <p class={s.note} data-testid="no-tool-calls">
+              {wasCut(x)
+                ? "No tool calls in what arrived: the stream was cut before the model server's final chunk, so this answer is incomplete."
+                : "No tool calls: the model answered in words, so the host's loop ends."}
+            </p>
           )}
           {content ? (
             <>

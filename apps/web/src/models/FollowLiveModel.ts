@@ -70,10 +70,22 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
     ui.tab.value = null; // the hop's natural tab: the streaming text for a model's answer
     trace.selectedHop.value = n;
   }
+  // A hop that ends while it is selected changes its caption (done, or cut before its final chunk):
+  // that moment is worth its own dwell, or the next hop would replace it before anyone read it. Called
+  // on every change and first thing in step(), since one batch of frames can end a hop and bring the next.
+  let watched: { hop: number | null; ended: boolean } = { hop: null, ended: false };
+  function noteEnd(): void {
+    const n = trace.selectedHop.peek();
+    const hop = trace.hops.peek().find((h) => h.number === n);
+    const ended = hop ? (trace.exchanges.peek().get(hop.exchangeId)?.timings.end ?? null) !== null : false;
+    if (watched.hop === n && !watched.ended && ended) lastMoveAt = Date.now();
+    watched = { hop: n, ended };
+  }
   function step(): void {
     if (timer) clearTimeout(timer);
     timer = null;
     if (!on.peek()) return;
+    noteEnd();
     const hops = trace.hops.peek();
     const last = hops.at(-1);
     if (!last) return;
@@ -92,6 +104,11 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
     if (!on.value) return;
     void trace.hops.value;
     step();
+  });
+  effect(() => {
+    void trace.selectedHop.value;
+    void trace.exchanges.value;
+    noteEnd();
   });
 
   // Anything but following that moves the view is the user navigating: pause. While paused by

@@ -69,12 +69,18 @@ function durationsOf(x: ExchangeSummary): Durations | null {
   return { loadMs: ms(c.loadDuration), promptMs: ms(c.promptEvalDuration), promptTokens: c.promptEvalCount, evalMs: ms(c.evalDuration), evalTokens: c.evalCount };
 }
 
+/** An ended answer that had begun (a first byte) but never got the model server's final chunk. */
+export function wasCut(x: ExchangeSummary): boolean {
+  const c = x.classification;
+  const cut = x.state === "aborted" || x.state === "error" || (c.kind === "model.chat" && c.stream && c.doneReason === undefined && x.state === "complete");
+  return cut && x.timings.firstByte !== null;
+}
+
 export function streamState({ x, text, tokens, ended, now }: StreamInput): StreamState {
   const c = x.classification;
   const calling = text !== null && inToolCall(x.id, text);
   if (ended) {
-    const cut = x.state === "aborted" || x.state === "error" || (c.kind === "model.chat" && c.stream && c.doneReason === undefined && x.state === "complete");
-    if (cut && x.timings.firstByte !== null) return { kind: "cut", inToolCall: calling, tokens };
+    if (wasCut(x)) return { kind: "cut", inToolCall: calling, tokens };
     return { kind: "done", durations: durationsOf(x) };
   }
   if (x.timings.firstByte === null) {
