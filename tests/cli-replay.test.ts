@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { parseTraceBundle } from "@hopscope/shared/trace/bundle";
 import { TraceSchema, type Trace } from "@hopscope/shared/trace/schemas";
+import { NotesChangesSchema, type NotesChange } from "@hopscope/shared/trace/notes-file";
 import { loadConfig } from "../apps/proxy/src/config";
 import { start, type RecorderHandle } from "../apps/proxy/src/server";
 import { runHopscope } from "./support/run-cli";
@@ -78,7 +79,9 @@ describe.concurrent("hopscope replay", () => {
     expect(code).toBe(0);
     const name = `${bundle.trace.name} (replay)`;
     const escaped = `${recorder.url}/#/trace/`.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-    const line = new RegExp(`^replaying "${name.replace(/[()]/g, "\\$&")}" \\(${bundle.exchanges.length} hops, \\d+\\.\\d s\\): ${escaped}([0-9a-f]{32})\\n$`);
+    const notes = bundle.notes ?? [];
+    expect(notes.length).toBe(1); // the file gained "buy milk": its lane must show in the replay too
+    const line = new RegExp(`^replaying "${name.replace(/[()]/g, "\\$&")}" \\(${bundle.exchanges.length} hops, 1 notes-file change, \\d+\\.\\d s\\): ${escaped}([0-9a-f]{32})\\n$`);
     expect(stdout).toMatch(line);
     const id = (line.exec(stdout) as RegExpExecArray)[1] as string;
     expect(id).not.toBe(bundle.trace.id);
@@ -89,6 +92,23 @@ describe.concurrent("hopscope replay", () => {
     expect(shape(trace)).toEqual(shape(bundle.trace));
     const list = (await (await fetch(`${recorder.url}/api/traces`)).json()) as { traces: { id: string }[] };
     expect(list.traces.map((t) => t.id)).toContain(id);
+    // The notes-file change came along, on the replayed tools/call (the same hop of the copy).
+    const replayed = NotesChangesSchema.parse(await (await fetch(`${recorder.url}/api/notes/changes?traceId=${id}`)).json()).changes;
+    expect(replayed).toHaveLength(1);
+    const [change] = replayed as [NotesChange];
+    const original = notes[0] as NotesChange;
+    expect({ event: change.event, before: change.before, after: change.after, file: change.file }).toEqual({ event: original.event, before: original.before, after: original.after, file: original.file });
+    expect(change.traceId).toBe(id);
+    const seqOf = (t: { exchanges: { id: number; seq: number }[] }, exchangeId: number) => t.exchanges.find((x) => x.id === exchangeId)?.seq;
+    expect(change.cause.kind).toBe("tool-call");
+    if (change.cause.kind === "tool-call" && original.cause.kind === "tool-call") {
+      expect(change.cause.traceId).toBe(id);
+      expect(seqOf(trace, change.cause.exchangeId)).toBe(seqOf(bundle.trace, original.cause.exchangeId));
+      expect(seqOf(trace, change.cause.exchangeId)).toBeDefined();
+    }
+    // Moved in time with the trace: as far after its first request as it was then.
+    const first = (t: { exchanges: { timings: { start: number } }[] }) => Math.min(...t.exchanges.map((x) => x.timings.start));
+    expect(change.at - first(trace)).toBeCloseTo(original.at - first(bundle.trace), 0);
   });
 
   it("replays a stored trace given its id", async ({ expect }) => {
@@ -103,6 +123,9 @@ describe.concurrent("hopscope replay", () => {
     const original = TraceSchema.parse(await (await fetch(`${recorder.url}/api/traces/${storedId}`)).json());
     const copy = await storedTrace(id as string, original.exchangeCount);
     expect(shape(copy)).toEqual(shape(original));
+    // The stored trace's notes-file change is replayed with it.
+    const changes = NotesChangesSchema.parse(await (await fetch(`${recorder.url}/api/notes/changes?traceId=${id}`)).json()).changes;
+    expect(changes.map((c) => [c.event, c.cause.kind, c.traceId])).toEqual([["changed", "tool-call", id]]);
   });
 
   it("says what the recorder refused: an unknown trace id, a broken file", async ({ expect }) => {

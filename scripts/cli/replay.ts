@@ -22,11 +22,14 @@ export async function run(args: string[]): Promise<number> {
       return 2;
     }
     let body: string;
+    let notes = "";
     if (existsSync(target)) {
       const file = readFileSync(target, "utf8");
       // Checked here with the recorder's own limits (a clear message naming the file), then sent as read.
       try {
-        parseJson(file);
+        const n = (parseJson(file) as { notes?: unknown }).notes;
+        // The notes file's changes travel with the trace: the replay's file lane shows them.
+        if (Array.isArray(n) && n.length > 0) notes = `, ${n.length} notes-file change${n.length === 1 ? "" : "s"}`;
       } catch (err) {
         process.stderr.write(`hopscope replay: ${target} is not a trace file: ${(err as Error).message}\n`);
         return 2;
@@ -39,7 +42,7 @@ export async function run(args: string[]): Promise<number> {
       body,
     });
     process.stdout.write(
-      `replaying "${started.name}" (${started.exchangeCount} hops, ${(started.durationMs / 1000 / speed).toFixed(1)} s): ${recorderUrl()}/#/trace/${started.traceId}\n`,
+      `replaying "${started.name}" (${started.exchangeCount} hops${notes}, ${(started.durationMs / 1000 / speed).toFixed(1)} s): ${recorderUrl()}/#/trace/${started.traceId}\n`,
     );
     return 0;
   });

@@ -216,5 +216,8 @@ export function harToBundle(text: string): TraceBundle {
   const har = parseHar(text);
   const pageExt = har.log.pages?.[0]?._hopscope;
   const own = pageExt !== undefined && har.log.entries.every((e) => e._hopscope !== undefined);
-  return own ? restoreOwn(har, pageExt) : rebuildForeign(har, text);
+  const bundle = own ? restoreOwn(har, pageExt) : rebuildForeign(har, text);
+  // The notes file's changes (`log._notesChanges`, validated with the log): kept as a hopscope file keeps them.
+  const notes = har.log._notesChanges;
+  return notes?.length ? { ...bundle, notes } : bundle;
 }

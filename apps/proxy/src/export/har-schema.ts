@@ -8,7 +8,7 @@
  *   and tools that skip optional-in-practice fields (cookies, headersSize, cache) still import.
  */
 import { z } from "zod";
-import { BodySchema, ExchangeSchema, LinkSchema, TraceSummarySchema } from "@hopscope/shared/trace/schemas";
+import { BodySchema, ExchangeSchema, LinkSchema, NotesChangeSchema, TraceSummarySchema } from "@hopscope/shared/trace/schemas";
 
 const NameValueSchema = z.looseObject({ name: z.string(), value: z.string(), comment: z.string().optional() });
 const CookieSchema = z.looseObject({ name: z.string(), value: z.string() });
@@ -150,5 +150,7 @@ export const HarInputSchema = z.looseObject({
     creator: z.looseObject({ name: z.string(), version: z.string() }).optional(),
     pages: z.array(z.looseObject({ id: z.string(), title: z.string().optional(), _hopscope: z.unknown().optional() })).optional(),
     entries: z.array(HarInputEntrySchema),
+    /** The notes file's changes during the trace (`NotesChange`s, as in a hopscope file's `notes`). */
+    _notesChanges: z.array(NotesChangeSchema).optional(),
   }),
 });

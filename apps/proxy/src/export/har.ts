@@ -12,6 +12,8 @@
  * - `_hopscope` on each entry keeps what HAR has no field for (tap, upstream, state, error, exact
  *   timings, chunks, classification, body metadata); `_hopscope` on the page keeps the trace (name,
  *   links, …). Importing our own HAR therefore restores the trace exactly; tools ignore these fields.
+ * - `log._notesChanges`: the notes file's changes during the trace (before/after, cause), as a hopscope
+ *   file's `notes`; read back on import (of any HAR that has them).
  *
  * Import of a foreign HAR (no `_hopscope`): all entries become one trace, in start order, tapped by
  * `guessTap`, classified and linked by the recorder's own rules (@hopscope/shared/trace/classify, link).
@@ -119,7 +121,9 @@ export function exportHar(bundle: TraceBundle): string {
       creator: { name: GENERATOR.name, version: GENERATOR.version },
       pages: [page],
       entries: bundle.exchanges.map((ex) => toEntry(ex, trace.id)),
-      comment: `hopscope trace "${trace.name}": ${bundle.exchanges.length} exchanges`,
+      comment: `hopscope trace "${trace.name}": ${bundle.exchanges.length} exchanges${bundle.notes?.length ? `, ${bundle.notes.length} notes-file change${bundle.notes.length === 1 ? "" : "s"} in _notesChanges` : ""}`,
+      // HAR has no field for a file changing on disk; `_`-prefixed custom fields are the spec's way in.
+      ...(bundle.notes?.length ? { _notesChanges: bundle.notes } : {}),
     },
   };
   return `${JSON.stringify(har, null, 2)}\n`;

@@ -4,13 +4,18 @@
  * the article numbers its hops (@hopscope/shared/trace/hop-numbers: an MCP round trip is one hop, a
  * model call two). Requests are solid arrows, responses dashed, failures end in a cross (`--x`).
  *
+ * The notes file, when the trace changed it, is a fifth participant named after the file (`data/db`):
+ * each change is a `Note over` it ("1 note added — by tools/call append"), drawn during the call that
+ * caused it (between its request and its response), or at its time when no call of the trace did.
+ *
  * Labels come from recorded, untrusted bytes, so every label is flattened to one line, shortened and
  * escaped with Mermaid's entity codes (`#59;` for `;`, `#35;` for `#`, …): nothing in a body can end
  * the arrow, start a new statement or inject markup.
  */
 import type { TraceBundle } from "@hopscope/shared/trace/bundle";
 import { hopNumbers } from "@hopscope/shared/trace/hop-numbers";
-import type { Exchange, Tap } from "@hopscope/shared/trace/schemas";
+import { notesCauseText, notesHeadline } from "@hopscope/shared/trace/notes-headline";
+import type { Exchange, NotesChange, Tap } from "@hopscope/shared/trace/schemas";
 import { bodyJson } from "./body-text";
 import { failureOf } from "./exchange-failure";
 
@@ -97,11 +102,25 @@ function responseLabel(ex: Exchange): string {
   }
 }
 
+/** Within one exchange: its request, then what happened to the notes file during it, then its response. */
+const PHASE = { request: 0, note: 1, response: 2 } as const;
+
 interface Arrow {
   at: number;
   seq: number;
-  response: boolean;
+  phase: (typeof PHASE)[keyof typeof PHASE];
   line: string;
+}
+
+/** A change as a note over the file's participant, placed inside the call that caused it. */
+function noteOf(c: NotesChange, bundle: TraceBundle): Arrow {
+  const { headline, destructive } = notesHeadline(c);
+  const cause = c.cause;
+  const call = cause.kind === "tool-call" ? bundle.exchanges.find((x) => x.id === cause.exchangeId) : undefined;
+  const text = mermaidLabel(`${destructive ? "⚠ " : ""}${headline} — ${notesCauseText(c)}`);
+  // The recorder may notice a change a moment after the call answered; it still happened during the call.
+  const at = call ? Math.min(Math.max(c.at, call.timings.start), call.timings.end ?? c.at) : c.at;
+  return { at, seq: call?.seq ?? Number.MAX_SAFE_INTEGER, phase: PHASE.note, line: `Note over Notes: ${text}` };
 }
 
 /** The trace as Mermaid source, starting `sequenceDiagram`. */
@@ -112,18 +131,22 @@ export function exportMermaid(bundle: TraceBundle): string {
     const [client, server] = ENDS[ex.tap];
     const n = numbers.get(ex.id);
     const numbered = (num: number | undefined, label: string) => mermaidLabel(num === undefined ? label : `${num}. ${label}`);
-    arrows.push({ at: ex.timings.start, seq: ex.seq, response: false, line: `${client}->>${server}: ${numbered(n?.request, requestLabel(ex))}` });
+    arrows.push({ at: ex.timings.start, seq: ex.seq, phase: PHASE.request, line: `${client}->>${server}: ${numbered(n?.request, requestLabel(ex))}` });
     const end = ex.timings.end ?? (ex.state === "pending" || ex.state === "streaming" ? null : ex.timings.start);
     if (end === null) continue;
     const arrow = failureOf(ex) ? "--x" : "-->>";
-    arrows.push({ at: end, seq: ex.seq, response: true, line: `${server}${arrow}${client}: ${numbered(n?.response, responseLabel(ex))}` });
+    arrows.push({ at: end, seq: ex.seq, phase: PHASE.response, line: `${server}${arrow}${client}: ${numbered(n?.response, responseLabel(ex))}` });
   }
-  // Time order; at equal times an exchange's request precedes its own response, and a response that
-  // ends as another request starts is drawn first.
-  arrows.sort((a, b) => a.at - b.at || (a.seq === b.seq ? Number(a.response) - Number(b.response) : Number(b.response) - Number(a.response)) || a.seq - b.seq);
+  const notes = bundle.notes ?? [];
+  arrows.push(...notes.map((c) => noteOf(c, bundle)));
+  // Time order; at equal times an exchange's own request, notes and response keep that order, and
+  // another exchange's response (then a note) is drawn before a request that starts as it ends.
+  arrows.sort((a, b) => a.at - b.at || (a.seq === b.seq ? a.phase - b.phase : b.phase - a.phase) || a.seq - b.seq);
+  const file = notes[0]?.file;
   const lines = [
     "sequenceDiagram",
     ...PARTICIPANTS.map(([id, name]) => (id === name ? `  participant ${id}` : `  participant ${id} as ${name}`)),
+    ...(file === undefined ? [] : [`  participant Notes as ${mermaidLabel(file)}`]),
     ...arrows.map((a) => `  ${a.line}`),
   ];
   return `${lines.join("\n")}\n`;

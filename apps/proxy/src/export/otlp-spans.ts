@@ -9,6 +9,8 @@
  * - under the root, one CLIENT span per exchange: `chat qwen2.5:7b`, `tools/list`, …; a `tools/call` is
  *   wrapped in an INTERNAL `execute_tool {tool}` span (the host running the tool) with the MCP
  *   `tools/call {tool}` CLIENT span inside it.
+ * - the notes file's changes are `hopscope.notes.changed` events (./otlp-notes.ts): on the `execute_tool`
+ *   span of the call that caused each, else on the root.
  * - span links follow the trace's links: `tools/call` → the model response that asked for it, and the
  *   next `chat` → the `tools/call` whose result it carried.
  *
@@ -27,6 +29,7 @@ import type { Exchange } from "@hopscope/shared/trace/schemas";
 import { parseTraceparent } from "@hopscope/shared/trace/traceparent";
 import { GENERATOR } from "./generator";
 import { GEN_AI, HOPSCOPE, describeExchange, type SpanDescription } from "./otlp-attributes";
+import { NOTES_EVENT, notesEvents, type NotesEvent } from "./otlp-notes";
 
 /** Hands the SDK the ids planned for the next span (the SDK asks for them while starting it). */
 class PlannedIds implements IdGenerator {
@@ -131,6 +134,11 @@ export function bundleToSpans(bundle: TraceBundle): ReadableSpan[] {
     span.end(hrTime(endOf(ex)));
   };
 
+  const notes = notesEvents(bundle);
+  const addNotes = (span: Span, events: readonly NotesEvent[] | undefined) => {
+    for (const e of events ?? []) span.addEvent(NOTES_EVENT, e.attributes, hrTime(e.at));
+  };
+
   const agent = bundle.exchanges.find((ex) => ex.classification.kind === "agent");
   const rootId = hostSpanId(bundle, traceId) ?? hex(`${traceId}:root`, 16);
   const times = [bundle.trace.createdAt, ...bundle.exchanges.flatMap((ex) => [ex.timings.start, endOf(ex)])];
@@ -173,14 +181,19 @@ export function bundleToSpans(bundle: TraceBundle): ReadableSpan[] {
       });
       const mcp = start({ id: spanId(ex, "mcp"), kind: SpanKind.CLIENT, at: ex.timings.start, parent: tool, d });
       finish(mcp, ex);
+      addNotes(tool, notes.byExchange.get(ex.id));
       tool.end(hrTime(endOf(ex)));
       byExchange.set(ex.id, mcp);
       continue;
     }
     const span = start({ id: spanId(ex, "http"), kind: SpanKind.CLIENT, at: ex.timings.start, parent: root, d, links });
+    // A change caused by an exchange that is not a tools/call with a tool name (a bare MCP client): on its span.
+    addNotes(span, notes.byExchange.get(ex.id));
     finish(span, ex);
     byExchange.set(ex.id, span);
   }
+  addNotes(root, notes.root);
+  if (agent) addNotes(root, notes.byExchange.get(agent.id));
   if (agent) finish(root, agent);
   else root.end(hrTime(Math.max(...times)));
   return collector.spans;

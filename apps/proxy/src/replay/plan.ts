@@ -8,7 +8,7 @@
  * are sent.
  */
 import type { TraceBundle } from "@hopscope/shared/trace/bundle";
-import type { Exchange, Timings, TraceSummary } from "@hopscope/shared/trace/schemas";
+import type { Exchange, NotesChange, Timings, TraceSummary } from "@hopscope/shared/trace/schemas";
 
 export type ReplayEvent =
   | { at: number; kind: "started"; exchange: number }
@@ -27,6 +27,11 @@ export interface ReplayPlan {
   events: ReplayEvent[];
   /** First request to last response, at the recorded pace. */
   durationMs: number;
+  /**
+   * The notes file's changes of the trace, moved like its exchanges and re-pointed at the replayed ones
+   * (ids to be given by the notes table). The file on disk does not change: the lane shows what it did then.
+   */
+  notes: Omit<NotesChange, "id">[];
 }
 
 export interface PlanInit {
@@ -73,8 +78,17 @@ export function planReplay(bundle: TraceBundle, init: PlanInit): ReplayPlan {
   // Stable: events due at the same moment keep trace order, and each exchange's own order.
   events.sort((a, b) => a.at - b.at);
 
+  const newId = new Map(bundle.exchanges.map((ex, i) => [ex.id, init.ids[i] as number]));
+  const notes = (bundle.notes ?? []).map(({ id: _id, ...c }) => ({
+    ...c,
+    at: c.at + shift,
+    traceId: init.traceId,
+    cause: c.cause.kind === "tool-call" ? { ...c.cause, traceId: init.traceId, exchangeId: newId.get(c.cause.exchangeId) ?? -1 } : c.cause,
+  }));
+
   return {
     traceId: init.traceId,
+    notes,
     name: `${bundle.trace.name}${REPLAY_SUFFIX}`,
     groupedBy: bundle.trace.groupedBy,
     startedAt: init.now,

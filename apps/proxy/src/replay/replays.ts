@@ -3,6 +3,7 @@
  * feed and the store, at its recorded pace (× speed). Several may run at once. The recorder lists their
  * exchanges in flight with the taps' own (snapshot, GET /api/traces/:id, GET /api/exchanges/:id). close() stops them all and
  * removes their unfinished traces: a replay cut short is an incomplete copy of a trace that still exists.
+ * A trace's notes-file changes come along (given the notes table): its file lane shows in the replay too.
  */
 import type { TraceBundle } from "@hopscope/shared/trace/bundle";
 import type { ReplayStarted } from "@hopscope/shared/trace/replay";
@@ -12,6 +13,7 @@ import type { Announce } from "../live/frames";
 import type { Logger } from "../logger";
 import type { RecorderClient } from "../recorder-client";
 import type { TraceStore } from "../store/trace-store";
+import type { NotesTable } from "../notes/notes-table";
 import { nowEpoch } from "../clock";
 import { planReplay } from "./plan";
 import { ReplayPlayer } from "./player";
@@ -40,7 +42,7 @@ export class Replays {
    * Stores the new (empty) trace, announces it, and starts playing; returns at once. The bundle must have
    * at least one exchange (the route says so to the user otherwise).
    */
-  async start(bundle: TraceBundle, speed: number): Promise<ReplayStarted> {
+  async start(bundle: TraceBundle, speed: number, notes?: NotesTable): Promise<ReplayStarted> {
     if (this.closed) throw new Error("the recorder is shutting down; replays cannot start");
     if (bundle.exchanges.length === 0) throw new Error("hopscope bug: a replay needs at least one exchange");
     const { store, recorder, announce } = this.deps;
@@ -54,6 +56,12 @@ export class Replays {
       { id: plan.traceId, name: plan.name, groupedBy: plan.groupedBy, createdAt: plan.startedAt, updatedAt: plan.startedAt },
       [],
     );
+    // The trace's notes-file changes, stored with it before anyone opens it: each is drawn when its tools/call
+    // is on screen (the lane shows a change on its call's hop). Not announced as `notes.changed`: the file did not change.
+    if (notes) {
+      let id = notes.nextId();
+      for (const c of plan.notes) notes.insert({ ...c, id: id++ });
+    }
     announce({ type: "trace.updated", trace: summary, links: [] });
     if (this.closed) throw new Error("the recorder is shutting down; replays cannot start");
     const player = new ReplayPlayer(plan, speed, { announce, store, onEnd: (p, err) => this.ended(p, err) });

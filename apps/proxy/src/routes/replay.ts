@@ -1,7 +1,8 @@
 /**
  * `POST /api/replay {bundle | traceId, speed?}` → 202 ReplayStarted: plays a saved trace (a trace file's
  * content, or a stored trace) into the live feed as a new trace, at the recorded pace × speed. Answers at
- * once; the frames follow on /ws. A bad file is refused with what is wrong in it, and nothing is stored.
+ * once; the frames follow on /ws. The trace's notes-file changes come along (the file's lane in the replay).
+ * A bad file is refused with what is wrong in it, and nothing is stored.
  */
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
@@ -11,19 +12,21 @@ import { ReplayRequestSchema, type ReplayRequest } from "@hopscope/shared/trace/
 import type { TraceStore } from "../store/trace-store";
 import type { Replays } from "../replay/replays";
 import { createTraceBundle } from "../export/hopscope";
+import { withNotes } from "../notes/notes-bundle";
+import type { NotesTable } from "../notes/notes-table";
 import { formatZodError, jsonBody, notFound } from "./errors";
 
 const USAGE =
   'send {"bundle": <the content of a .hopscope.json file>} or {"traceId": "<id from GET /api/traces>"}, with an optional "speed" (0 < speed ≤ 100, 1 = the recorded pace)';
 
-export function replayRoutes(deps: { store: TraceStore; replays: Replays; maxImportBytes: number }) {
+export function replayRoutes(deps: { store: TraceStore; replays: Replays; maxImportBytes: number; notes?: { table: NotesTable } }) {
   return new Hono().post("/", async (c) => {
     const req = parseRequest(await jsonBody(c, deps.maxImportBytes, "MAX_IMPORT_BYTES"));
-    const bundle = "bundle" in req ? readBundle(req.bundle) : await storedBundle(deps.store, req.traceId);
+    const bundle = "bundle" in req ? readBundle(req.bundle) : await storedBundle(deps.store, req.traceId, deps.notes?.table);
     if (bundle.exchanges.length === 0) {
       throw new HTTPException(400, { message: `trace "${bundle.trace.name}" has no exchanges: there is nothing to replay` });
     }
-    return c.json(await deps.replays.start(bundle, req.speed), 202);
+    return c.json(await deps.replays.start(bundle, req.speed, deps.notes?.table), 202);
   });
 }
 
@@ -45,7 +48,8 @@ function readBundle(json: unknown): TraceBundle {
   }
 }
 
-async function storedBundle(store: TraceStore, traceId: string): Promise<TraceBundle> {
+async function storedBundle(store: TraceStore, traceId: string, notes?: NotesTable): Promise<TraceBundle> {
   const trace = (await store.getTrace(traceId)) ?? notFound(`no trace ${traceId}; list traces with GET /api/traces, or replay a file instead`);
-  return createTraceBundle(trace, await store.getExchanges(traceId));
+  const bundle = createTraceBundle(trace, await store.getExchanges(traceId));
+  return notes ? withNotes(bundle, notes) : bundle;
 }

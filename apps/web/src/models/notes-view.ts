@@ -4,7 +4,8 @@
  * last hop before it happened).
  */
 import type { NotesChange } from "@hopscope/shared/trace/notes-file";
-import { lineDiff, summarize, type ChangeSummary, type DiffLine } from "@hopscope/shared/trace/notes-diff";
+import { lineDiff, type ChangeSummary, type DiffLine } from "@hopscope/shared/trace/notes-diff";
+import { notesCauseText, notesHeadline } from "@hopscope/shared/trace/notes-headline";
 import { bodyBytes, bodyText } from "./body";
 import type { Hop } from "./hops";
 
@@ -29,35 +30,27 @@ export function hexLines(bytes: Uint8Array, max = 256): string[] {
   return out;
 }
 
-export function causeText(c: NotesChange): string {
-  switch (c.cause.kind) {
-    case "tool-call":
-      return `by tools/call ${c.cause.toolName ?? ""}`.trim();
-    case "reset":
-      return `reset by the presenter to “${c.cause.set}”`;
-    case "none":
-      return "with no tool call running (edited by hand, or by a client outside the taps)";
-  }
-}
+/** What caused a change, in words (the same words as the exports). */
+export const causeText = notesCauseText;
 
 export function viewOf(c: NotesChange): ChangeView {
   const cause = causeText(c);
+  const { headline, destructive, summary, binary } = notesHeadline(c);
   switch (c.event) {
     case "deleted":
-      return { headline: "the file was deleted", short: "file deleted", destructive: true, diff: null, summary: null, cause };
+      return { headline, short: "file deleted", destructive, diff: null, summary, cause };
     case "not-a-file":
-      return { headline: c.detail ?? "the file was replaced by something that is not a file", short: "not a file any more", destructive: true, diff: null, summary: null, cause };
+      return { headline, short: "not a file any more", destructive, diff: null, summary, cause };
     case "too-large":
-      return { headline: `too large to show: ${c.detail ?? `${c.size} bytes`}`, short: "over the size limit", destructive: false, diff: null, summary: null, cause };
+      return { headline, short: "over the size limit", destructive, diff: null, summary, cause };
     case "unreadable":
-      return { headline: `the recorder cannot read it: ${c.detail ?? "unknown error"}`, short: "unreadable", destructive: false, diff: null, summary: null, cause };
+      return { headline, short: "unreadable", destructive, diff: null, summary, cause };
     case "changed": {
-      const binary = c.before?.encoding === "base64" || c.after?.encoding === "base64";
-      if (binary) return { headline: `now ${c.size ?? 0} bytes that are not text`, short: `${c.size ?? 0} bytes, not text`, destructive: false, diff: null, summary: null, cause };
+      if (binary || !summary) return { headline, short: `${c.size ?? 0} bytes, not text`, destructive, diff: null, summary: null, cause };
       const diff = lineDiff(bodyText(c.before), bodyText(c.after));
-      const summary = summarize(diff);
-      const short = summary.removed > 0 && summary.added > 0 && !summary.headline.endsWith("changed") ? `${summary.removed} note${summary.removed === 1 ? "" : "s"} deleted` : summary.headline;
-      return { headline: summary.headline, short, destructive: summary.destructive, diff, summary, cause };
+      // The lane mark puts the loss first when notes were lost ("2 notes deleted").
+      const short = summary.removed > 0 && summary.added > 0 && !headline.endsWith("changed") ? `${summary.removed} note${summary.removed === 1 ? "" : "s"} deleted` : headline;
+      return { headline, short, destructive, diff, summary, cause };
     }
   }
 }
