@@ -19,6 +19,8 @@ interface Props {
   hop: Hop;
   top: number;
   height: number;
+  /** Height (rem) of the band below the arrows kept free for the notes file's marks. */
+  band?: number;
   spanStart: number;
   spanEnd: number;
 }
@@ -69,7 +71,7 @@ function ArrowLine({ arrow, x, hop, double }: { arrow: Arrow; x: ExchangeSummary
   );
 }
 
-export function HopRow({ hop, top, height, spanStart, spanEnd }: Props) {
+export function HopRow({ hop, top, height, band = 0, spanStart, spanEnd }: Props) {
   const { trace, replay, follow } = useApp();
   const x = trace.exchanges.value.get(hop.exchangeId);
   if (!x) return null;
@@ -91,18 +93,21 @@ export function HopRow({ hop, top, height, spanStart, spanEnd }: Props) {
       onClick={onClick}
       aria-label={`Hop ${hop.number}`}
     >
-      <div class={s.lanes}>
+      {/* The lifelines run the row's whole height, through the notes band below the arrows too. */}
+      <div class={s.lifelines} aria-hidden="true">
         {LANES.map((l) => (
           <i key={l} class={s.lifeline} data-lane={l} style={{ left: `${LANE_X[l]}%` }} />
         ))}
-        <span class={s.number} style={{ left: `${LANE_X[hop.arrows[0]?.from ?? "host"]}%` }}>
+      </div>
+      <div class={s.lanes} style={band > 0 ? { marginBottom: `${band}rem` } : undefined}>
+        <span class={s.number} data-number="" style={{ left: `${LANE_X[hop.arrows[0]?.from ?? "host"]}%` }}>
           {hop.number}
         </span>
         {hop.arrows.map((a) => (
           <ArrowLine key={a.direction} arrow={a} x={x} hop={hop} double={hop.arrows.length > 1} />
         ))}
-        {outcome === "tool-error" ? <span class={`${s.flag} ${s.toolError}`}>tool error</span> : null}
-        {outcome === "error" || outcome === "protocol-error" ? <span class={`${s.flag} ${s.error}`}>{outcome === "protocol-error" ? "protocol error" : "error"}</span> : null}
+        {outcome === "tool-error" ? <span class={`${s.flag} ${s.toolError}`} data-flag="">tool error</span> : null}
+        {outcome === "error" || outcome === "protocol-error" ? <span class={`${s.flag} ${s.error}`} data-flag="">{outcome === "protocol-error" ? "protocol error" : "error"}</span> : null}
       </div>
       <Waterfall hop={hop} x={x} spanStart={spanStart} spanEnd={spanEnd} />
     </div>

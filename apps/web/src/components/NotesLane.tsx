@@ -1,25 +1,28 @@
 /**
- * The fifth lane of the sequence view: the notes file (`data/db`). Each change the recorder saw is a
- * mark on the row of the hop that caused it — "1 note added", "2 notes deleted" (destructive changes in
+ * The fifth lane of the sequence view: the notes file (`data/db`), named in the strip above the first
+ * row. Each change the recorder saw is a mark in the band below the arrows of the hop that caused it — "1 note added", "2 notes deleted" (destructive changes in
  * red) — joined to the MCP server's lane, since only the MCP server touches the file. A change with no
  * tool call running sits on the hop it happened during, marked as such. Clicking a mark opens that hop.
  */
 import { noteLines } from "@hopscope/shared/trace/notes-diff";
-import { changesAt, hopOfChange, viewOf } from "../models/notes-view";
+import type { NotesChange } from "@hopscope/shared/trace/notes-file";
+import { viewOf } from "../models/notes-view";
 import type { Hop } from "../models/hops";
+import { BAND_PAD_REM, MARK_REM, NAME_STRIP_REM, type RowLayout } from "../models/row-layout";
 import { useApp } from "./AppContext";
 import { FILE_X, LANE_X } from "./lanes";
 import s from "./NotesLane.module.css";
 
 interface Props {
   hops: readonly Hop[];
-  rowRem: number;
+  /** The marks to draw (models/notes-view.ts laneMarks), each on its hop's row. */
+  marks: readonly { c: NotesChange; hop: Hop }[];
+  /** Where the rows are: each mark goes in the band below its row's arrows. */
+  layout: RowLayout;
 }
 
-export function NotesLane({ hops, rowRem }: Props) {
-  const { notes, replay } = useApp();
-  const shown = changesAt(notes.changes.value, replay.start.value, replay.cursor.value);
-  const marks = shown.map((c) => ({ c, hop: hopOfChange(hops, c) })).filter((m) => m.hop !== undefined);
+export function NotesLane({ hops, marks, layout }: Props) {
+  const { replay } = useApp();
   return (
     <div class={s.overlay} aria-label="Notes file changes">
       <i class={s.lifeline} style={{ left: `${FILE_X}%` }} />
@@ -28,24 +31,25 @@ export function NotesLane({ hops, rowRem }: Props) {
       </div>
       {marks.map(({ c, hop }, i) => {
         const v = viewOf(c);
-        const row = hops.indexOf(hop as Hop);
-        // Several changes on one hop stack downwards inside its row.
+        const row = hops.indexOf(hop);
+        // Several changes on one hop stack downwards inside its band.
         const nth = marks.slice(0, i).filter((m) => m.hop === hop).length;
+        const top = NAME_STRIP_REM + (layout.tops[row] ?? 0) + layout.arrows + BAND_PAD_REM / 2 + nth * MARK_REM;
         const linked = c.cause.kind === "tool-call";
         return (
-          <div key={c.id} class={s.mark} style={{ top: `${row * rowRem + 0.35 + (row === 0 ? 1.4 : 0) + nth * 1.35}rem` }}>
+          <div key={c.id} class={s.mark} style={{ top: `${top}rem` }}>
             {linked ? <span class={s.link} style={{ left: `${LANE_X.mcp}%`, right: `${100 - FILE_X}%` }} /> : null}
             <button
               type="button"
               class={`${s.pill} ${v.destructive ? s.destructive : ""} ${linked ? "" : s.unlinked}`}
               data-testid="notes-mark"
-              data-mark-hop={hop?.number}
+              data-mark-hop={hop.number}
               data-destructive={v.destructive ? "true" : "false"}
               data-cause={c.cause.kind}
               title={`data/db ${v.headline} — ${v.cause}`}
               onClick={(e) => {
                 e.stopPropagation();
-                if (hop) replay.goTo(hop.number);
+                replay.goTo(hop.number);
               }}
             >
               {c.cause.kind === "reset" ? "reset: " : linked ? "" : "no tool call: "}
@@ -58,7 +62,7 @@ export function NotesLane({ hops, rowRem }: Props) {
   );
 }
 
-/** The lane's name, atop its line (it stays in view as the rows scroll), with what the recorder can see of the file. */
+/** The lane's name, atop its line in the strip above the first row, with what the recorder can see of the file. */
 export function NotesLaneName() {
   const { notes } = useApp();
   const w = notes.watch.value;

@@ -75,3 +75,11 @@ export function hopOfChange(hops: readonly Hop[], c: NotesChange): Hop | undefin
 export function changesAt<T extends { at: number }>(changes: readonly T[], replayStart: number, cursor: number | null): readonly T[] {
   return cursor === null ? changes : changes.filter((c) => c.at - replayStart <= cursor);
 }
+
+/** The file lane's marks: each change shown, on the hop it is drawn on (changes whose hop is not on screen are left out). */
+export function laneMarks<T extends NotesChange>(hops: readonly Hop[], changes: readonly T[]): { c: T; hop: Hop }[] {
+  return changes.flatMap((c) => {
+    const hop = hopOfChange(hops, c);
+    return hop ? [{ c, hop }] : [];
+  });
+}
