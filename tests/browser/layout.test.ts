@@ -98,6 +98,29 @@ describe("the sequence view's layout", () => {
     }
   }
 
+  it("a replay (POST /api/replay, as hopscope replay sends it) shows the notes-file change on its replayed hop", async () => {
+    const { page } = suite.browser;
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(suite.stack.uiUrl);
+    await page.locator('[data-testid="connection"][data-state="live"]').waitFor();
+    await page.keyboard.press("l"); // follow live: the replay opens by itself
+    const res = await fetch(new URL("/api/replay", suite.stack.uiUrl), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ traceId: ids["write-instead-of-append"], speed: 4 }),
+    });
+    expect(res.status).toBe(202);
+    const { traceId } = (await res.json()) as { traceId: string };
+    await expect.poll(() => page.evaluate(() => location.hash), { timeout: 20_000 }).toContain(traceId);
+    const mark = page.getByTestId("notes-mark");
+    await expect.poll(() => mark.count(), { timeout: 20_000 }).toBe(1);
+    expect(await mark.getAttribute("data-mark-hop")).toBe("5");
+    expect(await mark.textContent()).toBe("1 note deleted");
+    await page.locator('[data-hop="8"]').waitFor({ timeout: 20_000 });
+    expect(await overlaps(page)).toEqual([]);
+    await suite.browser.screenshot("84-replay-notes-mark-1280");
+  });
+
   it("an 11-hop lesson fits on stage at 1280×720, no label cut, nothing said to be out of view", async () => {
     const { page } = suite.browser;
     await page.setViewportSize({ width: 1280, height: 720 });
