@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { NotesChange } from "@hopscope/shared/trace/notes-file";
 import type { Hop } from "../src/models/hops";
-import { bytesOf, changesAt, hexLines, hopOfChange, viewOf } from "../src/models/notes-view";
+import { bytesOf, changesAt, hexLines, hopOfChange, laneMarks, viewOf } from "../src/models/notes-view";
 
 const text = (data: string) => ({ encoding: "utf8" as const, data, size: data.length, storedSize: data.length, truncated: false });
 const change = (over: Partial<NotesChange>): NotesChange => ({
@@ -36,5 +36,15 @@ describe("notes changes on screen", () => {
     expect(hopOfChange(hops, change({ cause: { kind: "tool-call", traceId: "t", exchangeId: 12 }, at: 41 }))?.number).toBe(5);
     expect(hopOfChange(hops, change({ at: 30 }))?.number).toBe(2);
     expect(hopOfChange(hops.slice(0, 2), change({ cause: { kind: "tool-call", traceId: "t", exchangeId: 12 } }))).toBeUndefined();
+  });
+
+  it("lane marks: each on its hop; a change with no call beyond where a live trace has got to waits", () => {
+    const hops = [hop(1, 10, 0), hop(2, 11, 20), hop(5, 12, 40)];
+    const called = change({ id: 1, cause: { kind: "tool-call", traceId: "t", exchangeId: 12 }, at: 45 });
+    const byHand = change({ id: 2, at: 60 });
+    expect(laneMarks(hops, [called, byHand]).map((m) => [m.c.id, m.hop.number])).toEqual([[1, 5], [2, 5]]);
+    // A live trace (a replay stores its changes up front) at 50: the hand edit at 60 has not happened yet.
+    expect(laneMarks(hops, [called, byHand], 50).map((m) => m.c.id)).toEqual([1]);
+    expect(laneMarks(hops.slice(0, 2), [called, byHand], 70).map((m) => [m.c.id, m.hop.number])).toEqual([[2, 2]]);
   });
 });

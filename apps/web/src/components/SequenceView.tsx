@@ -35,7 +35,9 @@ export function SequenceView({ fit = false }: { fit?: boolean }) {
   const scrollTop = useSignal(0);
   const viewport = useSignal(600);
   const hops = replay.visibleHops.value;
-  const marks = laneMarks(hops, changesAt(notes.changes.value, replay.start.value, replay.cursor.value));
+  const xs = trace.list.value;
+  const reached = xs.some((x) => x.timings.end === null) ? Math.max(...xs.map((x) => x.timings.end ?? x.timings.firstByte ?? x.timings.start)) : Number.POSITIVE_INFINITY;
+  const marks = laneMarks(hops, changesAt(notes.changes.value, replay.start.value, replay.cursor.value), reached);
   const perRow = hops.map((h) => marks.filter((m) => m.hop === h).length);
   const rem = remPx();
   const layout = layoutRows(perRow, { base: ROW_REM, compactBelow: ROOMY_REM, ...(fit ? { fit: { viewport: viewport.value / rem - NAME_STRIP_REM, min: MIN_FIT_REM } } : {}) });

@@ -76,9 +76,15 @@ export function changesAt<T extends { at: number }>(changes: readonly T[], repla
   return cursor === null ? changes : changes.filter((c) => c.at - replayStart <= cursor);
 }
 
-/** The file lane's marks: each change shown, on the hop it is drawn on (changes whose hop is not on screen are left out). */
-export function laneMarks<T extends NotesChange>(hops: readonly Hop[], changes: readonly T[]): { c: T; hop: Hop }[] {
+/**
+ * The file lane's marks: each change shown, on the hop it is drawn on (changes whose hop is not on screen
+ * are left out). `reached`: the latest moment the trace on screen has got to (epoch ms; Infinity once it
+ * is over) — a change with no tool call that lies beyond it (a replay stores its changes up front) waits,
+ * or it would sit on whatever hop is last for now.
+ */
+export function laneMarks<T extends NotesChange>(hops: readonly Hop[], changes: readonly T[], reached = Number.POSITIVE_INFINITY): { c: T; hop: Hop }[] {
   return changes.flatMap((c) => {
+    if (c.cause.kind !== "tool-call" && c.at > reached) return [];
     const hop = hopOfChange(hops, c);
     return hop ? [{ c, hop }] : [];
   });
