@@ -119,6 +119,8 @@ describe("the sequence view's layout", () => {
     await page.locator('[data-hop="8"]').waitFor({ timeout: 20_000 });
     expect(await overlaps(page)).toEqual([]);
     await suite.browser.screenshot("84-replay-notes-mark-1280");
+    // Following the replay opened each hop while it played: every exchange in flight was served (no 404 logged).
+    expect(suite.browser.pageErrors).toEqual([]);
   });
 
   it("an 11-hop lesson fits on stage at 1280×720 (one-line labels, only the tool error's long text clamped, with its text as tooltip), nothing out of view", async () => {
