@@ -120,6 +120,16 @@ describe("following a live trace", () => {
     await expect.poll(() => page.getByTestId("follow-live").textContent()).toContain("Paused — you picked hop 2");
     expect(await page.locator('[data-testid="follow-live"][data-on="false"]').count()).toBe(1);
     await browser.screenshot("42-follow-live-paused-1280");
+    // Another trace opened from the list says so (its first hop comes with it), until a hop is picked in it.
+    await page.getByTestId("trace-list").locator("button[data-trace]").last().click();
+    await expect.poll(() => page.getByTestId("follow-live").textContent()).toContain("Paused — you opened another trace");
+    await page.keyboard.press("j");
+    await expect.poll(() => page.getByTestId("follow-live").textContent()).toContain("Paused — you picked hop 2");
+    // Back to the running question, at its hop 2.
+    await page.getByTestId("trace-list").locator("button[data-trace]").first().click();
+    await page.locator('[data-hop="1"][data-selected="true"]').waitFor();
+    await page.keyboard.press("j");
+    await expect.poll(() => page.getByTestId("follow-live").textContent()).toContain("Paused — you picked hop 2");
     // Hops keep arriving, but the view stays where the learner put it.
     await page.locator('[data-hop="5"]').waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-hop="2"]').getAttribute("data-selected")).toBe("true");

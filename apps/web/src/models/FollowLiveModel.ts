@@ -117,14 +117,12 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
   effect(() => {
     const at = { traceId: trace.traceId.value, hop: trace.selectedHop.value };
     // A trace closed under us (deleted, pruned) is not the learner navigating.
+    // (TraceModel.open sets a trace and its hop in one batch: opening one is not also "picking hop 1".)
     const moved = expected && at.traceId !== null && (at.traceId !== expected.traceId || at.hop !== expected.hop);
-    if (moved && on.peek()) {
+    if (moved && (on.peek() || pausedByNavigating)) {
       on.value = false;
       pausedByNavigating = true;
       pausedBecause.value = at.traceId !== expected?.traceId ? "you opened another trace" : at.hop === null ? "you closed the hop" : `you picked hop ${at.hop}`;
-    } else if (moved && pausedByNavigating && at.hop !== null && at.traceId === expected?.traceId) {
-      // Only a hop picked in the same trace renames it: opening a trace also clears its hop, which is not "closing" one.
-      pausedBecause.value = `you picked hop ${at.hop}`;
     }
     expected = at;
   });

@@ -8,7 +8,7 @@
  * other back. Details are cached per exchange and dropped when the exchange completes (a copy fetched
  * mid-stream is incomplete).
  */
-import { computed, createModel, effect, signal } from "@preact/signals";
+import { batch, computed, createModel, effect, signal } from "@preact/signals";
 import { ExchangeViewsSchema, type ExchangeViews } from "@hopscope/shared/trace/views";
 import {
   ExchangeSchema,
@@ -78,23 +78,29 @@ export const TraceModel = createModel(() => {
   }
 
   async function open(id: string, hop: number | null = null, live = false): Promise<void> {
-    if (traceId.value !== id) {
-      traceId.value = id;
-      summary.value = null;
-      exchanges.value = new Map();
-      links.value = [];
-      full.value = new Map();
-      views.value = new Map();
-    }
-    selectedHop.value = hop;
-    loadError.value = null;
-    if (live && loadState.value !== "waiting") {
-      // Opened from the feed's first frame of a new trace: the recorder stores the trace on its next
-      // flush and then announces `trace.updated`; fetch then (before it, the trace is a 404).
-      loadState.value = "waiting";
-      return;
-    }
-    loadState.value = "loading";
+    // One change, seen whole: another trace and its hop arrive together (follow-live tells "you opened
+    // another trace" from "you picked hop 1" by it).
+    const waiting = batch(() => {
+      if (traceId.value !== id) {
+        traceId.value = id;
+        summary.value = null;
+        exchanges.value = new Map();
+        links.value = [];
+        full.value = new Map();
+        views.value = new Map();
+      }
+      selectedHop.value = hop;
+      loadError.value = null;
+      if (live && loadState.value !== "waiting") {
+        // Opened from the feed's first frame of a new trace: the recorder stores the trace on its next
+        // flush and then announces `trace.updated`; fetch then (before it, the trace is a 404).
+        loadState.value = "waiting";
+        return true;
+      }
+      loadState.value = "loading";
+      return false;
+    });
+    if (waiting) return;
     refetchWanted = false;
     try {
       const trace = await getJson(`/api/traces/${encodeURIComponent(id)}`, TraceSchema);
