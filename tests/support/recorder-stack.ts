@@ -50,6 +50,8 @@ export interface RecorderStackOptions {
   webDist?: string;
   /** The model tap's upstream instead of the stand-in (a real Ollama, for the opt-in tests). */
   modelUpstream?: string;
+  /** Live OTLP export to this OTLP/HTTP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT), a trace once quiet for quietMs. */
+  otlp?: { endpoint: string; quietMs: number };
 }
 
 export interface RecorderStack {
@@ -138,6 +140,7 @@ export async function startRecorderStack(opts: RecorderStackOptions = {}): Promi
       webDist: opts.webDist ?? proxyDefaults.webDist,
       // The recorder watches the MCP server's own notes file (the file lane), as `npm start` sets it up.
       notes: { ...proxyDefaults.notes, file: notesFile, explicit: true },
+      ...(opts.otlp ? { otlp: { ...opts.otlp, headers: null } } : {}),
     };
     const first = await startProxy(proxyConfig);
     let proxy = first;

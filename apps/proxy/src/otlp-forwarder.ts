@@ -8,13 +8,22 @@ import type { TraceStore } from "./store/trace-store";
 import type { RecorderClient } from "./recorder-client";
 import type { Logger } from "./logger";
 import { createTraceBundle } from "./export/hopscope";
+import type { TraceBundle } from "@hopscope/shared/trace/bundle";
 import type { OtlpLiveExporter } from "./export/otlp-live";
 
 export class OtlpForwarder {
   private readonly timers = new Map<string, NodeJS.Timeout>();
 
   constructor(
-    private readonly deps: { exporter: OtlpLiveExporter; store: TraceStore; recorder: RecorderClient; logger: Logger; quietMs: number },
+    private readonly deps: {
+      exporter: OtlpLiveExporter;
+      store: TraceStore;
+      recorder: RecorderClient;
+      logger: Logger;
+      quietMs: number;
+      /** Adds what the bundle carries besides exchanges (the notes file's changes), as the file export does. */
+      complete?: (bundle: TraceBundle) => TraceBundle;
+    },
   ) {}
 
   /** Called whenever a trace changed (after each flush that touched it). */
@@ -33,7 +42,8 @@ export class OtlpForwarder {
       if ((await recorder.inFlight()).some((e) => e.traceId === traceId)) return this.traceUpdated(traceId);
       const trace = await store.getTrace(traceId);
       if (!trace) return;
-      await exporter.exportBundle(createTraceBundle(trace, await store.getExchanges(traceId)));
+      const bundle = createTraceBundle(trace, await store.getExchanges(traceId));
+      await exporter.exportBundle(this.deps.complete ? this.deps.complete(bundle) : bundle);
       logger.info({ traceId, url: exporter.url }, "trace exported over OTLP");
     };
     exported().catch((err: unknown) => logger.error({ err, traceId }, "OTLP export failed"));

@@ -26,6 +26,7 @@ import { Replays } from "./replay/replays";
 import { silentLogger, type Logger } from "./logger";
 import type { TapInfo } from "./routes/status";
 import { OtlpForwarder } from "./otlp-forwarder";
+import { withNotes } from "./notes/notes-bundle";
 import { createOtlpLiveExporter, parseOtlpHeaders } from "./export/otlp-live";
 import { openAudience } from "./audience/open";
 import { startNotes, type NotesService } from "./notes/notes-service";
@@ -140,7 +141,11 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
         endpoint: config.otlp.endpoint,
         ...(config.otlp.headers ? { headers: parseOtlpHeaders(config.otlp.headers) } : {}),
       });
-      otlp = new OtlpForwarder({ exporter, store: traceStore, recorder, logger, quietMs: config.otlp.quietMs });
+      otlp = new OtlpForwarder({
+        exporter, store: traceStore, recorder, logger, quietMs: config.otlp.quietMs,
+        // The notes file's changes go with the trace, as in the file and OTLP downloads (started below).
+        complete: (bundle) => (notes ? withNotes(bundle, notes.table) : bundle),
+      });
     } catch (err) {
       await shutdown();
       throw err;
