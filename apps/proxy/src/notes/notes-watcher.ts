@@ -36,7 +36,8 @@ export interface NotesWatcherDeps {
 
 export class NotesWatcher {
   private state: FileState = { kind: "missing" };
-  private nextId: number;
+  /** The last id announced: ids come from the table, which imports write to as well (see `newId`). */
+  private lastId = 0;
   private watcher: FSWatcher | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -44,9 +45,7 @@ export class NotesWatcher {
   /** The file's identity, size and mtime at the last poll: a poll reads the file only when it changed. */
   private signature = "";
 
-  constructor(private readonly deps: NotesWatcherDeps) {
-    this.nextId = deps.table.nextId();
-  }
+  constructor(private readonly deps: NotesWatcherDeps) {}
 
   /** Reads the file as it is now (not recorded as a change) and starts watching. */
   async start(): Promise<void> {
@@ -128,7 +127,7 @@ export class NotesWatcher {
     const decided = typeof cause === "number" ? await this.deps.causeAt(cause) : cause;
     if (this.closed) return null;
     const change: NotesChange = {
-      id: this.nextId++,
+      id: this.newId(),
       at: seenAt,
       file: this.deps.display,
       event: next.kind === "file" ? "changed" : next.kind === "missing" ? "deleted" : next.kind,
@@ -147,6 +146,16 @@ export class NotesWatcher {
     }
     this.deps.announce({ type: "notes.changed", change });
     return change;
+  }
+
+  /**
+   * Asked of the table at each change, not counted here: an import stores a trace file's changes in the
+   * same table, and an id counted from startup would collide with theirs (the insert refused, the change
+   * lost). Never below the last one announced, even when that one could not be stored.
+   */
+  private newId(): number {
+    this.lastId = Math.max(this.lastId + 1, this.deps.table.nextId());
+    return this.lastId;
   }
 
   private serial<T>(op: () => Promise<T>): Promise<T> {
