@@ -130,7 +130,7 @@ async function main(): Promise<number> {
     const list = specs(config, model, audience);
     const started = list.map((spec) => {
       if (!spec.app) return null;
-      const service = startService(root, spec, dev);
+      const service = startService(root, spec, dev, (line) => process.stderr.write(`${line}\n`));
       running.push(service);
       service.child.on("exit", (code, signal) => {
         if (stopping) return;

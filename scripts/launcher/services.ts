@@ -1,10 +1,11 @@
 /**
  * Runs each app as its own process (as in the article: separate processes talking HTTP), waits until it
  * answers, and stops them all on Ctrl-C. A child's output is kept in a short buffer and shown only when it
- * fails, so the terminal stays readable.
+ * fails, so the terminal stays readable; its warnings and errors are shown as they happen (problem-line.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
+import { problemLine } from "./problem-line";
 
 export interface ServiceSpec {
   name: string;
@@ -26,7 +27,7 @@ export interface RunningService {
 
 const OUTPUT_LINES = 40;
 
-export function startService(root: string, spec: ServiceSpec, watch: boolean): RunningService {
+export function startService(root: string, spec: ServiceSpec, watch: boolean, onProblem: (line: string) => void = () => {}): RunningService {
   const tsx = join(root, "node_modules", ".bin", "tsx");
   const args = [...(watch ? ["watch", "--clear-screen=false"] : []), join(root, "apps", spec.app, "src", "main.ts")];
   const child = spawn(tsx, args, {
@@ -35,15 +36,24 @@ export function startService(root: string, spec: ServiceSpec, watch: boolean): R
     stdio: ["ignore", "pipe", "pipe"],
   });
   const running: RunningService = { spec, child, output: [] };
-  const keep = (data: Buffer) => {
-    for (const line of data.toString("utf8").split("\n")) {
-      if (!line) continue;
-      running.output.push(line);
-      if (running.output.length > OUTPUT_LINES) running.output.shift();
-    }
+  // Per stream, a line cut between two reads is joined before it is judged (a JSON log line read in halves
+  // would be no warning at all).
+  const keep = () => {
+    let rest = "";
+    return (data: Buffer) => {
+      const lines = (rest + data.toString("utf8")).split("\n");
+      rest = lines.pop() ?? "";
+      for (const line of lines) {
+        if (!line) continue;
+        running.output.push(line);
+        const problem = problemLine(spec.name, line);
+        if (problem) onProblem(problem);
+        if (running.output.length > OUTPUT_LINES) running.output.shift();
+      }
+    };
   };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
+  child.stdout?.on("data", keep());
+  child.stderr?.on("data", keep());
   return running;
 }
 
