@@ -8,7 +8,7 @@ const COMMANDS: Record<string, string> = {
   render: "Render an /api/chat request body (stdin) into the exact prompt the model sees.",
   ask: "Ask the agent host a question and print its reply and tool calls.",
   traces: "List the recorded traces.",
-  export: "Export a trace (hopscope, har, otlp, mermaid).",
+  export: "Export a trace (hopscope, har, otlp, mermaid, html).",
   import: "Import a trace file (hopscope or HAR).",
   replay: "Play a saved trace into a running UI at the recorded pace.",
   wrap: "Run a stdio MCP server through the recorder (wrap -- <command>), or wrap a host config's server entry.",

@@ -1,6 +1,7 @@
 /** `hopscope import <file>`: load a hopscope trace file or a HAR into the recorder. */
 import { readFileSync } from "node:fs";
 import { TraceSummarySchema } from "@hopscope/shared/trace/schemas";
+import { exchangesText } from "./counts";
 import { call, guarded } from "./recorder-client";
 
 export async function run(args: string[]): Promise<number> {
@@ -18,7 +19,7 @@ export async function run(args: string[]): Promise<number> {
       return 1;
     }
     const trace = await call("/api/import", TraceSummarySchema, { method: "POST", headers: { "content-type": "application/json" }, body });
-    process.stdout.write(`imported ${trace.id}: ${trace.name} (${trace.exchangeCount} hops)\n`);
+    process.stdout.write(`imported ${trace.id}: ${trace.name} (${exchangesText(trace.exchangeCount)})\n`);
     return 0;
   });
 }

@@ -1,5 +1,6 @@
 /** `hopscope traces [--json] [--limit N]`: the recorded traces, newest first. */
 import { TraceListSchema } from "@hopscope/shared/trace/api";
+import { exchangesText, plural } from "./counts";
 import { call, guarded } from "./recorder-client";
 
 export async function run(args: string[]): Promise<number> {
@@ -22,8 +23,8 @@ export async function run(args: string[]): Promise<number> {
     }
     for (const t of list.traces) {
       const when = new Date(t.updatedAt).toISOString().replace("T", " ").slice(0, 19);
-      const flags = [t.simulated ? "stand-in" : t.simulated === false ? "ollama" : "", t.errorCount ? `${t.errorCount} errors` : "", t.savedAs ? `saved: ${t.savedAs}` : ""].filter(Boolean).join(", ");
-      process.stdout.write(`${t.id}  ${when}  ${String(t.exchangeCount).padStart(3)} hops  ${t.name}${flags ? `  (${flags})` : ""}\n`);
+      const flags = [t.simulated ? "stand-in" : t.simulated === false ? "ollama" : "", t.errorCount ? plural(t.errorCount, "error") : "", t.savedAs ? `saved: ${t.savedAs}` : ""].filter(Boolean).join(", ");
+      process.stdout.write(`${t.id}  ${when}  ${exchangesText(t.exchangeCount).padStart(13)}  ${t.name}${flags ? `  (${flags})` : ""}\n`);
     }
     return 0;
   });

@@ -1,0 +1,50 @@
+/**
+ * `hopscope import` and `hopscope traces` count a trace as the UI does: its HTTP exchanges (the article's
+ * trace is 8 hops and 5 exchanges; the CLI used to call the 5 "hops"), and an error count in singular or
+ * plural. Run as a user runs them, against a real recorder on port 0.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../apps/proxy/src/config";
+import { start, type RecorderHandle } from "../apps/proxy/src/server";
+import { runHopscope } from "./support/run-cli";
+
+const TRACES = join(import.meta.dirname, "..", "traces");
+let recorder: RecorderHandle;
+let dir: string;
+const hopscope = (args: string[]) => runHopscope(args, recorder.url);
+
+describe("hopscope import / traces", () => {
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "hopscope-cli-traces-"));
+    recorder = await start(
+      loadConfig({ UI_PORT: "0", MODEL_TAP_PORT: "0", MCP_TAP_PORT: "0", AGENT_TAP_PORT: "0", DB_FILE: join(dir, "rec.sqlite"), TRACES_DIR: join(dir, "traces"), NOTES_FILE: "off" }),
+    );
+  });
+  afterAll(async () => {
+    await recorder?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("says exchanges, not hops, and '1 error'", { timeout: 60_000 }, async () => {
+    const milk = await hopscope(["import", join(TRACES, "buy-milk.hopscope.json")]);
+    expect(milk.code).toBe(0);
+    expect(milk.stdout).toMatch(/^imported [0-9a-f]+: buy milk \(the article's trace, Ollama 0\.13\.5\) \(5 exchanges\)\n$/);
+    const inspector = await hopscope(["import", join(TRACES, "inspector-session.hopscope.json")]);
+    expect(inspector.code).toBe(0);
+    const list = await hopscope(["traces"]);
+    expect(list.code).toBe(0);
+    const lines = list.stdout.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines.find((l) => l.includes("buy milk"))).toMatch(/ 5 exchanges {2}buy milk/);
+    expect(lines.find((l) => l.includes("MCP Inspector"))).toMatch(/ 5 exchanges {2}MCP Inspector: tools\/call append {2}\(1 error\)$/);
+    expect(list.stdout).not.toContain("hops");
+  });
+
+  it("lists every export format in the help", async () => {
+    const help = await hopscope(["--help"]);
+    expect(help.stdout).toMatch(/export +Export a trace \(hopscope, har, otlp, mermaid, html\)/);
+  });
+});
