@@ -63,6 +63,12 @@ export function groupTraces(
     const conv = facts.get(t.id)?.conversationId;
     const key = conv ? `${t.source}:${conv}` : t.id;
     const existing = conv ? byConversation.get(key) : undefined;
+    // A trace that started when one of the group's turns did is a copy of that turn (the same file
+    // imported or opened again), not the conversation's next turn: it stands on its own.
+    if (existing?.turns.some((turn) => turn.createdAt === t.createdAt)) {
+      list.push({ key: t.id, turns: [t] });
+      continue;
+    }
     if (existing) {
       existing.turns.unshift(t);
       continue;
