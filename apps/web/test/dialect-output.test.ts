@@ -10,7 +10,9 @@ describe("parsedShape: the model's tool calls as each dialect hands them back", 
   });
   it("Anthropic: tool_use blocks with the input object; Ollama: an arguments object; Responses: function_call items", () => {
     expect(parsedShape("/v1/messages", calls).value).toEqual([{ type: "tool_use", id: "call_1", name: "append", input: { content: "<b>milk</b>" } }]);
-    expect(parsedShape("/api/chat?x=1", calls).value).toEqual([{ function: { name: "append", arguments: { content: "<b>milk</b>" } } }]);
+    expect(parsedShape("/api/chat?x=1", calls).value).toEqual([{ id: "call_1", function: { index: 0, name: "append", arguments: { content: "<b>milk</b>" } } }]);
+    // An Ollama older than call ids sends neither id nor index.
+    expect(parsedShape("/api/chat", [{ name: "append", arguments: {} }]).value).toEqual([{ function: { name: "append", arguments: {} } }]);
     expect(parsedShape("/v1/responses", calls).field).toBe("output[] function_call items");
   });
 });

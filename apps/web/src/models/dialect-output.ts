@@ -47,7 +47,9 @@ export function parsedShape(url: string, calls: readonly ToolCall[]): ParsedShap
       return {
         field: "message.tool_calls",
         note: "Ollama's shape: the arguments are a JSON object.",
-        value: calls.map((t) => ({ function: { name: t.name, arguments: t.arguments } })),
+        // As on the wire: an Ollama that gives calls an id (0.12 and later) also writes `function.index`, the
+        // call's position (its Go struct has no omitempty); an older one writes neither.
+        value: calls.map((t, index) => (t.id ? { id: t.id, function: { index, name: t.name, arguments: t.arguments } } : { function: { name: t.name, arguments: t.arguments } })),
         contentField: "message.content",
       };
   }
