@@ -22,6 +22,13 @@ export function ensureUiBuilt(root: string, log: (line: string) => void): boolea
   const built = [index, join(web, "dist", "share.html"), join(web, "dist", "audience", "audience.html")];
   if (built.every((f) => existsSync(f) && statSync(f).mtimeMs >= sources)) return false;
   log("building the timeline UI (apps/web) …");
-  execFileSync("npm", ["run", "-s", "build", "-w", "apps/web"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  // Vite's warnings (chunk sizes, a PostCSS notice from inside Vite) are for whoever develops the UI, not for
+  // a learner's first `npm start`, where they read as something gone wrong: shown only if the build fails.
+  try {
+    execFileSync("npm", ["run", "-s", "build", "-w", "apps/web"], { cwd: root, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 16 * 1024 * 1024 });
+  } catch (err) {
+    const stderr = (err as { stderr?: Buffer }).stderr?.toString("utf8").trim() ?? "";
+    throw new Error(`building the timeline UI failed (npm run build -w apps/web):\n${stderr || (err as Error).message}`, { cause: err });
+  }
   return true;
 }
