@@ -79,8 +79,19 @@ export class AudienceSession {
     // A parked frame was announced while nobody watched, viewers included (see `watching`).
     if (this.viewers.size === 0 || this.shown.size === 0 || "park" in event) return;
     const e: FeedEvent = "lazy" in event ? event.lazy() : "json" in event ? (JSON.parse(event.json()) as FeedEvent) : event;
+    // A notes-file change goes with the trace whose tool call made it (the write lesson's punchline, "2 notes
+    // deleted", must reach the room as it happens); an uncaused one (a hand edit, a reset) belongs to no
+    // shown trace and is not sent.
     const traceId =
-      e.type === "exchange.started" || e.type === "exchange.completed" ? e.exchange.traceId : e.type === "exchange.chunk" ? e.traceId : e.type === "trace.updated" ? e.trace.id : null;
+      e.type === "exchange.started" || e.type === "exchange.completed"
+        ? e.exchange.traceId
+        : e.type === "exchange.chunk"
+          ? e.traceId
+          : e.type === "trace.updated"
+            ? e.trace.id
+            : e.type === "notes.changed"
+              ? e.change.traceId
+              : null;
     if (traceId === null || !this.shown.has(traceId)) return;
     const safe = e.type === "exchange.started" || e.type === "exchange.completed" ? { ...e, exchange: redactedSummary(e.exchange) } : e;
     const seq = ++this.seq;
