@@ -5,6 +5,7 @@
  */
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { bodyText, jsonValues } from "../models/body";
+import { isNoStreamAnswer, NO_STREAM_NOTE } from "../models/outcome";
 import { useApp } from "./AppContext";
 import { Highlighted } from "./Highlighted";
 import { McpSseEvents } from "./McpSseEvents";
@@ -24,7 +25,7 @@ export const OUTCOME: Record<string, { label: string; text: string }> = {
 export function McpTab({ x }: { x: ExchangeSummary }) {
   const { trace } = useApp();
   const c = x.classification;
-  if (c.kind !== "mcp") return <p class={s.note}>This exchange is not an MCP message.</p>;
+  if (c.kind !== "mcp") return <p class={s.note}>{isNoStreamAnswer(x) ? NO_STREAM_NOTE : "This exchange is not an MCP message."}</p>;
   const o = OUTCOME[c.outcome] ?? { label: c.outcome, text: "" };
   const full = trace.full.value.get(x.id);
   const responseText = full?.status === "ready" ? bodyText(full.value.responseBody) : "";
