@@ -31,8 +31,9 @@ export function NotesReset() {
           <code>{out.file}</code> changed with no tool call running: {viewOf(out).headline} · {new Date(out.at).toLocaleTimeString()}
         </span>
       ) : null}
-      <label class={s.label} for="notes-reset-set">
-        Notes file
+      {/* "Notes file [empty]" read as the file's state ("the file is empty") while it held notes: this is a choice to reset to. */}
+      <label class={s.label} for="notes-reset-set" data-testid="notes-reset-label">
+        Reset <code>{w?.state === "watching" ? w.file : "the notes file"}</code> to
       </label>
       <select id="notes-reset-set" class={s.select} value={set.value} onChange={onChange}>
         {NOTES_SET_NAMES.map((n) => (
