@@ -67,6 +67,8 @@ interface Session {
   /** True once a message other than an opener joined. */
   opened: boolean;
   last: number;
+  /** When its first message came. */
+  started: number;
   /** The highest numeric JSON-RPC id seen: a client's next request is likely this + 1. */
   lastId: number | null;
   /** Messages in the session's current trace. */
@@ -120,7 +122,7 @@ export class McpSessionGrouper {
     let session = this.find(client, opener, now);
     let fresh = session === undefined;
     if (!session) {
-      session = { traceId: this.opts.newTraceId(), peer: client.peer, stdio: client.stdio === true, opened: false, last: now, lastId: null, count: 0 };
+      session = { traceId: this.opts.newTraceId(), peer: client.peer, stdio: client.stdio === true, opened: false, last: now, started: now, lastId: null, count: 0 };
       this.sessions.push(session);
       const mates = this.byPeer.get(session.peer);
       if (mates) mates.push(session);
@@ -143,6 +145,11 @@ export class McpSessionGrouper {
     session.last = now;
     if (client.jsonrpcId !== undefined) session.lastId = Math.max(session.lastId ?? client.jsonrpcId, client.jsonrpcId);
     return { traceId: session.traceId, fresh };
+  }
+
+  /** When the session a (non-opening) message of `client` would join began, or undefined when it would open one. */
+  sessionStart(client: McpClient, now: number): number | undefined {
+    return this.find(client, false, now)?.started;
   }
 
   private find(client: McpClient, opener: boolean, now: number): Session | undefined {

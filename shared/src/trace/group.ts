@@ -6,7 +6,9 @@
  * 2. Model chat, in any dialect (compared as the native messages Ollama builds, see conversationOf): a request whose messages strictly extend an earlier request's messages (same roles and
  *    contents, in order, plus more) joins that request's trace: it is the next turn of the same conversation.
  * 3. MCP `tools/call`: within `mcpWindowMs` after a model response that asked for a tool of that name
- *    (and that no tools/call has answered yet), it joins that model exchange's trace.
+ *    (and that no tools/call has answered yet), it joins that model exchange's trace — unless it comes in
+ *    an MCP session that began after the model asked and more than `lateSessionMs` before the call
+ *    (another client, e.g. the MCP Inspector run a little later, calling a tool of the same name).
  * 4. MCP without traceparent from a known client connection: its MCP session's trace (group-mcp.ts).
  * 5. Anything else: a trace of its own.
  *
@@ -31,6 +33,11 @@ export interface GrouperOptions {
   newTraceId: () => string;
   /** How long after a model response a matching tools/call still joins its trace. */
   mcpWindowMs?: number;
+  /**
+   * A tools/call in an MCP session opened after the model asked joins the model's trace only if it came
+   * within this long of the model's answer (an agent that connects per call does so at once).
+   */
+  lateSessionMs?: number;
   /** How long a conversation is remembered. */
   conversationTtlMs?: number;
   /** Bound on remembered conversations and pending tool calls (oldest dropped first). */
@@ -125,7 +132,11 @@ export class FallbackGrouper {
     this.expire(now);
     // A wrapped stdio server's messages all come from its one host process: they stay in its session.
     if (method === "tools/call" && toolName !== undefined && !client?.stdio) {
-      const i = this.pendingCalls.findIndex((p) => p.name === toolName && now - p.at <= this.mcpWindowMs);
+      // The agent acting on the model's request is already talking to the MCP server (it listed the tools the
+      // model was offered) or connects right away; a session begun later, well after, is someone else's.
+      const began = client ? this.mcpSessions.sessionStart(client, now) : undefined;
+      const lateSessionMs = this.opts.lateSessionMs ?? 5_000;
+      const i = this.pendingCalls.findIndex((p) => p.name === toolName && now - p.at <= this.mcpWindowMs && (began === undefined || began <= p.at || now - p.at <= lateSessionMs));
       const hit = this.pendingCalls[i];
       if (hit) {
         this.pendingCalls.splice(i, 1);
