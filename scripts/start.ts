@@ -23,6 +23,12 @@ const quiet = args.has("--quiet") || args.has("-q");
 const dev = args.has("--dev");
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
+/** A teacher who set AGENT_LESSON sees it is on (and that a real Ollama does not play it: lessons are the stand-in's). */
+function lessonNote(lesson: LauncherConfig["AGENT_LESSON"], model: ModelChoice): string {
+  if (!lesson) return "";
+  return model.kind === "sim" ? `\n                 lesson: ${lesson}` : `\n                 lesson: ${lesson} — ignored: lessons are the stand-in's (HOPSCOPE_MODEL=sim)`;
+}
+
 function specs(c: LauncherConfig, model: ModelChoice, audience: string | null): ServiceSpec[] {
   const h = c.HOST;
   const modelUpstream = model.kind === "ollama" ? model.url : `http://${h}:${c.SIM_PORT}`;
@@ -79,7 +85,7 @@ function specs(c: LauncherConfig, model: ModelChoice, audience: string | null): 
         ...(c.AGENT_LESSON ? { AGENT_LESSON: c.AGENT_LESSON } : {}),
       },
       readyUrl: `http://${h}:${c.AGENT_HOST_PORT}/health`,
-      shows: `agent host     http://${h}:${c.AGENT_HOST_PORT}/agent   (ask through the agent tap: http://${h}:${c.AGENT_TAP_PORT}/agent)`,
+      shows: `agent host     http://${h}:${c.AGENT_HOST_PORT}/agent   (ask through the agent tap: http://${h}:${c.AGENT_TAP_PORT}/agent)${lessonNote(c.AGENT_LESSON, model)}`,
     },
   );
   if (model.kind === "ollama") {

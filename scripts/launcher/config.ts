@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { bindHost, httpUrl, port as envPort, readConfig } from "@hopscope/nodekit/config";
+import { LessonSchema } from "@hopscope/shared/ollama/lessons";
 
 // Port 0 would start an app somewhere the launcher cannot point the others at: at least 1.
 const port = (name: string, fallback: number) => envPort(name, fallback, 1);
@@ -21,7 +22,8 @@ export const LauncherConfigSchema = z.object({
   OLLAMA_MODEL: z.string().min(1).default("qwen2.5:7b"),
   /** auto: a real Ollama when one answers at OLLAMA_URL with the model pulled, else the stand-in. */
   HOPSCOPE_MODEL: z.enum(["auto", "ollama", "sim"]).default("auto"),
-  AGENT_LESSON: z.string().optional(),
+  // Checked here, before anything starts: a typo used to surface as the agent host's crash, stack trace and all.
+  AGENT_LESSON: LessonSchema.optional(),
   AGENT_STREAM: z.enum(["true", "false"]).default("false"),
   AGENT_DIALECT: z.enum(["ollama", "openai", "anthropic"], { error: "AGENT_DIALECT must be ollama, openai or anthropic" }).default("ollama"),
   NOTES_FILE: z.string().optional(),
