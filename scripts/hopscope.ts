@@ -45,6 +45,13 @@ async function main(argv: string[]): Promise<number> {
   return mod.run(rest);
 }
 
+// `hopscope traces | head` closes the pipe early: that is the reader saying it has enough, not a failure to
+// report with a stack trace. Anything else on stdout is still thrown.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw err;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

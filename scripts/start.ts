@@ -26,7 +26,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 /** A teacher who set AGENT_LESSON sees it is on (and that a real Ollama does not play it: lessons are the stand-in's). */
 function lessonNote(lesson: LauncherConfig["AGENT_LESSON"], model: ModelChoice): string {
   if (!lesson) return "";
-  return model.kind === "sim" ? `\n                 lesson: ${lesson}` : `\n                 lesson: ${lesson} — ignored: lessons are the stand-in's (HOPSCOPE_MODEL=sim)`;
+  return model.kind === "sim" ? `\n                   lesson: ${lesson}` : `\n                   lesson: ${lesson} — ignored: lessons are the stand-in's (HOPSCOPE_MODEL=sim)`;
 }
 
 function specs(c: LauncherConfig, model: ModelChoice, audience: string | null): ServiceSpec[] {
