@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { factsOf } from "../src/models/trace-groups";
+import { arrowLabel, captionFor } from "../src/models/captions";
+import type { Hop } from "../src/models/hops";
 import { isNoStreamAnswer, outcomeOf } from "../src/models/outcome";
 import { exchange } from "./fixtures";
 
@@ -24,5 +26,13 @@ describe("an MCP GET answered 405 (the server offers no stream)", () => {
     expect(outcomeOf(get(500))).toBe("error");
     expect(outcomeOf({ ...get(405), tap: "model", url: "/api/chat" })).toBe("error");
     expect(outcomeOf({ ...get(405), method: "POST" })).toBe("error");
+  });
+
+  it("is captioned as what it is, not as a JSON-RPC message", () => {
+    const x = get(405);
+    const hop: Hop = { number: 3, kind: "mcp", exchangeId: x.id, arrows: [], at: 0 };
+    expect(captionFor(hop, x, undefined)).toMatchObject({ title: "The client offers to listen; the server has no stream" });
+    expect(captionFor(hop, x, undefined).text).toContain("405 Method Not Allowed");
+    expect(arrowLabel(hop, x, "response")).toBe("405 · no stream");
   });
 });

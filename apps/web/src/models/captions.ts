@@ -5,6 +5,7 @@
  */
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import type { Hop } from "./hops";
+import { isNoStreamAnswer, NO_STREAM_NOTE } from "./outcome";
 import type { Durations, StreamState } from "./stream-state";
 
 export interface Caption {
@@ -116,6 +117,7 @@ function modelResponseCaption(x: ExchangeSummary): Caption {
 
 function mcpCaption(x: ExchangeSummary): Caption {
   const c = x.classification;
+  if (isNoStreamAnswer(x)) return { title: "The client offers to listen; the server has no stream", text: NO_STREAM_NOTE };
   if (c.kind !== "mcp") return { title: "The host talks to the MCP server", text: "One JSON-RPC message on the MCP server's single endpoint." };
   if (c.method === "tools/list") {
     return { title: "The host asks the MCP server which tools it has", text: "MCP is JSON-RPC on one endpoint. tools/list returns each tool with a plain-English description and a JSON Schema — written for the model, not for a developer." };
@@ -177,6 +179,7 @@ export function arrowLabel(hop: Hop, exchange: ExchangeSummary | undefined, dire
     return `${exchange.method} ${exchange.url}`;
   }
   const status = exchange.status === null ? "" : String(exchange.status);
+  if (isNoStreamAnswer(exchange)) return `${status} · no stream`;
   if (exchange.error) return `${status} ${exchange.error}`.trim();
   if (c.kind === "agent") return c.reply ? `“${c.reply}”` : status;
   if (c.kind === "model.chat") {
