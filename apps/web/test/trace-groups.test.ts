@@ -32,4 +32,17 @@ describe("trace list groups: copies of one trace", () => {
     // Which of the two identical copies counts as the turn does not matter; that one copy stands apart does.
     expect(g.imported.map((x) => x.turns.map((y) => y.createdAt))).toEqual([[1000, 9000], [1000]]);
   });
+
+  it("a replay of an imported turn (its own start, the same question) is a copy too; a live conversation may ask again", () => {
+    const traces = [t("replay", 50_000), t("turn2", 9000), t("turn1", 1000)];
+    const facts = new Map<string, TraceFacts>([
+      ["turn1", { conversationId: "conv1", question: "Add buy milk to my notes", outcome: "answered" }],
+      ["turn2", { conversationId: "conv1", question: "What is in my notes?", outcome: "answered" }],
+      ["replay", { conversationId: "conv1", question: "Add buy milk to my notes", outcome: "answered" }],
+    ]);
+    expect(groupTraces(traces, facts).imported.map((x) => x.turns.map((y) => y.id))).toEqual([["replay"], ["turn1", "turn2"]]);
+    const live = [t("again", 9000, "live"), t("first", 1000, "live")];
+    const liveFacts = new Map<string, TraceFacts>(live.map((x) => [x.id, { conversationId: "conv2", question: "Add buy milk to my notes", outcome: "answered" }]));
+    expect(groupTraces(live, liveFacts).live.map((x) => x.turns.map((y) => y.id))).toEqual([["first", "again"]]);
+  });
 });

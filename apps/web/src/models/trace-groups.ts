@@ -55,27 +55,32 @@ export function groupTraces(
   facts: ReadonlyMap<string, TraceFacts>,
   query = "",
 ): { live: TraceGroup[]; imported: TraceGroup[] } {
-  const out = { live: [] as TraceGroup[], imported: [] as TraceGroup[] };
+  // Decided oldest first, so the original of a copy is the turn and the copy stands apart; each group is
+  // then placed by its newest trace, newest first, as the list is.
+  const newest = new Map<TraceGroup, number>();
   const byConversation = new Map<string, TraceGroup>();
-  for (const t of traces) {
+  const groups: TraceGroup[] = [];
+  for (let i = traces.length - 1; i >= 0; i--) {
+    const t = traces[i] as TraceSummary;
     if (!matchesSearch(t, facts.get(t.id), query)) continue;
-    const list = t.source === "imported" ? out.imported : out.live;
     const conv = facts.get(t.id)?.conversationId;
     const key = conv ? `${t.source}:${conv}` : t.id;
     const existing = conv ? byConversation.get(key) : undefined;
     // A trace that started when one of the group's turns did is a copy of that turn (the same file
-    // imported or opened again), not the conversation's next turn: it stands on its own.
-    if (existing?.turns.some((turn) => turn.createdAt === t.createdAt)) {
-      list.push({ key: t.id, turns: [t] });
+    // imported or opened again), not the conversation's next turn: it stands on its own. So is an imported
+    // trace asking a turn's question again (a replay of it: its own start time, the same question).
+    const question = facts.get(t.id)?.question;
+    const copy = (turn: TraceSummary) => turn.createdAt === t.createdAt || (t.source === "imported" && question !== undefined && facts.get(turn.id)?.question === question);
+    if (existing && !existing.turns.some(copy)) {
+      existing.turns.push(t);
+      newest.set(existing, i);
       continue;
     }
-    if (existing) {
-      existing.turns.unshift(t);
-      continue;
-    }
-    const group: TraceGroup = { key, turns: [t], ...(conv ? { conversationId: conv } : {}) };
-    if (conv) byConversation.set(key, group);
-    list.push(group);
+    const group: TraceGroup = existing ? { key: t.id, turns: [t] } : { key, turns: [t], ...(conv ? { conversationId: conv } : {}) };
+    if (conv && !existing) byConversation.set(key, group);
+    groups.push(group);
+    newest.set(group, i);
   }
-  return out;
+  groups.sort((a, b) => (newest.get(a) ?? 0) - (newest.get(b) ?? 0));
+  return { live: groups.filter((g) => g.turns[0]?.source !== "imported"), imported: groups.filter((g) => g.turns[0]?.source === "imported") };
 }
