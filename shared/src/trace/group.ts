@@ -7,7 +7,7 @@
  *    contents, in order, plus more) joins that request's trace: it is the next turn of the same conversation.
  * 3. MCP `tools/call`: within `mcpWindowMs` after a model response that asked for a tool of that name
  *    (and that no tools/call has answered yet), it joins that model exchange's trace — unless it comes in
- *    an MCP session that began after the model asked and more than `lateSessionMs` before the call
+ *    an MCP session that began after the model asked and more than `lateSessionMs` (1 s) after the asking
  *    (another client, e.g. the MCP Inspector run a little later, calling a tool of the same name).
  * 4. MCP without traceparent from a known client connection: its MCP session's trace (group-mcp.ts).
  * 5. Anything else: a trace of its own.
@@ -135,7 +135,7 @@ export class FallbackGrouper {
       // The agent acting on the model's request is already talking to the MCP server (it listed the tools the
       // model was offered) or connects right away; a session begun later, well after, is someone else's.
       const began = client ? this.mcpSessions.sessionStart(client, now) : undefined;
-      const lateSessionMs = this.opts.lateSessionMs ?? 5_000;
+      const lateSessionMs = this.opts.lateSessionMs ?? 1_000;
       const i = this.pendingCalls.findIndex((p) => p.name === toolName && now - p.at <= this.mcpWindowMs && (began === undefined || began <= p.at || now - p.at <= lateSessionMs));
       const hit = this.pendingCalls[i];
       if (hit) {

@@ -10,15 +10,15 @@ const client = (port: number, ua: string, id?: number): McpClient => ({ connecti
 // Inspector's `--method tools/call --tool-name append` was grouped into the agent's trace, and the
 // Inspector's own session was named "MCP session: tools/list".
 describe("a tools/call the model asked for, and the MCP session it comes in", () => {
-  it("a session begun after the model asked, well before the call, keeps its call", () => {
+  it("a session begun after the model asked (here 3.9 s after, as measured with the Inspector), keeps its call", () => {
     const g = grouper();
     const chat = g.assignModelChat([{ role: "user", content: "Add buy milk to my notes" }], 0);
     g.noteToolCalls(chat.traceId, ["append"], 1_000);
     const inspector = client(40001, "node", 0);
-    const session = g.assignMcp("initialize", undefined, 16_800, inspector);
-    g.assignMcp("notifications/initialized", undefined, 16_850, client(40001, "node"));
-    g.assignMcp("tools/list", undefined, 16_900, client(40001, "node", 1));
-    const call = g.assignMcp("tools/call", "append", 17_000, client(40001, "node", 2));
+    const session = g.assignMcp("initialize", undefined, 4_860, inspector);
+    g.assignMcp("notifications/initialized", undefined, 4_880, client(40001, "node"));
+    g.assignMcp("tools/list", undefined, 4_890, client(40001, "node", 1));
+    const call = g.assignMcp("tools/call", "append", 4_900, client(40001, "node", 2));
     expect(call).toMatchObject({ traceId: session.traceId, groupedBy: "session" });
   });
 
