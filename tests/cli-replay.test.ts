@@ -81,7 +81,7 @@ describe.concurrent("hopscope replay", () => {
     const escaped = `${recorder.url}/#/trace/`.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
     const notes = bundle.notes ?? [];
     expect(notes.length).toBe(1); // the file gained "buy milk": its lane must show in the replay too
-    const line = new RegExp(`^replaying "${name.replace(/[()]/g, "\\$&")}" \\(${bundle.exchanges.length} hops, 1 notes-file change, \\d+\\.\\d s\\): ${escaped}([0-9a-f]{32})\\n$`);
+    const line = new RegExp(`^replaying "${name.replace(/[()]/g, "\\$&")}" \\(${bundle.exchanges.length} exchanges, 1 notes-file change, \\d+\\.\\d s\\): ${escaped}([0-9a-f]{32})\\n$`);
     expect(stdout).toMatch(line);
     const id = (line.exec(stdout) as RegExpExecArray)[1] as string;
     expect(id).not.toBe(bundle.trace.id);

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { parseJson } from "@hopscope/shared/json/parse";
 import { ReplayStartedSchema } from "@hopscope/shared/trace/replay";
+import { exchangesText } from "./counts";
 import { call, guarded, recorderUrl } from "./recorder-client";
 
 export async function run(args: string[]): Promise<number> {
@@ -42,7 +43,7 @@ export async function run(args: string[]): Promise<number> {
       body,
     });
     process.stdout.write(
-      `replaying "${started.name}" (${started.exchangeCount} hops${notes}, ${(started.durationMs / 1000 / speed).toFixed(1)} s): ${recorderUrl()}/#/trace/${started.traceId}\n`,
+      `replaying "${started.name}" (${exchangesText(started.exchangeCount)}${notes}, ${(started.durationMs / 1000 / speed).toFixed(1)} s): ${recorderUrl()}/#/trace/${started.traceId}\n`,
     );
     return 0;
   });

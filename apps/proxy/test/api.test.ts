@@ -45,6 +45,22 @@ async function recorded(r: TestRecorder, n: number) {
 }
 
 describe("recorder API", () => {
+  it("does not count an MCP GET answered 405 (no stream offered) as a trace's error; a real failure still counts", async () => {
+    up = await startUpstream((req, res) => {
+      res.writeHead(req.method === "GET" ? 405 : 500, { "Content-Type": "text/plain" });
+      res.end(req.method === "GET" ? "Method Not Allowed" : "boom");
+    });
+    rec = await startRecorder({ mcp: up.url });
+    const tp = (n: number) => `00-${"ab".repeat(15)}${String(n).padStart(2, "0")}-00f067aa0ba902b7-01`;
+    await request(`${rec.taps.mcp.url}/mcp`, { method: "GET", headers: { Accept: "text/event-stream", traceparent: tp(1) } });
+    await request(`${rec.taps.mcp.url}/mcp`, { method: "GET", headers: { Accept: "text/event-stream", traceparent: tp(2) } });
+    await request(`${rec.taps.mcp.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", traceparent: tp(2) }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    const list = await recorded(rec, 2);
+    const byId = new Map(list.map((t) => [t.id, t]));
+    expect(byId.get(`${"ab".repeat(15)}01`)).toMatchObject({ exchangeCount: 1, errorCount: 0 });
+    expect(byId.get(`${"ab".repeat(15)}02`)).toMatchObject({ exchangeCount: 2, errorCount: 1 });
+  });
+
   it("lists traces newest first in pages, and serves one trace and its exchanges", async () => {
     up = await modelUpstream();
     rec = await startRecorder({ model: up.url });

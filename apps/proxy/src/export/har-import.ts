@@ -2,6 +2,7 @@
  * HAR → trace bundle (the reading half of ./har.ts; the mapping is documented there). A HAR we wrote
  * carries `_hopscope` fields and is restored exactly; any other HAR is rebuilt from what HAR records.
  */
+import { isNoStreamAnswer } from "@hopscope/shared/trace/no-stream";
 import { JsonLimitError, parseJson } from "@hopscope/shared/json/parse";
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
@@ -151,6 +152,7 @@ function foreignExchange(entry: HarInputEntry, id: number, traceId: string): Exc
 
 function isError(ex: Exchange): boolean {
   const c = ex.classification;
+  if (isNoStreamAnswer(ex)) return false;
   return ex.state === "error" || ex.state === "aborted" || (ex.status ?? 0) >= 400 || (c.kind === "mcp" && (c.outcome === "tool-error" || c.outcome === "protocol-error"));
 }
 

@@ -12,6 +12,7 @@ import {
   type TraceSummary,
 } from "@hopscope/shared/trace/schemas";
 import { toBody, type StoredBody } from "./body";
+import { NO_STREAM_SQL } from "@hopscope/shared/trace/no-stream";
 
 const json = <T extends z.ZodType>(schema: T) => z.string().transform((s) => schema.parse(JSON.parse(s)) as z.infer<T>);
 
@@ -110,7 +111,7 @@ export const TraceRowSchema = z.object({
 
 export const TRACE_COLUMNS = `t.id, t.name, t.source, t.created_at, t.updated_at, t.grouped_by, t.saved_as,
   (SELECT COUNT(*) FROM exchanges e WHERE e.trace_id = t.id) AS exchange_count,
-  (SELECT COUNT(*) FROM exchanges e WHERE e.trace_id = t.id AND (e.state IN ('error', 'aborted') OR e.status >= 400)) AS error_count,
+  (SELECT COUNT(*) FROM exchanges e WHERE e.trace_id = t.id AND (e.state IN ('error', 'aborted') OR e.status >= 400) AND NOT ${NO_STREAM_SQL}) AS error_count,
   (SELECT COUNT(e.simulated) FROM exchanges e WHERE e.trace_id = t.id) AS sim_count,
   (SELECT MAX(e.simulated) FROM exchanges e WHERE e.trace_id = t.id) AS sim_max`;
 

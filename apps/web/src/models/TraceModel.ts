@@ -23,7 +23,8 @@ import {
 import { ApiError, getJson } from "../api/http";
 import { numberHops, type Hop } from "./hops";
 
-export type Loadable<T> = { status: "loading" } | { status: "ready"; value: T } | { status: "error"; message: string };
+import { afterFailure, mayRetry, type Failure } from "./retry-after";
+export type Loadable<T> = { status: "loading"; failed?: Failure } | { status: "ready"; value: T } | ({ status: "error"; message: string } & Partial<Failure>);
 
 /** Streams kept in memory for live display; older ones are dropped (their bodies stay on the server). */
 const MAX_LIVE_STREAMS = 50;
@@ -192,14 +193,17 @@ export const TraceModel = createModel(() => {
     const cur = map.value.get(id);
     if (cur?.status === "ready") return cur.value;
     if (cur?.status === "loading") return undefined;
-    map.value = new Map(map.value).set(id, { status: "loading" });
+    // A failed load is tried again only after a wait (retry-after.ts): views ask on every frame.
+    const failed = cur?.status === "error" && cur.retryAt !== undefined && cur.failures !== undefined ? { failures: cur.failures, retryAt: cur.retryAt } : undefined;
+    if (failed && !mayRetry(failed, Date.now())) return undefined;
+    map.value = new Map(map.value).set(id, failed ? { status: "loading", failed } : { status: "loading" });
     try {
       const value = await load();
       map.value = new Map(map.value).set(id, { status: "ready", value });
       return value;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      map.value = new Map(map.value).set(id, { status: "error", message });
+      map.value = new Map(map.value).set(id, { status: "error", message, ...afterFailure(failed ?? null, Date.now()) });
       console.error(`[hopscope] loading exchange ${id} failed`, e);
       return undefined;
     }

@@ -8,14 +8,8 @@ import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
 
 export type Outcome = "ok" | "pending" | "error" | "protocol-error" | "tool-error";
 
-/**
- * A client's `GET` on the MCP endpoint answered 405: the client offered to listen for server messages on
- * a stream and the server says it offers none, one of the two answers the MCP transport allows (the SDK
- * clients and the Inspector all try it). Not a failure: marking it red taught learners their session broke.
- */
-export function isNoStreamAnswer(x: ExchangeSummary): boolean {
-  return x.tap === "mcp" && x.method === "GET" && x.status === 405 && x.state === "complete";
-}
+export { isNoStreamAnswer } from "@hopscope/shared/trace/no-stream";
+import { isNoStreamAnswer } from "@hopscope/shared/trace/no-stream";
 
 export const NO_STREAM_NOTE =
   "The client asked to open a stream for messages from the server (GET with Accept: text/event-stream); this server offers none and answers 405 Method Not Allowed, as the MCP transport allows. Not an error: the session goes on over POST.";
