@@ -94,7 +94,7 @@ async function replay(r: RecorderChild, traceId: string, viewers: number): Promi
 export async function runAudienceBench(upstreamPort: number, webDist: string, log: (s: string) => void): Promise<AudienceBench> {
   const r = await startRecorder(upstreamPort, { WEB_DIST: webDist, AUDIENCE_HOST: "127.0.0.1", AUDIENCE_PORT: "0" });
   try {
-    const imported = await json<{ id: string }>(`http://127.0.0.1:${r.uiPort}/api/import`, { method: "POST", body: readFileSync(ARTICLE, "utf8") });
+    const imported = await json<{ id: string }>(`http://127.0.0.1:${r.uiPort}/api/import`, { method: "POST", headers: { "Content-Type": "application/json" }, body: readFileSync(ARTICLE, "utf8") });
     // Both runs start warm: the tokenizer and prompt engine loaded by one viewer-like read (unmeasured).
     await fetch(`http://127.0.0.1:${r.uiPort}/api/traces/${imported.id}`);
     const status = AudienceStatusSchema.parse(await json(`http://127.0.0.1:${r.uiPort}/api/audience`));

@@ -330,7 +330,7 @@ function profileSection(p: ProfileBench | null): string[] {
     `apps/proxy run with \`node --cpu-prof\`, ${p.seconds} s of 16-connection load on \`${p.path}\`: ${p.requests} requests, ${f(p.rps)} req/s, ${f(p.cpuMicrosPerRequest)} µs CPU per request with the profiler on. Percentages are of the recorder's busy samples (idle excluded). Re-run alone with \`npx tsx bench/profile.ts\`; the analysis is in [docs/bench.md](../docs/bench.md).`,
     "",
     ...((p.threads ?? []).length > 0
-      ? [`CPU µs per request by thread (from /proc, profiler on): ${p.threads.map((t) => `${t.name} ${f(t.microsPerRequest)}`).join(", ")} — "hs-taps" is the taps thread (the forward path), "hs-recording" the recording thread (recorder, SQLite), "main" the API and live feed, "node" other threads (the TypeScript loader's), "V8 …" the garbage collector's helpers, "libuv-worker" the thread pool. The first two tables profile the taps thread, the last one the recording thread.`, ""]
+      ? [`CPU µs per request by thread (from /proc, profiler on): ${p.threads.map((t) => `${t.name} ${f(t.microsPerRequest)}`).join(", ")} — "hs-taps" is the taps thread (the forward path), "hs-recording" the recording thread (recorder, SQLite), "main" the API and live feed, "node" V8's platform threads (the garbage collector's concurrent marking and sweeping, background compilation, for every isolate), "v8:ProfEvntProc" the profiler itself, "libuv-worker" the thread pool. The first two tables profile the taps thread, the last one the recording thread.`, ""]
       : []),
     "| step (inclusive) | % CPU | main callers |",
     "|---|---|---|",
