@@ -66,6 +66,8 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   const announce: Announce = (event) => {
     feed?.publish(event);
     audienceRelay?.(event);
+    // A notes-file change is decided a moment after its tool call ended: its trace is exported (again) with it.
+    if ("type" in event && event.type === "notes.changed" && event.change.traceId) otlp?.traceUpdated(event.change.traceId);
   };
   let otlp: OtlpForwarder | null = null;
   let store: TraceStore | null = null;
