@@ -1,22 +1,21 @@
 /** Classification of a user → host exchange (`POST /agent`): the question and the host's reply. */
 import type { Classification } from "./schemas";
-import { clipText, isRecord, tryParseJson } from "./json-text";
+import { clipText, isRecord, requestJsonOf, tryParseJson, type RequestInput } from "./json-text";
 
 type Agent = Extract<Classification, { kind: "agent" }>;
 
 /** Field names a host may use for its reply, most specific first. */
 const REPLY_FIELDS = ["reply", "answer", "content", "text", "message", "output"] as const;
 
-/** `requestJson`: the request as tryParseJson(requestText) gives it, when the caller has parsed it already. */
-export function classifyAgent(requestText: string | null, responseText: string | null, ...requestJson: [unknown?]): Classification {
+export function classifyAgent(input: RequestInput & { responseText: string | null }): Classification {
   const out: Agent = { kind: "agent" };
-  const req = requestJson.length > 0 ? requestJson[0] : tryParseJson(requestText);
+  const req = requestJsonOf(input);
   if (isRecord(req)) {
     const message = req.message ?? req.question ?? req.prompt ?? req.input;
     if (typeof message === "string") out.message = clipText(message);
     if (typeof req.conversationId === "string") out.conversationId = req.conversationId;
   }
-  const res = tryParseJson(responseText);
+  const res = tryParseJson(input.responseText);
   if (isRecord(res)) {
     for (const field of REPLY_FIELDS) {
       const v = res[field];
@@ -30,9 +29,9 @@ export function classifyAgent(requestText: string | null, responseText: string |
       }
     }
     if (out.conversationId === undefined && typeof res.conversationId === "string") out.conversationId = res.conversationId;
-  } else if (typeof responseText === "string" && responseText !== "" && res === undefined) {
+  } else if (typeof input.responseText === "string" && input.responseText !== "" && res === undefined) {
     // A host that answers in plain text: the whole body is the reply.
-    out.reply = clipText(responseText);
+    out.reply = clipText(input.responseText);
   }
   return out;
 }

@@ -3,22 +3,19 @@
  * answered with `application/json` or with an SSE stream whose last JSON-RPC response answers it.
  */
 import type { Classification } from "./schemas";
-import { clipText, isRecord, tryParseJson } from "./json-text";
+import { clipText, isRecord, requestJsonOf, tryParseJson, type RequestInput } from "./json-text";
 import { parseSse } from "./sse";
 
 type Mcp = Extract<Classification, { kind: "mcp" }>;
 
-export interface McpClassifyInput {
+export interface McpClassifyInput extends RequestInput {
   status: number | null;
-  requestText: string | null;
-  /** The request body as tryParseJson(requestText) gives it, when the caller has parsed it already (parsed once). */
-  requestJson?: unknown;
   responseText: string | null;
   responseContentType?: string | undefined;
 }
 
 export function classifyMcp(input: McpClassifyInput): Classification {
-  const req = "requestJson" in input ? input.requestJson : tryParseJson(input.requestText);
+  const req = requestJsonOf(input);
   const out: Mcp = { kind: "mcp", outcome: "pending" };
   if (isRecord(req)) {
     if (typeof req.method === "string") out.method = req.method;
@@ -62,7 +59,7 @@ export function classifyStdioMcp(input: { url: string; requestText: string | nul
   const req = tryParseJson(input.requestText);
   if (input.url === "stderr" || input.url === "exit" || !isRecord(req) || typeof req.method !== "string") return { kind: "other" };
   const answered = input.responseText !== null || !("id" in req);
-  return classifyMcp({ status: answered ? 0 : null, requestText: input.requestText, responseText: input.responseText, responseContentType: "application/json" });
+  return classifyMcp({ status: answered ? 0 : null, requestText: input.requestText, requestJson: req, responseText: input.responseText, responseContentType: "application/json" });
 }
 
 /** The JSON-RPC response in a JSON body, or in the SSE events (the one with the request's id, else the last). */

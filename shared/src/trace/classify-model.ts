@@ -6,19 +6,16 @@
  * dialect has no prompt_eval_count. Generate endpoints (`/api/generate`, `/v1/completions`) are "model.other".
  */
 import type { Classification } from "./schemas";
-import { clipText, isRecord, pathOf, tryParseJson } from "./json-text";
+import { clipText, isRecord, pathOf, requestJsonOf, type RequestInput } from "./json-text";
 import { toNative } from "../dialects/convert";
 import { type Dialect, dialectOfPath, isChatDialect, wantsStream } from "../dialects/dialect";
 import { readResponse } from "../dialects/read-response";
 
 type ModelChat = Extract<Classification, { kind: "model.chat" }>;
 
-export interface ModelClassifyInput {
+export interface ModelClassifyInput extends RequestInput {
   method: string;
   url: string;
-  requestText: string | null;
-  /** The request body as tryParseJson(requestText) gives it, when the caller has parsed it already (parsed once). */
-  requestJson?: unknown;
   responseText: string | null;
   responseContentType?: string | undefined;
   simulated?: boolean | undefined;
@@ -38,7 +35,7 @@ function messageCount(d: Dialect, req: Record<string, unknown>): number {
 
 export function classifyModel(input: ModelClassifyInput): Classification {
   const path = pathOf(input.url);
-  const req = "requestJson" in input ? input.requestJson : tryParseJson(input.requestText);
+  const req = requestJsonOf(input);
   const model = isRecord(req) && typeof req.model === "string" ? req.model : undefined;
   const simulated = input.simulated;
   const d = dialectOfPath(path);

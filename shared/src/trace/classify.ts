@@ -7,19 +7,16 @@ import { classifyAgent } from "./classify-agent";
 import { classifyMcp, classifyStdioMcp } from "./classify-mcp";
 import { STDIO_METHOD } from "./stdio-ingest";
 import { classifyModel } from "./classify-model";
-import { headerValue, pathOf } from "./json-text";
+import { headerValue, pathOf, type RequestInput } from "./json-text";
 
 /** Name of the header the stand-in model puts on every response (same as SIMULATED_HEADER in ollama/schemas). */
 const SIMULATED = "x-hopscope-simulated";
 
-export interface ClassifyInput {
+export interface ClassifyInput extends RequestInput {
   tap: Tap;
   method: string;
   url: string;
   status: number | null;
-  requestText: string | null;
-  /** The request body as tryParseJson(requestText) gives it, when the caller has parsed it already (parsed once). */
-  requestJson?: unknown;
   responseText: string | null;
   responseHeaders?: HeaderList;
 }
@@ -51,7 +48,7 @@ export function classifyExchange(input: ClassifyInput): Classification {
       });
     case "agent":
       if (input.method.toUpperCase() !== "POST" || !pathOf(input.url).endsWith("/agent")) return { kind: "other" };
-      return "requestJson" in input ? classifyAgent(input.requestText, input.responseText, input.requestJson) : classifyAgent(input.requestText, input.responseText);
+      return classifyAgent(input);
   }
 }
 

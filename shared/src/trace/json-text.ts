@@ -25,6 +25,17 @@ export function parseNdjson(text: string): unknown[] {
   return out;
 }
 
+/** What a classifier reads of a request: the body as the caller parsed it already, else its text parsed here. */
+export interface RequestInput {
+  requestText: string | null;
+  /** The request body as tryParseJson(requestText) gives it, when the caller has it (parsed once). */
+  requestJson?: unknown;
+}
+
+export function requestJsonOf(input: RequestInput): unknown {
+  return "requestJson" in input ? input.requestJson : tryParseJson(input.requestText);
+}
+
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
