@@ -6,7 +6,7 @@
  *
  * One cycle has to be broken: the agent tap forwards to the host, and the host calls the model and MCP
  * taps. The recorder takes its upstreams at start, so the host's port is reserved first (bind port 0,
- * read it, release it) and the host then binds exactly that port; on loopback the window is microseconds.
+ * read it, release it) and the host then binds exactly that port; if another server took it meanwhile, the stack starts again.
  *
  * @example
  *   const stack = await startRecorderStack({ lesson: "loop" });
@@ -97,7 +97,22 @@ export function reservePort(): Promise<number> {
   });
 }
 
+/**
+ * The stack, started again (on new ports) when a reserved port was taken meanwhile by another test file's
+ * server: the reservation is released before the host binds it, and under a full parallel run that window
+ * is long enough to lose it (seen in CI as EADDRINUSE).
+ */
 export async function startRecorderStack(opts: RecorderStackOptions = {}): Promise<RecorderStack> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startRecorderStackOnce(opts);
+    } catch (err) {
+      if (attempt >= 3 || !String((err as Error).message).includes("EADDRINUSE")) throw err;
+    }
+  }
+}
+
+async function startRecorderStackOnce(opts: RecorderStackOptions): Promise<RecorderStack> {
   const closers: (() => Promise<void>)[] = [];
   const close = async () => {
     // Reverse order: the host goes before the taps it calls, the recorder before the database folder.
