@@ -185,7 +185,11 @@ describe("following a live trace", () => {
   it("in presenter mode too: the caption follows each hop as it arrives", async () => {
     const { page } = browser;
     await page.locator('[data-testid="follow-live"][data-on="true"]').waitFor();
+    // The page still shows the previous test's trace (its caption at 8): wait for the new one to be followed.
+    const shown = () => new URL(page.url()).hash.match(/trace\/([0-9a-f]+)/)?.[1];
+    const before = shown();
     const reply = stack.ask(QUESTION);
+    await expect.poll(shown, { timeout: 20_000 }).not.toBe(before);
     await page.locator('[data-hop="2"]').waitFor({ timeout: 20_000 });
     await page.keyboard.press("p");
     const presenter = page.getByTestId("presenter");
