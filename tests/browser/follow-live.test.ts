@@ -123,6 +123,8 @@ describe("following a live trace", () => {
     // Another trace opened from the list says so (its first hop comes with it), until a hop is picked in it.
     await page.getByTestId("trace-list").locator("button[data-trace]").last().click();
     await expect.poll(() => page.getByTestId("follow-live").textContent()).toContain("Paused — you opened another trace");
+    // Its hops must be there before a key can step through them (under load they arrive after the bar changes).
+    await page.locator('[data-hop="1"][data-selected="true"]').waitFor();
     await page.keyboard.press("j");
     await expect.poll(() => page.getByTestId("follow-live").textContent()).toContain("Paused — you picked hop 2");
     // Back to the running question, at its hop 2.
