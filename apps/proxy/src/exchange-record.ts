@@ -33,13 +33,23 @@ export type RecordInput = Omit<ExchangeRecord, "toolMessages" | "simulated"> & {
 };
 
 export function exchangeRecord(input: RecordInput): ExchangeRecord {
-  const { requestJson, ...rest } = input;
   const c = input.summary.classification;
   const chat = c.kind === "model.chat";
+  // Written out rather than spread: one record per exchange, on the recording thread, and an object
+  // literal of known fields is far cheaper to build (and to collect) than a copy made by rest and spread.
   return {
-    ...rest,
-    toolMessages: chat ? toolMessagesOf("requestJson" in input ? requestJson : tryParseJson(textOf(input.requestBody))) : null,
+    summary: input.summary,
+    requestHeaders: input.requestHeaders,
+    responseHeaders: input.responseHeaders,
+    requestBody: input.requestBody,
+    responseBody: input.responseBody,
+    chunks: input.chunks,
+    toolMessages: chat ? toolMessagesOf("requestJson" in input ? input.requestJson : tryParseJson(textOf(input.requestBody))) : null,
     simulated: chat || c.kind === "model.other" ? (c.simulated ?? null) : null,
+    title: input.title,
+    titleRank: input.titleRank,
+    groupedBy: input.groupedBy,
+    source: input.source,
   };
 }
 

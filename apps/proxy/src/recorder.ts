@@ -132,12 +132,14 @@ export class Recorder {
         responseBody,
         chunks: d.chunks,
         requestJson: d.requestJson(),
-        ...title,
+        title: title.title,
+        titleRank: title.titleRank,
         groupedBy: d.groupedBy,
         source: "live",
       }),
     );
     this.deps.announce({ type: "exchange.completed", exchange: summary });
+    d.release();
   }
 
   /** Puts the exchange in a trace (once), from what of the request has arrived, names and announces it. */

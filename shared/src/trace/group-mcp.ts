@@ -75,6 +75,8 @@ interface Session {
   count: number;
 }
 
+const NO_SESSIONS: readonly Session[] = [];
+
 export const SESSION_OPENERS: ReadonlySet<string> = new Set(["initialize", "server/discover"]);
 
 /** The McpClient of an exchange, from the tap's connection and the request's headers and JSON body. */
@@ -84,14 +86,14 @@ export function mcpClientOf(connection: Connection | null | undefined, headers: 
   const sessionId = headerValue(headers, "mcp-session-id");
   const id = isRecord(body) && typeof body.id === "number" ? body.id : undefined;
   // "127.0.0.1:54321" → "127.0.0.1", "::1:54321" → "::1": what a client's connections share.
-  const remote = connection.replace(/:\d+$/, "");
-  return {
-    ...(id === undefined ? {} : { jsonrpcId: id }),
-    connection,
-    peer: stdio ? connection : `${remote} ${headerValue(headers, "user-agent") ?? ""}`,
-    ...(sessionId ? { sessionId } : {}),
-    ...(stdio ? { stdio } : {}),
-  };
+  const colon = connection.lastIndexOf(":");
+  const remote = colon > 0 && /^\d+$/.test(connection.slice(colon + 1)) ? connection.slice(0, colon) : connection;
+  // One object literal, optional fields set or absent: built per MCP exchange, on the recording thread.
+  const client: McpClient = { connection, peer: stdio ? connection : `${remote} ${headerValue(headers, "user-agent") ?? ""}` };
+  if (id !== undefined) client.jsonrpcId = id;
+  if (sessionId) client.sessionId = sessionId;
+  if (stdio) client.stdio = true;
+  return client;
 }
 
 export class McpSessionGrouper {
@@ -153,27 +155,33 @@ export class McpSessionGrouper {
   }
 
   private find(client: McpClient, opener: boolean, now: number): Session | undefined {
-    const alive = (s: Session | undefined) => (s && now - s.last <= this.ttlMs ? s : undefined);
-    const own = alive(this.byConnection.get(client.connection));
+    const own = this.alive(this.byConnection.get(client.connection), now);
     if (client.stdio) return own;
-    const known = client.sessionId ? alive(this.bySessionId.get(client.sessionId)) : undefined;
+    const known = client.sessionId ? this.alive(this.bySessionId.get(client.sessionId), now) : undefined;
     if (known) return known;
-    const recent = (s: Session | undefined) => (s && !s.stdio && now - s.last <= this.quietMs ? s : undefined);
     const id = client.jsonrpcId;
     // The session this request continues the id count of; else the connection's; else the peer's latest.
     let continued: Session | undefined;
     let latest: Session | undefined;
-    const mates = this.byPeer.get(client.peer) ?? [];
-    const candidates = own && own.peer !== client.peer ? [...mates, own] : mates;
-    for (const c of candidates) {
-      const s = recent(c);
+    const mates = this.byPeer.get(client.peer) ?? NO_SESSIONS;
+    const last = own && own.peer !== client.peer ? mates.length : mates.length - 1;
+    for (let i = 0; i <= last; i++) {
+      const s = this.recent(i < mates.length ? mates[i] : own, now);
       if (!s) continue;
       if (!latest || s.last > latest.last) latest = s;
       if (id !== undefined && (s.lastId ?? -1) === id - 1 && (!continued || s.last > continued.last)) continued = s;
     }
-    const mine = continued ?? recent(own) ?? latest;
+    const mine = continued ?? this.recent(own, now) ?? latest;
     if (opener && mine?.opened) return undefined;
     return mine;
+  }
+
+  private alive(s: Session | undefined, now: number): Session | undefined {
+    return s && now - s.last <= this.ttlMs ? s : undefined;
+  }
+
+  private recent(s: Session | undefined, now: number): Session | undefined {
+    return s && !s.stdio && now - s.last <= this.quietMs ? s : undefined;
   }
 
   /** Expired sessions are dropped at most once a second: the lists are scanned per message, not rebuilt. */

@@ -96,12 +96,20 @@ export class EventEncoder {
 
 /** The events of a batch as the Recorder handles them. */
 export function decodeEvents(batch: Pick<EventBatch, "nums" | "count" | "strs">): TapEvent[] {
-  const { nums, strs } = batch;
   const out: TapEvent[] = [];
+  forEachEvent(batch, (e) => out.push(e));
+  return out;
+}
+
+/**
+ * Each event of a batch in turn, built as it is handled: an event is garbage as soon as its handler is
+ * done with it, rather than the whole batch staying alive until its last event (what survives a scavenge
+ * is what the garbage collector pays for).
+ */
+export function forEachEvent(batch: Pick<EventBatch, "nums" | "count" | "strs">, handle: (e: TapEvent) => void): void {
+  const { nums, strs } = batch;
   let i = 0;
   let s = 0;
-  const str = () => strs[s++] as string;
-  const span = (offset: number, length: number): Span => [offset, length];
   for (let n = 0; n < batch.count; n++) {
     const kind = nums[i] as number;
     const id = nums[i + 1] as number;
@@ -110,12 +118,13 @@ export function decodeEvents(batch: Pick<EventBatch, "nums" | "count" | "strs">)
         const tap = TAPS[nums[i + 2] as number] as Tap;
         const start = nums[i + 3] as number;
         i += 4;
-        const method = str();
-        const url = str();
-        const upstream = str();
-        const headers = fromHeaderBlock(str());
-        const connection = strs[s++] ?? null;
-        out.push({ k: "begin", id, tap, method, url, upstream, headers, connection, start });
+        const method = strs[s] as string;
+        const url = strs[s + 1] as string;
+        const upstream = strs[s + 2] as string;
+        const headers = fromHeaderBlock(strs[s + 3] as string);
+        const connection = strs[s + 4] ?? null;
+        s += 5;
+        handle({ k: "begin", id, tap, method, url, upstream, headers, connection, start });
         break;
       }
       case 1: {
@@ -123,31 +132,30 @@ export function decodeEvents(batch: Pick<EventBatch, "nums" | "count" | "strs">)
         const at = nums[i + 3] as number;
         const count = nums[i + 4] as number;
         i += 5;
-        const parts: Span[] = [];
-        for (let p = 0; p < count; p++, i += 2) parts.push(span(nums[i] as number, nums[i + 1] as number));
-        out.push({ k: "request", id, parts, size, at: Number.isNaN(at) ? null : at });
+        const parts: Span[] = new Array(count);
+        for (let p = 0; p < count; p++, i += 2) parts[p] = [nums[i] as number, nums[i + 1] as number];
+        handle({ k: "request", id, parts, size, at: Number.isNaN(at) ? null : at });
         break;
       }
       case 2:
-        out.push({ k: "response", id, status: nums[i + 2] as number, headers: fromHeaderBlock(str()) });
+        handle({ k: "response", id, status: nums[i + 2] as number, headers: fromHeaderBlock(strs[s++] as string) });
         i += 3;
         break;
       case 3: {
         const bytesAt = nums[i + 4] as number;
         const textAt = nums[i + 6] as number;
-        const chunk: TapEvent = { k: "chunk", id, t: nums[i + 2] as number, size: nums[i + 3] as number, bytes: bytesAt < 0 ? null : span(bytesAt, nums[i + 5] as number) };
-        if (textAt >= 0) chunk.text = span(textAt, nums[i + 7] as number);
-        out.push(chunk);
+        const chunk: TapEvent = { k: "chunk", id, t: nums[i + 2] as number, size: nums[i + 3] as number, bytes: bytesAt < 0 ? null : [bytesAt, nums[i + 5] as number] };
+        if (textAt >= 0) chunk.text = [textAt, nums[i + 7] as number];
+        handle(chunk);
         i += 8;
         break;
       }
       case 4:
-        out.push({ k: "end", id, state: END_STATES[nums[i + 2] as number] as EndState, at: nums[i + 3] as number, error: strs[s++] ?? null });
+        handle({ k: "end", id, state: END_STATES[nums[i + 2] as number] as EndState, at: nums[i + 3] as number, error: strs[s++] ?? null });
         i += 4;
         break;
       default:
         throw new Error(`hopscope bug: unknown tap event kind ${kind} in a batch`);
     }
   }
-  return out;
 }

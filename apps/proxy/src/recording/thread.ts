@@ -12,9 +12,9 @@ import { Recorder } from "../recorder";
 import { traceIdSource } from "../trace-ids";
 import type { ExchangeRecord } from "../exchange-record";
 import type { StoredBody } from "../store/body";
-import type { AnnouncedFrames, Call, EventAck, EventBatch, FromRecording, ToRecording } from "./protocol";
+import type { AnnouncedFrames, Call, EventAck, EventBatch, FromRecording, Span, TapEvent, ToRecording } from "./protocol";
 import { ParkedFrames, estimatedSize } from "./parked-frames";
-import { decodeEvents } from "./event-codec";
+import { forEachEvent } from "./event-codec";
 
 export interface RecordingThreadData {
   entry: string;
@@ -85,16 +85,23 @@ parent.on("message", (msg: ToRecording) => {
 post({ kind: "ready" });
 
 function handleBatch(msg: EventBatch): void {
-  const arena = msg.arena ? Buffer.from(msg.arena) : EMPTY;
-  for (const e of decodeEvents(msg)) {
-    try {
-      recorder.handle(e, ([offset, length]) => arena.subarray(offset, offset + length));
-    } catch (err) {
-      // A bug in recording one exchange must not stop the others; the main thread logs it.
-      post({ kind: "error", message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-    }
-  }
+  arena = msg.arena ? Buffer.from(msg.arena) : EMPTY;
+  forEachEvent(msg, handleEvent);
+  arena = EMPTY;
   data.events.postMessage({ ack: msg.batch } satisfies EventAck);
+}
+
+/** The byte arena of the batch being handled, and how an event's span is read from it. */
+let arena = Buffer.alloc(0);
+const spanBytes = ([offset, length]: Span): Buffer => arena.subarray(offset, offset + length);
+
+function handleEvent(e: TapEvent): void {
+  try {
+    recorder.handle(e, spanBytes);
+  } catch (err) {
+    // A bug in recording one exchange must not stop the others; the main thread logs it.
+    post({ kind: "error", message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  }
 }
 
 /** Handles every batch the taps thread has already sent (they arrive on another channel than calls). */
@@ -105,7 +112,7 @@ function drainEvents(): void {
 function flushAnnounced(): void {
   if (announced.length === 0) return;
   post({ kind: "announce", frames: announced });
-  announced = [];
+  announced.length = 0;
 }
 
 function call(req: Call): unknown {

@@ -84,6 +84,8 @@ export class StoreWriter {
       pruned = this.insertBatch(batch);
     } catch (err) {
       return this.failed(err, batch.map((r) => r.summary.id));
+    } finally {
+      batch.length = 0;
     }
     this.recovered();
     this.opts.onCommitted(pruned.length > 0 ? [...traceIds, ...pruned] : traceIds);
