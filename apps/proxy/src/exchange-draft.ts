@@ -3,19 +3,21 @@
  * the bodies' kept bytes (chunks as they arrived, joined only when the exchange ends), chunk times, and
  * the trace the recorder put it in. Data only: the Recorder decides what it means.
  */
-import type { Chunk, Classification, Exchange, ExchangeState, ExchangeSummary, HeaderList } from "@hopscope/shared/trace/schemas";
+import type { Chunk, Classification, Exchange, ExchangeState, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import type { GroupedBy } from "@hopscope/shared/trace/group";
 import { classifyExchange } from "@hopscope/shared/trace/classify";
 import { tryParseJson } from "@hopscope/shared/trace/json-text";
 import { BodyCollector, textOf, toBody, toStoredBody, type StoredBody } from "./store/body";
-import { getHeader } from "./tap/hop-headers";
-import { redactHeaders, redactUrl } from "./tap/redact";
+import { redactUrl } from "./tap/redact";
+import { fromHeaderBlock, redactHeaderBlock } from "@hopscope/shared/trace/header-block";
+import { headerValue } from "@hopscope/shared/trace/json-text";
 import type { TapEvent } from "./recording/protocol";
 
 type Begin = Extract<TapEvent, { k: "begin" }>;
 
 export class ExchangeDraft {
-  requestHeaders: HeaderList;
+  /** Redacted, as a header block (shared/trace/header-block.ts): stored as such, split only for the API. */
+  requestHeaders: string;
   readonly url: string;
   traceId: string | null = null;
   seq = 0;
@@ -26,7 +28,7 @@ export class ExchangeDraft {
   requestEnd: number | null = null;
   firstByte: number | null = null;
   end: number | null = null;
-  responseHeaders: HeaderList = [];
+  responseHeaders = "";
   chunks: Chunk[] = [];
   /** The request body as stored, once the request is complete (or cut off). */
   request: StoredBody | null = null;
@@ -42,7 +44,7 @@ export class ExchangeDraft {
     readonly id: number,
     maxBodyBytes: number,
   ) {
-    this.requestHeaders = redactHeaders(begin.headers);
+    this.requestHeaders = redactHeaderBlock(begin.headers);
     this.url = redactUrl(begin.url);
     this.response = new BodyCollector(maxBodyBytes);
   }
@@ -53,7 +55,7 @@ export class ExchangeDraft {
     this.requestSize = size;
     if (size === 0) return;
     const bytes = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
-    this.request = toStoredBody(bytes, size, getHeader(this.begin.headers, "content-type") ?? null);
+    this.request = toStoredBody(bytes, size, headerValue(this.begin.headers, "content-type") ?? null);
   }
 
   addChunk(t: number, size: number, kept: Buffer | null): Chunk {
@@ -79,7 +81,7 @@ export class ExchangeDraft {
 
   responseBody(): StoredBody | null {
     return this.status !== null && (this.response.size > 0 || this.chunks.length > 0)
-      ? this.response.finish(getHeader(this.responseHeaders, "content-type") ?? null)
+      ? this.response.finish(headerValue(this.responseHeaders, "content-type") ?? null)
       : null;
   }
 
@@ -91,7 +93,7 @@ export class ExchangeDraft {
       // Parsed once for grouping and every classification of the exchange.
       ...(this.requestDone ? { requestJson: this.requestJson() } : {}),
       responseText: textOf(responseBody),
-      responseHeaders: status === null ? [] : this.responseHeaders,
+      responseHeaders: status === null ? "" : this.responseHeaders,
     });
   }
 
@@ -118,12 +120,12 @@ export class ExchangeDraft {
 
   /** The exchange so far, with what of its bodies has arrived (the API, while it is in flight). */
   snapshot(classification: Classification): Exchange {
-    const response = this.status !== null ? this.response.finish(getHeader(this.responseHeaders, "content-type") ?? null) : null;
+    const response = this.status !== null ? this.response.finish(headerValue(this.responseHeaders, "content-type") ?? null) : null;
     return {
       ...this.summary(classification),
-      requestHeaders: this.requestHeaders,
+      requestHeaders: fromHeaderBlock(this.requestHeaders),
       requestBody: this.request ? toBody(this.request) : null,
-      responseHeaders: this.responseHeaders,
+      responseHeaders: fromHeaderBlock(this.responseHeaders),
       responseBody: response ? toBody(response) : null,
       chunks: [...this.chunks],
     };
@@ -137,8 +139,8 @@ export class ExchangeDraft {
    */
   release(): void {
     this.begin = RELEASED_BEGIN;
-    this.requestHeaders = [];
-    this.responseHeaders = [];
+    this.requestHeaders = "";
+    this.responseHeaders = "";
     this.chunks = [];
     this.request = null;
     this.response = RELEASED_BODY;
@@ -148,6 +150,6 @@ export class ExchangeDraft {
 }
 
 const NOT_PARSED = Symbol("not parsed");
-const RELEASED_BEGIN: Begin = { k: "begin", id: -1, tap: "model", method: "", url: "", upstream: "", headers: [], connection: null, start: 0 };
+const RELEASED_BEGIN: Begin = { k: "begin", id: -1, tap: "model", method: "", url: "", upstream: "", headers: "", connection: null, start: 0 };
 const RELEASED_BODY = new BodyCollector(0);
 const EMPTY = Buffer.alloc(0);

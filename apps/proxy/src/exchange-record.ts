@@ -10,10 +10,13 @@ import { tryParseJson } from "@hopscope/shared/trace/json-text";
 import { textOf, type StoredBody } from "./store/body";
 
 /** One completed exchange, ready to be written. */
+/** Pairs (imports, replays), or a live exchange's header block as the taps saw it, redacted (shared/trace/header-block.ts). */
+export type RecordedHeaders = HeaderList | string;
+
 export interface ExchangeRecord {
   summary: ExchangeSummary;
-  requestHeaders: HeaderList;
-  responseHeaders: HeaderList;
+  requestHeaders: RecordedHeaders;
+  responseHeaders: RecordedHeaders;
   requestBody: StoredBody | null;
   responseBody: StoredBody | null;
   chunks: Chunk[];

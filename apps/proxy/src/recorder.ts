@@ -8,16 +8,15 @@ import type { Classification, Exchange, ExchangeSummary } from "@hopscope/shared
 import { LESSON_HEADER } from "@hopscope/shared/ollama/schemas";
 import { FallbackGrouper, conversationOf, type GroupResult } from "@hopscope/shared/trace/group";
 import { mcpClientOf, mcpSessionTitle } from "@hopscope/shared/trace/group-mcp";
-import { isRecord, pathOf } from "@hopscope/shared/trace/json-text";
+import { headerValue, isRecord, pathOf } from "@hopscope/shared/trace/json-text";
+import { redactHeaderBlock } from "@hopscope/shared/trace/header-block";
 import { parseTraceparent, traceparentFromJsonRpc } from "@hopscope/shared/trace/traceparent";
 import type { FeedEvent } from "./live/frames";
 import { MAX_CHUNK_TEXT, type Span, type TapEvent } from "./recording/protocol";
 import { ExchangeDraft } from "./exchange-draft";
 import { exchangeRecord, type ExchangeRecord } from "./exchange-record";
 import { betterTitle, titleOf, type TraceTitle } from "./trace-title";
-import { getHeader } from "./tap/hop-headers";
 import { decodeOrNull } from "./store/body";
-import { redactHeaders } from "./tap/redact";
 
 /** Bound on remembered per-trace counters and names (oldest forgotten first). */
 const MAX_TRACE_ENTRIES = 2000;
@@ -75,7 +74,7 @@ export class Recorder {
       const d = new ExchangeDraft(e, this.nextId++, this.deps.maxBodyBytes);
       this.drafts.set(e.id, d);
       this.byId.set(d.id, d);
-      if (e.tap === "model") this.lastLesson = getHeader(e.headers, LESSON_HEADER) ?? this.lastLesson;
+      if (e.tap === "model") this.lastLesson = headerValue(e.headers, LESSON_HEADER) ?? this.lastLesson;
       return;
     }
     const d = this.drafts.get(e.id);
@@ -87,7 +86,7 @@ export class Recorder {
       case "response":
         this.assignTrace(d);
         d.status = e.status;
-        d.responseHeaders = redactHeaders(e.headers);
+        d.responseHeaders = redactHeaderBlock(e.headers);
         d.state = "streaming";
         return;
       case "chunk": {
@@ -158,7 +157,7 @@ export class Recorder {
   private group(d: ExchangeDraft): GroupResult {
     const { tap, url, headers } = d.begin;
     const now = Date.now();
-    const header = parseTraceparent(getHeader(headers, "traceparent"));
+    const header = parseTraceparent(headerValue(headers, "traceparent"));
     const body = d.requestJson();
     const path = pathOf(url);
     // Every chat dialect is compared as the native messages Ollama builds from it.

@@ -9,7 +9,7 @@ import type { EventSender } from "./recording/event-sender";
 import { MAX_CHUNK_TEXT } from "./recording/protocol";
 import { LiveExchange, type BeginInit } from "./live-exchange";
 import { nowEpoch } from "./clock";
-import { toHeaderBlock } from "./recording/header-block";
+import { toHeaderBlock } from "@hopscope/shared/trace/header-block";
 
 export type { BeginInit } from "./live-exchange";
 

@@ -18,7 +18,8 @@ export interface ClassifyInput extends RequestInput {
   url: string;
   status: number | null;
   responseText: string | null;
-  responseHeaders?: HeaderList;
+  /** Pairs, or a header block (header-block.ts). */
+  responseHeaders?: HeaderList | string;
 }
 
 export function classifyExchange(input: ClassifyInput): Classification {

@@ -80,7 +80,7 @@ const NO_SESSIONS: readonly Session[] = [];
 export const SESSION_OPENERS: ReadonlySet<string> = new Set(["initialize", "server/discover"]);
 
 /** The McpClient of an exchange, from the tap's connection and the request's headers and JSON body. */
-export function mcpClientOf(connection: Connection | null | undefined, headers: ReadonlyArray<readonly [string, string]>, body: unknown): McpClient | undefined {
+export function mcpClientOf(connection: Connection | null | undefined, headers: ReadonlyArray<readonly [string, string]> | string, body: unknown): McpClient | undefined {
   if (!connection) return undefined;
   const stdio = connection.startsWith(STDIO_CONNECTION_PREFIX);
   const sessionId = headerValue(headers, "mcp-session-id");

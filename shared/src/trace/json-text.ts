@@ -1,5 +1,6 @@
 /** Small helpers to read recorded bodies as JSON without throwing: recorded bytes are untrusted. */
 import { parseJson } from "../json/parse";
+import { blockHeaderValue } from "./header-block";
 
 /**
  * Parses JSON, returning `undefined` for anything that is not valid JSON or is nested too deep (a
@@ -46,9 +47,10 @@ export function pathOf(url: string): string {
   return q === -1 ? url : url.slice(0, q);
 }
 
-/** Header value by case-insensitive name (first occurrence). */
-export function headerValue(headers: ReadonlyArray<readonly [string, string]> | undefined, name: string): string | undefined {
-  if (!headers) return undefined;
+/** Header value by case-insensitive name (first occurrence), from pairs or a header block. */
+export function headerValue(headers: ReadonlyArray<readonly [string, string]> | string | undefined, name: string): string | undefined {
+  if (headers === undefined) return undefined;
+  if (typeof headers === "string") return blockHeaderValue(headers, name);
   const lower = name.toLowerCase();
   for (const [k, v] of headers) if (k.toLowerCase() === lower) return v;
   return undefined;

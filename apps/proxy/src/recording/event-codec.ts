@@ -10,11 +10,10 @@
  *   response 2 id status                           strs: headers
  *   chunk    3 id t size bytesOffset(-1: null) bytesLength textOffset(-1: none) textLength
  *   end      4 id state at                         strs: error
- * Headers are header blocks (header-block.ts); spans are offsets into the batch's byte arena.
+ * Headers are header blocks (shared/trace/header-block.ts), kept as such; spans are offsets into the batch's byte arena.
  */
 import type { ExchangeState, Tap } from "@hopscope/shared/trace/schemas";
 import type { EventBatch, Span, TapEvent, WireTapEvent } from "./protocol";
-import { fromHeaderBlock } from "./header-block";
 
 const TAPS: readonly Tap[] = ["model", "mcp", "agent"];
 type EndState = Exclude<ExchangeState, "pending" | "streaming">;
@@ -121,7 +120,7 @@ export function forEachEvent(batch: Pick<EventBatch, "nums" | "count" | "strs">,
         const method = strs[s] as string;
         const url = strs[s + 1] as string;
         const upstream = strs[s + 2] as string;
-        const headers = fromHeaderBlock(strs[s + 3] as string);
+        const headers = strs[s + 3] as string;
         const connection = strs[s + 4] ?? null;
         s += 5;
         handle({ k: "begin", id, tap, method, url, upstream, headers, connection, start });
@@ -138,7 +137,7 @@ export function forEachEvent(batch: Pick<EventBatch, "nums" | "count" | "strs">,
         break;
       }
       case 2:
-        handle({ k: "response", id, status: nums[i + 2] as number, headers: fromHeaderBlock(strs[s++] as string) });
+        handle({ k: "response", id, status: nums[i + 2] as number, headers: strs[s++] as string });
         i += 3;
         break;
       case 3: {

@@ -29,15 +29,15 @@ export type TapEvent =
       method: string;
       url: string;
       upstream: string;
-      /** As received (with the tap's own additions); the recorder redacts them. */
-      headers: [string, string][];
+      /** As received (with the tap's own additions), as a header block (shared/trace/header-block.ts); the recorder redacts them. */
+      headers: string;
       /** The client socket (remote address:port) the request came on. */
       connection: string | null;
       start: number;
     }
   /** The request is complete (or cut off: `at` null): its kept bytes (up to the cap) and its full size. */
   | { k: "request"; id: number; parts: Span[]; size: number; at: number | null }
-  | { k: "response"; id: number; status: number; headers: [string, string][] }
+  | { k: "response"; id: number; status: number; headers: string }
   /**
    * `t`: ms since start; `bytes`: the kept part of the chunk (null once the cap is reached); `text`: the whole
    * chunk when it is not kept whole but small enough for the live feed's text (MAX_CHUNK_TEXT).
@@ -45,14 +45,8 @@ export type TapEvent =
   | { k: "chunk"; id: number; t: number; size: number; bytes: Span | null; text?: Span }
   | { k: "end"; id: number; state: Exclude<ExchangeState, "pending" | "streaming">; error: string | null; at: number };
 
-/**
- * A TapEvent as the taps thread builds it: the same, with the headers of `begin` and `response` as one
- * header block string (recording/header-block.ts), packed into batches by recording/event-codec.ts.
- */
-export type WireTapEvent =
-  | Exclude<TapEvent, { k: "begin" } | { k: "response" }>
-  | (Omit<Extract<TapEvent, { k: "begin" }>, "headers"> & { headers: string })
-  | (Omit<Extract<TapEvent, { k: "response" }>, "headers"> & { headers: string });
+/** A TapEvent as the taps thread builds it (the same), packed into batches by recording/event-codec.ts. */
+export type WireTapEvent = TapEvent;
 
 /** Taps thread → recording thread (over their own channel), and the recording thread's acknowledgement. */
 export interface EventBatch {

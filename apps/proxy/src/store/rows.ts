@@ -12,9 +12,13 @@ import {
   type TraceSummary,
 } from "@hopscope/shared/trace/schemas";
 import { toBody, type StoredBody } from "./body";
+import { fromHeaderBlock } from "@hopscope/shared/trace/header-block";
 import { NO_STREAM_SQL } from "@hopscope/shared/trace/no-stream";
 
 const json = <T extends z.ZodType>(schema: T) => z.string().transform((s) => schema.parse(JSON.parse(s)) as z.infer<T>);
+
+/** Headers as stored: JSON pairs, or a live exchange's header block (write-sql.ts, headersText). */
+const headers = z.string().transform((s) => HeaderListSchema.parse(s.startsWith("[") ? JSON.parse(s) : fromHeaderBlock(s)));
 
 export const BodyMetaSchema = z.object({
   encoding: z.enum(["utf8", "base64"]),
@@ -47,8 +51,8 @@ export const ExchangeSummaryRowSchema = z.object({
 });
 
 export const ExchangeRowSchema = ExchangeSummaryRowSchema.extend({
-  request_headers: json(HeaderListSchema),
-  response_headers: json(HeaderListSchema),
+  request_headers: headers,
+  response_headers: headers,
   request_body: z.union([z.string(), z.instanceof(Buffer), z.null()]),
   response_body: z.union([z.string(), z.instanceof(Buffer), z.null()]),
   chunks: json(z.array(ChunkSchema)),

@@ -3,7 +3,7 @@
  * background writer (live recording) and the main connection (imports), so both write the same rows.
  */
 import type { StoredBody } from "./body";
-import type { ExchangeRecord } from "../exchange-record";
+import type { ExchangeRecord, RecordedHeaders } from "../exchange-record";
 
 /** Creates the trace or widens its time span, upgrades its grouping and its name. */
 export const UPSERT_TRACE_SQL = `INSERT INTO traces (id, name, name_rank, source, created_at, updated_at, grouped_by)
@@ -82,8 +82,8 @@ export function exchangeParams(r: ExchangeRecord): SqlValue[] {
     t.requestEnd,
     t.firstByte,
     t.end,
-    JSON.stringify(r.requestHeaders),
-    JSON.stringify(r.responseHeaders),
+    headersText(r.requestHeaders),
+    headersText(r.responseHeaders),
     r.requestBody?.data ?? null,
     metaJson(r.requestBody),
     r.responseBody?.data ?? null,
@@ -94,6 +94,14 @@ export function exchangeParams(r: ExchangeRecord): SqlValue[] {
     r.simulated === null ? null : r.simulated ? 1 : 0,
     r.title,
   ];
+}
+
+/**
+ * A header block is stored as it is (rows.ts reads both forms): building, redacting and serialising pairs
+ * for every live exchange cost more than its SQLite row. Pairs (imports, replays) are stored as JSON.
+ */
+export function headersText(h: RecordedHeaders): string {
+  return typeof h === "string" ? h : JSON.stringify(h);
 }
 
 /**

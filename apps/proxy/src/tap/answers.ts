@@ -4,7 +4,7 @@
  * upstream that is down or silent (JSON naming it; the connection stays open).
  */
 import type { Refusal } from "@hopscope/nodekit/guard";
-import { toHeaderBlock } from "../recording/header-block";
+import { toHeaderBlock } from "@hopscope/shared/trace/header-block";
 
 const REASONS: Record<number, string> = { 400: "Bad Request", 403: "Forbidden", 415: "Unsupported Media Type", 502: "Bad Gateway", 504: "Gateway Timeout" };
 
