@@ -9,10 +9,11 @@ import { openDb } from "../store/db";
 import { StoreWriter } from "../store/store-writer";
 import { TraceReader } from "../store/trace-reader";
 import { Recorder } from "../recorder";
+import type { FeedEvent } from "../live/frames";
 import { traceIdSource } from "../trace-ids";
 import type { ExchangeRecord } from "../exchange-record";
 import type { StoredBody } from "../store/body";
-import type { AnnouncedFrames, Call, EventAck, EventBatch, FromRecording, Span, TapEvent, ToRecording } from "./protocol";
+import type { AnnouncedRuns, Call, EventAck, EventBatch, FromRecording, Span, TapEvent, ToRecording } from "./protocol";
 import { ParkedFrames, estimatedSize } from "./parked-frames";
 import { forEachEvent } from "./event-codec";
 
@@ -40,14 +41,14 @@ const writer = new StoreWriter(db, {
   onHealth: (health) => post({ kind: "storage", health }),
 });
 const reader = new TraceReader(db);
-let announced: AnnouncedFrames = [];
+const announced: AnnouncedRuns = [];
 /** Whether anyone watches live; until the main thread says so, nobody does. */
 let watching = false;
 const parked = new ParkedFrames();
 const recorder = new Recorder({
   // Serialised here, off the other threads (strings cross threads far cheaper than objects), and only while
   // someone watches; otherwise parked unserialised, in case a reconnecting client resumes past them.
-  announce: (e) => announced.push(watching ? JSON.stringify(e) : parked.park(e, estimatedSize(e))),
+  announce: (e) => (watching ? announced.push(JSON.stringify(e)) : parkFrame(e)),
   store: (r) => writer.enqueue(r),
   maxSeq: (id) => writer.maxSeq(id),
   newTraceId: traceIdSource(),
@@ -107,6 +108,14 @@ function handleEvent(e: TapEvent): void {
 /** Handles every batch the taps thread has already sent (they arrive on another channel than calls). */
 function drainEvents(): void {
   for (let m = receiveMessageOnPort(data.events); m; m = receiveMessageOnPort(data.events)) handleBatch(m.message as EventBatch);
+}
+
+/** Parks a frame and counts it into the run of parked frames at the end of what is to be announced. */
+function parkFrame(e: FeedEvent): void {
+  parked.park(e, estimatedSize(e));
+  const last = announced.length - 1;
+  if (last >= 0 && typeof announced[last] === "number") announced[last] = (announced[last] as number) + 1;
+  else announced.push(1);
 }
 
 function flushAnnounced(): void {

@@ -10,7 +10,7 @@ import type { Tap } from "@hopscope/shared/trace/schemas";
 import type { GuardPolicy } from "@hopscope/nodekit/guard";
 import type { Logger } from "../logger";
 import type { QueueLimits } from "./event-sender";
-import type { AnnouncedFrames, Call, FromRecording, FromTaps, QueueState, TapInfoMessage, ToRecording, ToTaps } from "./protocol";
+import type { AnnouncedFrames, AnnouncedRuns, Call, FromRecording, FromTaps, QueueState, TapInfoMessage, ToRecording, ToTaps } from "./protocol";
 import type { RecordingThreadData } from "./thread";
 import type { TapsThreadData } from "./taps-thread";
 
@@ -38,6 +38,8 @@ export class RecorderThreads {
   private calls = 0;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private flushes = 0;
+  /** The park number of the next parked frame announced (the recording thread numbers them from 1). */
+  private nextPark = 1;
   private readonly flushWaiters = new Map<number, () => void>();
   private storage: StorageHealth = { ok: true, error: null, since: null, notStored: 0, lastNotStored: [] };
   private queue: QueueState = { behind: null, since: null, notRecorded: 0, lastNotRecorded: [] };
@@ -142,10 +144,20 @@ export class RecorderThreads {
     }
   }
 
+  /** The runs of parked frames back to their park numbers (consecutive from 1, see AnnouncedRuns). */
+  private parkNumbers(runs: AnnouncedRuns): AnnouncedFrames {
+    const out: AnnouncedFrames = [];
+    for (const r of runs) {
+      if (typeof r === "string") out.push(r);
+      else for (let i = 0; i < r; i++) out.push(this.nextPark++);
+    }
+    return out;
+  }
+
   private fromRecording(msg: Exclude<FromRecording, { kind: "ready" }>): void {
     switch (msg.kind) {
       case "announce":
-        return this.handlers.announce(msg.frames);
+        return this.handlers.announce(this.parkNumbers(msg.frames));
       case "committed":
         return this.handlers.committed(msg.traceIds);
       case "storage":
