@@ -92,10 +92,20 @@ export class Recorder {
       case "chunk": {
         const kept = e.bytes ? bytes(e.bytes) : null;
         const chunk = d.addChunk(e.t, e.size, kept);
-        // Text for a small chunk (MAX_CHUNK_TEXT; bigger ones: fetch the exchange) that is UTF-8 on its own.
+        // Text for a small chunk (MAX_CHUNK_TEXT; bigger ones: fetch the exchange) that is UTF-8 on its own,
+        // decoded when the frame is serialised: a frame parked while nobody watches usually never is.
         const whole = e.text ? bytes(e.text) : kept && kept.length === e.size ? kept : null;
-        const text = whole && whole.length <= MAX_CHUNK_TEXT ? (decodeOrNull(whole) ?? undefined) : undefined;
-        return this.deps.announce({ type: "exchange.chunk", exchangeId: d.id, traceId: d.traceId as string, chunk, ...(text === undefined ? {} : { text }) });
+        const small = whole && whole.length <= MAX_CHUNK_TEXT ? whole : null;
+        return this.deps.announce({
+          type: "exchange.chunk",
+          exchangeId: d.id,
+          traceId: d.traceId as string,
+          chunk,
+          // Undefined (not UTF-8 on its own, or too big) leaves the field out of the JSON.
+          get text() {
+            return small ? (decodeOrNull(small) ?? undefined) : undefined;
+          },
+        });
       }
       case "end":
         d.state = e.state;

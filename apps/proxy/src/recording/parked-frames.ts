@@ -8,6 +8,7 @@
  * that needs one gets a snapshot instead.
  */
 import type { FeedEvent } from "../live/frames";
+import { MAX_CHUNK_TEXT } from "./protocol";
 
 export class ParkedFrames {
   /** Frames by park number, oldest first: `frames[i]` is number `first + i` (an array: parking is per frame). */
@@ -57,5 +58,6 @@ export class ParkedFrames {
 
 /** A frame's serialised size, estimated without serialising it (a chunk's text dominates its frame). */
 export function estimatedSize(event: FeedEvent): number {
-  return event.type === "exchange.chunk" ? 160 + (event.text?.length ?? 0) : 1024;
+  // A chunk's text is decoded only when its frame is serialised (recorder.ts): estimated from its size.
+  return event.type === "exchange.chunk" ? 160 + Math.min(event.chunk.size, MAX_CHUNK_TEXT) : 1024;
 }
