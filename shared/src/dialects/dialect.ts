@@ -37,9 +37,11 @@ export const DIALECT_LABELS: Record<Dialect, string> = {
 };
 
 export function dialectOfPath(path: string): Dialect | null {
-  for (const [d, p] of Object.entries(DIALECT_PATHS)) if (p === path) return d as Dialect;
-  return null;
+  return BY_PATH.get(path) ?? null;
 }
+
+/** Asked for every model exchange the recorder sees (grouping, classification): one lookup, no entries array. */
+const BY_PATH: ReadonlyMap<string, Dialect> = new Map(Object.entries(DIALECT_PATHS).map(([d, p]) => [p, d as Dialect]));
 
 /** True when the dialect is a chat (ends as a native /api/chat request), false for the two generate ones. */
 export function isChatDialect(d: Dialect): boolean {
