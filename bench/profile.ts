@@ -185,9 +185,30 @@ export async function profileRecorder(log: (s: string) => void, seconds = 8, pat
     cpuMicrosPerRequest: cpu,
     threads: threadMicros,
     ...summariseProfile(taps.p),
-    ...(recording ? { recording: summariseProfile(recording.p, RECORDING_STEPS) } : {}),
+    ...(recording ? { recording: { ...summariseProfile(recording.p, RECORDING_STEPS), sqlitePercent: sqlitePercent(recording.p) } } : {}),
     file: join(dir, taps.f),
   };
+}
+
+/**
+ * The recording thread's time in SQLite, % of its busy samples: self time in better-sqlite3's JavaScript
+ * (its transaction wrapper, whose COMMIT writes the WAL) and in the store writer's transaction body, whose
+ * own samples are the native statement calls it makes (binding, B-tree inserts: V8's profiler has no frames
+ * for native code, it charges them to the calling function; the body's own JavaScript is two loops). The
+ * row's parameters are built in exchangeParams/traceParams, which have frames of their own and are ours.
+ */
+function sqlitePercent(p: CpuProfile): number {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  let busy = 0;
+  let sqlite = 0;
+  p.samples.forEach((id, i) => {
+    const frame = byId.get(id)?.callFrame;
+    const t = p.timeDeltas[i] ?? 0;
+    if (!frame || frame.functionName === "(idle)") return;
+    busy += t;
+    if (frame.url.includes("/better-sqlite3/") || (frame.url.endsWith("/store/store-writer.ts") && frame.functionName === "")) sqlite += t;
+  });
+  return busy > 0 ? (100 * sqlite) / busy : Number.NaN;
 }
 
 export function cleanupProfile(file: string): void {
@@ -208,6 +229,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       ...p.topSelf.map(line),
       "",
       `CPU µs per request by thread (/proc, profiler on): ${p.threads.map((t) => `${t.name} ${t.microsPerRequest.toFixed(0)}`).join(", ")}`,
+      `SQLite: ${p.recording?.sqlitePercent?.toFixed(1) ?? "?"} % of the recording thread's busy samples`,
       "",
       "inclusive time of the recorder's steps (main thread):",
       ...p.steps.map((s) => `${line(s)}${s.callers.length ? `   ← ${s.callers.map((c) => `${c.name} ${c.percent.toFixed(1)}%`).join(", ")}` : ""}`),

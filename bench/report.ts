@@ -142,7 +142,7 @@ export interface ProfileBench {
   topSelf: { name: string; percent: number }[];
   steps: ProfileStep[];
   /** The recording thread (recorder, SQLite), self time. */
-  recording?: { topSelf: { name: string; percent: number }[]; steps: ProfileStep[] };
+  recording?: { topSelf: { name: string; percent: number }[]; steps: ProfileStep[]; sqlitePercent?: number };
 }
 
 export type Section = "proxies" | "prompt" | "ui" | "soak";
@@ -322,6 +322,21 @@ function sectionDates(r: BenchResults): string[] {
   return ["", `Measured in earlier runs and kept (a partial run rewrites only its own sections): ${older.map(([s, at]) => `${s} ${at}`).join(", ")}.`];
 }
 
+/** SQLite's CPU per request from the profile run: its share of the recording thread times that thread's µs per request. */
+export function sqliteMicros(p: ProfileBench | null): number | null {
+  const rec = p?.threads.find((t) => t.name === "hs-recording");
+  const pct = p?.recording?.sqlitePercent;
+  return rec && pct !== undefined && Number.isFinite(pct) ? (rec.microsPerRequest * pct) / 100 : null;
+}
+
+/** SQLite's share of all the recorder's CPU in the profile run (the profiler's own thread left out). */
+export function sqliteShare(p: ProfileBench | null): number | null {
+  const micros = sqliteMicros(p);
+  if (micros === null || !p) return null;
+  const total = p.threads.filter((t) => !t.name.startsWith("v8:")).reduce((n, t) => n + t.microsPerRequest, 0);
+  return total > 0 ? micros / total : null;
+}
+
 function profileSection(p: ProfileBench | null): string[] {
   if (!p) return [];
   return [
@@ -342,6 +357,9 @@ function profileSection(p: ProfileBench | null): string[] {
     "",
     ...(p.recording
       ? [
+          ...(p.recording.sqlitePercent !== undefined
+            ? [`SQLite on the recording thread (better-sqlite3's transactions and the native statement calls the store writer makes): ${f(p.recording.sqlitePercent, 1)} % of its busy samples${sqliteMicros(p) === null ? "" : `, about ${f(sqliteMicros(p) as number, 1)} µs per request`}.`, ""]
+            : []),
           "| recording thread: step (inclusive) | % CPU |",
           "|---|---|",
           ...p.recording.steps.map((s) => `| \`${s.name}\` | ${f(s.percent, 1)} |`),

@@ -6,7 +6,7 @@
  * (Steady RSS is judged in the soak section.)
  */
 import type { BenchResults } from "./report";
-import { f, ratio } from "./report";
+import { f, ratio, sqliteShare } from "./report";
 
 export function targets(r: BenchResults): string[] {
   const by = (prefix: string) => r.contenders.find((c) => c.name.startsWith(prefix));
@@ -35,7 +35,12 @@ export function targets(r: BenchResults): string[] {
   }
   if (node) {
     const x = hop.mcpCpuMicros / node.mcpCpuMicros;
-    check(x <= 1, `CPU per recorded exchange ≤ 1.0× the pass-through's per request: ${f(hop.mcpCpuMicros)} vs ${f(node.mcpCpuMicros)} µs (${f(x, 2)}×)`, `missed by ${f(hop.mcpCpuMicros - node.mcpCpuMicros)} µs per exchange`);
+    // The issue counts a miss whose cost is SQLite's (or the kernel's, or node:http's): the profile run gives
+    // SQLite's share of the recorder's CPU, applied to this run's CPU per exchange.
+    const share = sqliteShare(r.profile);
+    const sqlite = share === null ? null : share * hop.mcpCpuMicros;
+    const without = sqlite === null ? "" : `; SQLite's share of it (profile below) is about ${f(sqlite, 1)} µs, so hopscope less SQLite is ${f(hop.mcpCpuMicros - sqlite, 1)} µs, ${hop.mcpCpuMicros - sqlite <= node.mcpCpuMicros ? "within" : "still over"} the pass-through's ${f(node.mcpCpuMicros)}`;
+    check(x <= 1, `CPU per recorded exchange ≤ 1.0× the pass-through's per request: ${f(hop.mcpCpuMicros)} vs ${f(node.mcpCpuMicros)} µs (${f(x, 2)}×)`, `missed by ${f(hop.mcpCpuMicros - node.mcpCpuMicros)} µs per exchange${without}`);
   }
   if (direct && node) {
     const added = hop.singleMeanLatencyMs - direct.singleMeanLatencyMs;
