@@ -9,6 +9,8 @@ export interface Shortcut {
   keys: string[];
   label: string;
   run(ctx: AppContext): void;
+  /** Only where the live UI's controls are (the ask box, the trace list, follow live): not on a read-only page. */
+  liveOnly?: true;
 }
 
 function tab(t: DetailTab) {
@@ -22,9 +24,9 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ["k", "ArrowLeft", "ArrowUp"], label: "Previous hop", run: (c) => c.replay.step(-1) },
   { keys: ["g", "Home"], label: "First hop", run: (c) => c.replay.first() },
   { keys: ["G", "End"], label: "Last hop", run: (c) => c.replay.last() },
-  { keys: ["["], label: "Newer trace in the list", run: (c) => openNeighbour(c, -1) },
-  { keys: ["]"], label: "Older trace in the list", run: (c) => openNeighbour(c, 1) },
-  { keys: ["l"], label: "Follow live again (after you navigated by hand)", run: (c) => c.followLive.resume() },
+  { keys: ["["], label: "Newer trace in the list", run: (c) => openNeighbour(c, -1), liveOnly: true },
+  { keys: ["]"], label: "Older trace in the list", run: (c) => openNeighbour(c, 1), liveOnly: true },
+  { keys: ["l"], label: "Follow live again (after you navigated by hand)", run: (c) => c.followLive.resume(), liveOnly: true },
   { keys: ["r"], label: "Narrate from the start (replay)", run: (c) => c.replay.begin() },
   { keys: [" ", "PageDown"], label: "Next hop (step mode) · play, pause, go on (auto)", run: (c) => c.replay.advance() },
   { keys: ["PageUp"], label: "Previous hop (a presentation clicker's back)", run: (c) => c.replay.step(-1) },
@@ -35,7 +37,7 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ["p"], label: "Presenter mode", run: (c) => (c.ui.presenter.value = !c.ui.presenter.value) },
   { keys: ["t"], label: "Dark / light theme", run: (c) => c.ui.cycleTheme() },
   { keys: ["/"], label: "Follow a value across hops", run: () => focus("follow-input") },
-  { keys: ["a"], label: "Ask the agent", run: () => focus("ask-input") },
+  { keys: ["a"], label: "Ask the agent", run: () => focus("ask-input"), liveOnly: true },
   { keys: ["0"], label: "Conversation (your question, the host's reply)", run: tab("agent") },
   { keys: ["1"], label: "Wire tab", run: tab("wire") },
   { keys: ["2"], label: "What the model saw", run: tab("saw") },
@@ -46,6 +48,14 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ["7"], label: "Token budget (what the tools cost)", run: tab("budget") },
   { keys: ["?"], label: "This help", run: (c) => (c.ui.helpOpen.value = !c.ui.helpOpen.value) },
 ];
+
+/**
+ * The keys of a read-only page (a shared file, the audience viewer): the live UI's minus those of controls
+ * it does not have, plus its own (the viewer's "follow the speaker"), first.
+ */
+export function readOnlyShortcuts(own: Shortcut[] = []): Shortcut[] {
+  return [...own, ...SHORTCUTS.filter((s) => !s.liveOnly)];
+}
 
 function openNeighbour(ctx: AppContext, delta: 1 | -1): void {
   const list = ctx.traces.shown.value;
@@ -76,7 +86,7 @@ function isTyping(target: EventTarget | null): boolean {
 /** Ctrl/⌘ with + − 0 zooms the whole UI (instead of the browser's page zoom, which the room cannot see reset). */
 const ZOOM_KEYS: Record<string, 1 | -1 | 0> = { "+": 1, "=": 1, "-": -1, _: -1, "0": 0 };
 
-export function handleKey(ctx: AppContext, event: KeyboardEvent): void {
+export function handleKey(ctx: AppContext, event: KeyboardEvent, shortcuts: Shortcut[] = SHORTCUTS): void {
   const zoom = ZOOM_KEYS[event.key];
   if ((event.ctrlKey || event.metaKey) && !event.altKey && zoom !== undefined) {
     event.preventDefault();
@@ -88,7 +98,7 @@ export function handleKey(ctx: AppContext, event: KeyboardEvent): void {
     if (event.key === "Escape" && event.target instanceof HTMLElement) event.target.blur();
     return;
   }
-  const shortcut = SHORTCUTS.find((s) => s.keys.includes(event.key));
+  const shortcut = shortcuts.find((s) => s.keys.includes(event.key));
   if (!shortcut) return;
   // Also keeps Space on a focused button from clicking it: the narration key acts once.
   event.preventDefault();

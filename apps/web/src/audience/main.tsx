@@ -10,6 +10,7 @@ import type { AudienceServerFrame } from "@hopscope/shared/trace/audience";
 import { audienceSource } from "../api/audience-source";
 import { installDataSource } from "../api/source";
 import { createAppContext } from "../context";
+import type { Shortcut } from "../keyboard";
 import { ShareApp } from "../share/ShareApp";
 import { FollowBar } from "./FollowBar";
 import { FollowSpeakerModel } from "./FollowSpeakerModel";
@@ -26,8 +27,7 @@ const follow = new FollowSpeakerModel(ctx);
 deliver = follow.onFrame;
 for (const frame of early.splice(0)) follow.onFrame(frame);
 
-window.addEventListener("keydown", (event) => {
-  // "F": Follow the speaker ("f" is faster, "s" slower).
-  if (event.key === "F" && !event.ctrlKey && !event.metaKey && !(event.target instanceof HTMLInputElement)) follow.follow();
-});
-render(<ShareApp ctx={ctx} embed={false} origin="audience view · read-only" extra={<FollowBar model={follow} />} waiting="Waiting for the speaker to open a trace…" />, root);
+// "F": Follow the speaker ("f" is faster, "s" slower). In the help with the other keys.
+const keys: Shortcut[] = [{ keys: ["F"], label: "Follow the speaker again (after you stepped on your own)", run: () => follow.follow() }];
+// The viewer's own follow state ("Following the speaker"), never the speaker's follow-live bar: the room cannot change that.
+render(<ShareApp ctx={ctx} embed={false} origin="audience view · read-only" extra={<FollowBar model={follow} />} keys={keys} waiting="Waiting for the speaker to open a trace…" />, root);

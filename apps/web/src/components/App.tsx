@@ -28,7 +28,7 @@ export function App({ ctx }: Props) {
       <div class={s.app}>
         <StorageBanner />
         {ctx.ui.presenter.value && open ? (
-          <PresenterView />
+          <PresenterView status={<FollowLiveBar compact />} />
         ) : (
           <>
             <Header />

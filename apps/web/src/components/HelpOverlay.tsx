@@ -1,10 +1,11 @@
 /** The keyboard shortcuts, generated from the same table the key handler uses. */
 import { Fragment } from "preact";
-import { SHORTCUTS, keyName } from "../keyboard";
+import { SHORTCUTS, keyName, type Shortcut } from "../keyboard";
 import { useApp } from "./AppContext";
 import s from "./HelpOverlay.module.css";
 
-export function HelpOverlay() {
+/** `shortcuts`: the page's keys (a read-only page lists only those that do something there). */
+export function HelpOverlay({ shortcuts = SHORTCUTS }: { shortcuts?: Shortcut[] }) {
   const { ui } = useApp();
   function close(): void {
     ui.helpOpen.value = false;
@@ -14,7 +15,7 @@ export function HelpOverlay() {
       <div class={s.dialog} role="dialog" aria-label="Keyboard shortcuts" onClick={(e) => e.stopPropagation()}>
         <h2 class={s.title}>Keyboard shortcuts</h2>
         <dl class={s.keys}>
-          {SHORTCUTS.map((sc) => (
+          {shortcuts.map((sc) => (
             <Fragment key={sc.label}>
               <dt>
                 {sc.keys.map((k) => (

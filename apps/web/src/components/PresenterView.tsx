@@ -2,9 +2,9 @@
  * Presenter mode, for a projector: large type; on the left the whole sequence (every hop fits, the current
  * one highlighted), on the right one hop at a time — its caption and its payload, the one thing to look at.
  */
+import type { ComponentChildren } from "preact";
 import { captionFor } from "../models/captions";
 import { streamStateNow } from "../models/stream-state-now";
-import { FollowLiveBar } from "./FollowLiveBar";
 import { NotesChangePanel } from "./NotesChangePanel";
 import { useApp } from "./AppContext";
 import { Caption } from "./Caption";
@@ -15,7 +15,12 @@ import { ReplayStatus } from "./ReplayStatus";
 import { SequenceView } from "./SequenceView";
 import { ZoomControl } from "./ZoomControl";
 
-export function PresenterView() {
+/**
+ * `status`: what the header says about following, and the control that changes it — the live UI's
+ * "Following live" bar, the audience viewer's "Following the speaker"; nothing on a shared file, where
+ * there is nothing to follow (a control that does nothing for this viewer is not shown).
+ */
+export function PresenterView({ status }: { status?: ComponentChildren }) {
   const { trace, replay, ui, traces, followLive } = useApp();
   const hop = trace.selected.value;
   const x = hop ? trace.exchanges.value.get(hop.exchangeId) : undefined;
@@ -32,7 +37,7 @@ export function PresenterView() {
         <span class={s.pos}>
           hop {hop?.number ?? "–"} of {hops[hops.length - 1]?.number ?? 0}
         </span>
-        <FollowLiveBar compact />
+        {status}
         <ReplayStatus />
         <ZoomControl />
         <button type="button" class={s.leave} onClick={leave}>

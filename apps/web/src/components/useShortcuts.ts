@@ -1,14 +1,14 @@
 /** The keyboard shortcuts (keyboard.ts) on the window, for as long as a shell (App, ShareApp) is mounted. */
 import { useEffect } from "preact/hooks";
 import type { AppContext } from "../context";
-import { handleKey } from "../keyboard";
+import { SHORTCUTS, handleKey, type Shortcut } from "../keyboard";
 
-export function useShortcuts(ctx: AppContext): void {
+export function useShortcuts(ctx: AppContext, shortcuts: Shortcut[] = SHORTCUTS): void {
   useEffect(() => {
     function onKey(event: KeyboardEvent): void {
-      handleKey(ctx, event);
+      handleKey(ctx, event, shortcuts);
     }
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [ctx]);
+  }, [ctx, shortcuts]);
 }

@@ -4,7 +4,9 @@
  * anything that changes the recorder. `embed` drops the header so the page fits an `<iframe>`.
  */
 import type { ComponentChildren } from "preact";
+import { useMemo } from "preact/hooks";
 import type { AppContext } from "../context";
+import { readOnlyShortcuts, type Shortcut } from "../keyboard";
 import { AppCtx } from "../components/AppContext";
 import { Button } from "../components/Button";
 import { FollowPanel } from "../components/FollowPanel";
@@ -23,16 +25,22 @@ interface Props {
   embed: boolean;
   /** What the header says about where the trace comes from, e.g. "shared file · exported 1 Dec 2026". */
   origin: string;
-  /** Extra header content (the audience viewer's follow controls). */
+  /** Extra header content (the audience viewer's follow controls), in presenter mode too. */
   extra?: ComponentChildren;
+  /** The page's own keys (the viewer's "follow the speaker"), listed in the help with the rest. */
+  keys?: Shortcut[];
   /** A message instead of the timeline (the embedded trace could not be read). */
   error?: string | null;
   /** What to say while no trace is open. */
   waiting?: string;
 }
 
-export function ShareApp({ ctx, embed, origin, extra, error, waiting = "Opening the trace…" }: Props) {
-  useShortcuts(ctx);
+const NO_KEYS: Shortcut[] = [];
+
+export function ShareApp({ ctx, embed, origin, extra, keys = NO_KEYS, error, waiting = "Opening the trace…" }: Props) {
+  // The live UI's keys minus those of controls this page has not got (ask, follow live, the trace list).
+  const shortcuts = useMemo(() => readOnlyShortcuts(keys), [keys]);
+  useShortcuts(ctx, shortcuts);
   const { ui, trace } = ctx;
   const open = trace.traceId.value !== null;
   const dark = ui.theme.value === "dark" || document.documentElement.dataset.scheme === "dark";
@@ -40,7 +48,7 @@ export function ShareApp({ ctx, embed, origin, extra, error, waiting = "Opening 
     <AppCtx.Provider value={ctx}>
       <div class={a.app} data-testid="share-app" data-embed={embed ? "true" : undefined}>
         {ui.presenter.value && open ? (
-          <PresenterView />
+          <PresenterView status={extra} />
         ) : (
           <>
             {embed ? null : (
@@ -82,7 +90,7 @@ export function ShareApp({ ctx, embed, origin, extra, error, waiting = "Opening 
           </>
         )}
         {ui.followOpen.value && open ? <FollowPanel /> : null}
-        {ui.helpOpen.value ? <HelpOverlay /> : null}
+        {ui.helpOpen.value ? <HelpOverlay shortcuts={shortcuts} /> : null}
       </div>
     </AppCtx.Provider>
   );
