@@ -25,11 +25,11 @@ async function status(recorder: RecorderHandle): Promise<Extract<AudienceStatus,
   return s;
 }
 
-async function putPosition(recorder: RecorderHandle, hop: number, traceId: string, present = false): Promise<void> {
+async function putPosition(recorder: RecorderHandle, hop: number, traceId: string): Promise<void> {
   const res = await fetch(`${recorder.url}/api/audience/position`, {
     method: "PUT",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ traceId, hop, present, replay: present ? null : { cursor: hop * 100, playing: true, speed: 4 } }),
+    body: JSON.stringify({ traceId, hop, present: false, replay: { cursor: hop * 100, playing: true, speed: 4 } }),
   });
   expect(res.status, await res.clone().text()).toBe(204);
 }
@@ -155,7 +155,16 @@ describe("the audience view", () => {
     // Presenter mode is mirrored.
     await p.keyboard.press("p");
     await v.getByTestId("presenter").waitFor();
+    // On stage the viewer's header says whether it follows the speaker, never the speaker's own
+    // "Following live / Paused — Follow live" bar (the room cannot change that), and the question is whole.
+    expect(await v.getByTestId("follow-live").count()).toBe(0);
+    const state = v.getByTestId("presenter").getByTestId("audience-status");
+    expect(await state.getAttribute("data-state")).toBe("following");
+    expect(await v.getByTestId("presenter-title").evaluate((e) => [e.textContent, e.scrollHeight <= e.clientHeight + 1])).toEqual(["buy milk (the article's trace, Ollama 0.13.5)", true]);
     await room.screenshot("audience-05-viewer-presenting-1280");
+    await v.setViewportSize({ width: 1920, height: 1080 });
+    await room.screenshot("audience-05-viewer-presenting-1920");
+    await v.setViewportSize({ width: 1280, height: 720 });
     await p.keyboard.press("Escape");
     await v.getByTestId("sequence").waitFor();
     await p.keyboard.press("Escape"); // leave the replay
@@ -170,46 +179,17 @@ describe("the audience view", () => {
     await p.keyboard.press("g");
     await expect.poll(() => v.getByTestId("audience-status").textContent()).toContain("the speaker is at hop 1");
     expect(await v.locator('[data-hop="7"][data-selected="true"]').count()).toBe(1);
+    // The viewer's keys, in its help: "F" follows the speaker; none for the ask box, follow live or a trace list it has not got.
+    await v.keyboard.press("?");
+    const listed = await v.getByTestId("help").locator("dd").allTextContents();
+    expect(listed).toContain("Follow the speaker again (after you stepped on your own)");
+    expect(listed.filter((l) => /Follow live|Ask the agent|trace in the list/.test(l))).toEqual([]);
+    await v.keyboard.press("Escape");
+    expect(await v.getByTestId("help").count()).toBe(0);
     await v.getByTestId("follow-speaker").click();
     await v.locator('[data-hop="1"][data-selected="true"]').waitFor();
     expect(await v.getByTestId("audience-status").getAttribute("data-state")).toBe("following");
     expect(room.pageErrors).toEqual([]);
-  });
-
-  it("shows the viewer its own follow state, never the speaker's follow-live bar nor keys for controls it has not got", async () => {
-    const v = room.page;
-    await putPosition(recorder, 4, traceId, true);
-    await v.getByTestId("presenter").waitFor();
-    await v.locator('[data-hop="4"][data-selected="true"]').waitFor();
-    // The speaker's "Following live / Paused — Follow live" bar and the notes reset are the speaker's: not here.
-    expect(await v.getByTestId("follow-live").count()).toBe(0);
-    expect(await v.getByTestId("follow-live-resume").count()).toBe(0);
-    expect(await v.getByTestId("notes-reset").count()).toBe(0);
-    const state = v.getByTestId("presenter").getByTestId("audience-status");
-    expect(await state.getAttribute("data-state")).toBe("following");
-    expect(await state.textContent()).toBe("● Following the speaker · hop 4");
-    for (const [w, h] of [[1280, 720], [1920, 1080]] as const) {
-      await v.setViewportSize({ width: w, height: h });
-      await room.screenshot(`audience-07-viewer-presenting-status-${w}`);
-    }
-    await v.setViewportSize({ width: 1280, height: 720 });
-    // The viewer's keys: "F" follows the speaker; nothing for the ask box, follow live or a trace list.
-    await v.keyboard.press("?");
-    const help = v.getByTestId("help");
-    await help.waitFor();
-    const listed = await help.locator("dd").allTextContents();
-    expect(listed).toContain("Follow the speaker again (after you stepped on your own)");
-    expect(listed.filter((l) => /Follow live|Ask the agent|trace in the list/.test(l))).toEqual([]);
-    await v.keyboard.press("Escape");
-    await v.keyboard.press("k");
-    await v.locator('[data-hop="3"][data-selected="true"]').waitFor();
-    expect(await state.getAttribute("data-state")).toBe("own");
-    expect(await v.getByTestId("follow-live").count()).toBe(0);
-    await v.keyboard.press("F");
-    await v.locator('[data-hop="4"][data-selected="true"]').waitFor();
-    expect(await state.getAttribute("data-state")).toBe("following");
-    await putPosition(recorder, 4, traceId);
-    await v.getByTestId("sequence").waitFor();
   });
 
   it("serves viewers only redacted data, and only of traces the speaker has shown", async () => {

@@ -166,6 +166,67 @@ describe("presenting the article's trace", () => {
     expect(await reply.locator("ol li").textContent()).toContain("append");
   });
 
+  /** The presenter header's question, as drawn: its text, how many lines it takes, whether it is clamped; and whether the header fits. */
+  function presenterTitle() {
+    return browser.page.getByTestId("presenter").evaluate((root) => {
+      const el = root.querySelector('[data-testid="presenter-title"]') as HTMLElement;
+      const line = parseFloat(getComputedStyle(el).lineHeight);
+      const head = el.parentElement as HTMLElement;
+      const outside = [...head.children].filter((c) => c.getBoundingClientRect().right > innerWidth + 0.5 || c.getBoundingClientRect().left < -0.5).map((c) => c.textContent);
+      return {
+        text: el.textContent,
+        title: el.title,
+        lines: Math.round(el.getBoundingClientRect().height / line),
+        clamped: el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1,
+        outside,
+        lastHopBottom: Math.max(...[...root.querySelectorAll("[data-hop]")].map((r) => r.getBoundingClientRect().bottom)),
+      };
+    });
+  }
+
+  it("the question in the header is whole, on two lines at most, at 1280×720 and 1920×1080, dark and light; a very long one is clamped after two", async () => {
+    const { page } = browser;
+    const question = "Add buy milk to my notes";
+    const sizes = [[1280, 720], [1920, 1080]] as const;
+    for (const scheme of ["dark", "light"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const [width, height] of sizes) {
+        await page.setViewportSize({ width, height });
+        await present(3);
+        // Opened by hand: following live is paused, the header at its fullest ("Paused", Follow live).
+        await page.locator('[data-testid="presenter"] [data-testid="follow-live"][data-on="false"]').waitFor();
+        const t = await presenterTitle();
+        expect(t, `${width}×${height} ${scheme}`).toEqual({ text: question, title: question, lines: 1, clamped: false, outside: [], lastHopBottom: t.lastHopBottom });
+        expect(t.lastHopBottom).toBeLessThanOrEqual(height);
+        // Narrating adds the replay's state to the header: the question keeps its room.
+        await page.keyboard.press("r");
+        await page.getByTestId("replay-status").waitFor();
+        expect((await presenterTitle()).clamped, `${width}×${height} ${scheme}, replaying`).toBe(false);
+        expect((await presenterTitle()).outside).toEqual([]);
+        await browser.screenshot(`29-presenter-title-${scheme}-${width}`);
+        await page.keyboard.press("Escape"); // leave presenter mode,
+        await page.keyboard.press("Escape"); // then the replay
+        await expect.poll(() => page.getByTestId("replay-status").count()).toBe(0);
+      }
+    }
+    // A question of 190 characters: two lines, then an ellipsis; the whole question is its tooltip; nothing pushed off screen.
+    const long = `${question}, then call the dentist, pick up the dry cleaning and book the train for the workshop next Tuesday, and read every note back to me so I can check that nothing was lost`;
+    const rename = (name: string) => fetch(`${stack.uiUrl}/api/traces/${traceId}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) });
+    expect((await rename(long)).status).toBe(200);
+    for (const [width, height] of sizes) {
+      await page.setViewportSize({ width, height });
+      await present(3);
+      await expect.poll(async () => (await presenterTitle()).text).toBe(long);
+      const t = await presenterTitle();
+      expect(t, `${width}×${height}`).toEqual({ text: long, title: long, lines: 2, clamped: true, outside: [], lastHopBottom: t.lastHopBottom });
+      expect(t.lastHopBottom).toBeLessThanOrEqual(height);
+      await browser.screenshot(`29-presenter-title-long-light-${width}`);
+    }
+    expect((await rename(question)).status).toBe(200);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.setViewportSize({ width: 1280, height: 720 });
+  });
+
   it("at 1920×1080 the diagram's text is at least 24 px, and zoom scales the whole UI", async () => {
     const { page } = browser;
     await page.setViewportSize({ width: 1920, height: 1080 });

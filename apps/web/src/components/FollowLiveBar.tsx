@@ -17,13 +17,16 @@ export function FollowLiveBar({ compact }: { compact?: boolean }) {
   return (
     <div class={`${s.bar} ${compact ? s.compact : ""}`} data-testid="follow-live" data-on={on ? "true" : "false"} role="status">
       {on ? (
-        <span class={s.on}>
+        <span class={s.on} title={running.length ? undefined : "Following live — waiting for the next question"}>
           <i class={`${s.dot} ${running.length ? s.live : ""}`} aria-hidden="true" />
-          {running.length ? "Following live" : "Following live — waiting for the next question"}
+          {running.length || compact ? "Following live" : "Following live — waiting for the next question"}
         </span>
       ) : (
         <>
-          <span class={s.paused}>Paused{followLive.pausedBecause.value ? ` — ${followLive.pausedBecause.value}` : ""}</span>
+          {/* On stage the header is the question's: the reason goes in the tooltip, the state and the way back stay. */}
+          <span class={s.paused} title={followLive.pausedBecause.value ? `Paused — ${followLive.pausedBecause.value}` : undefined}>
+            Paused{followLive.pausedBecause.value && !compact ? ` — ${followLive.pausedBecause.value}` : ""}
+          </span>
           <Button variant="primary" hint="l" onClick={() => followLive.resume()} data-testid="follow-live-resume">
             Follow live
           </Button>
@@ -31,11 +34,12 @@ export function FollowLiveBar({ compact }: { compact?: boolean }) {
       )}
       {elsewhere > 0 ? (
         <span class={s.many} data-testid="follow-live-elsewhere">
-          {elsewhere === 1 ? "A question is running in another trace" : `${elsewhere} questions are running in other traces`}
+          {compact ? `${elsewhere} running elsewhere` : elsewhere === 1 ? "A question is running in another trace" : `${elsewhere} questions are running in other traces`}
         </span>
       ) : running.length > 1 ? (
         <span class={s.many} data-testid="follow-live-many">
-          {running.length} questions running{on ? " — following the newest" : ""}
+          {running.length} {compact ? "running" : "questions running"}
+          {on ? (compact ? " · newest shown" : " — following the newest") : ""}
         </span>
       ) : null}
       {compact ? null : <NotesReset />}

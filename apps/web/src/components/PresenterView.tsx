@@ -33,7 +33,10 @@ export function PresenterView({ status }: { status?: ComponentChildren }) {
     <div class={s.presenter} data-testid="presenter">
       <header class={s.head}>
         <span class={s.brand}>hopscope</span>
-        <span class={s.name}>{name}</span>
+        {/* The question, as the room must read it: up to two lines, clamped only beyond that (whole in its tooltip). */}
+        <span class={s.name} title={name} data-testid="presenter-title">
+          {name}
+        </span>
         <span class={s.pos}>
           hop {hop?.number ?? "–"} of {hops[hops.length - 1]?.number ?? 0}
         </span>
