@@ -18,3 +18,9 @@ export const ReplayStartedSchema = z.object({
   durationMs: z.number(),
 });
 export type ReplayStarted = z.infer<typeof ReplayStartedSchema>;
+
+/** `GET /api/replay`: the replays playing now, so a page opened in the middle of one can follow it. */
+export const ReplaysPlayingSchema = z.object({
+  replays: z.array(ReplayStartedSchema.extend({ speed: z.number(), startedAt: z.number() })),
+});
+export type ReplaysPlaying = z.infer<typeof ReplaysPlayingSchema>;

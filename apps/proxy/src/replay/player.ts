@@ -28,7 +28,7 @@ export class ReplayPlayer {
   constructor(
     readonly plan: ReplayPlan,
     /** Recorded pace × speed (2 = twice as fast). */
-    private readonly speed: number,
+    readonly speed: number,
     private readonly deps: PlayerDeps,
   ) {
     this.exchanges = plan.exchanges.map((e) => new ReplayedExchange(e));

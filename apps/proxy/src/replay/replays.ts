@@ -6,7 +6,7 @@
  * A trace's notes-file changes come along (given the notes table): its file lane shows in the replay too.
  */
 import type { TraceBundle } from "@hopscope/shared/trace/bundle";
-import type { ReplayStarted } from "@hopscope/shared/trace/replay";
+import type { ReplayStarted, ReplaysPlaying } from "@hopscope/shared/trace/replay";
 import type { Exchange, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { randomHex } from "@hopscope/shared/trace/traceparent";
 import type { Announce } from "../live/frames";
@@ -69,6 +69,11 @@ export class Replays {
     player.start();
     this.deps.logger.info({ traceId: plan.traceId, from: bundle.trace.id, speed, exchanges: plan.exchanges.length }, "replay started");
     return { traceId: plan.traceId, name: plan.name, exchangeCount: plan.exchanges.length, durationMs: plan.durationMs };
+  }
+
+  /** The replays playing now, oldest first (GET /api/replay: a page opened mid-replay follows the newest). */
+  playing(): ReplaysPlaying["replays"] {
+    return [...this.players].map(({ plan, speed }) => ({ traceId: plan.traceId, name: plan.name, exchangeCount: plan.exchanges.length, durationMs: plan.durationMs, speed, startedAt: plan.startedAt }));
   }
 
   /** For the recorder: replayed exchanges in flight. */

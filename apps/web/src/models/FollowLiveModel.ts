@@ -4,11 +4,15 @@
  * selected as it arrives (each for at least a moment), so the detail pane shows what is happening now (the model's text as it
  * streams). Two questions at once: the view follows the newest and says how many are running.
  * Navigating by hand (another hop, another trace, a replay) pauses following; `resume()` (the `l` key,
- * the button) picks it up again at the newest live trace. `now` ticks while something is in flight,
+ * the button) picks it up again at the newest live trace. A page opened while a trace runs (a question,
+ * a replay) opens it at once, as if it had been open from the start. `now` ticks while something is in flight,
  * so captions can count the seconds a model takes to answer.
  */
 import { computed, createModel, effect, signal } from "@preact/signals";
-import type { ServerFrame } from "@hopscope/shared/trace/schemas";
+import { ReplaysPlayingSchema } from "@hopscope/shared/trace/replay";
+import type { ExchangeSummary, ServerFrame } from "@hopscope/shared/trace/schemas";
+import { getJson } from "../api/http";
+import { isReadOnly } from "../api/source";
 import type { TraceModel } from "./TraceModel";
 import type { TracesModel } from "./TracesModel";
 import type { UiModel } from "./UiModel";
@@ -45,11 +49,25 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
     void trace.open(id, null, live);
   }
 
+  /**
+   * A page opened (or reconnected) while a trace is running follows it as a page open from the start
+   * does: the newest trace with an exchange in flight, else the newest replay playing (between two of its
+   * exchanges nothing is in flight). Only when following and nothing is open: a link to a trace wins.
+   */
+  async function joinRunning(inFlight: readonly ExchangeSummary[]): Promise<void> {
+    if (!on.peek() || trace.traceId.peek() !== null || isReadOnly()) return;
+    const newest = inFlight.reduce<ExchangeSummary | null>((a, x) => (!a || x.timings.start > a.timings.start ? x : a), null);
+    const id = newest?.traceId ?? (await getJson("/api/replay", ReplaysPlayingSchema)).replays.at(-1)?.traceId;
+    // Asked while the answer was on its way: the learner (or a new trace) may have moved the view meanwhile.
+    if (id && on.peek() && trace.traceId.peek() === null) openTrace(id, true);
+  }
+
   /** Called for each frame before the trace model applies it, so a new trace is open when its first exchange lands. */
   function beforeFrame(frame: ServerFrame): void {
     if (frame.type === "snapshot") {
       for (const t of frame.traces) known.add(t.id);
       for (const x of frame.inFlight) known.add(x.traceId);
+      joinRunning(frame.inFlight).catch((e: unknown) => console.error("[hopscope] could not ask which replays are playing", e));
       return;
     }
     if (frame.type !== "exchange.started") return;
