@@ -52,13 +52,67 @@ function overlaps(page: Page): Promise<Overlap[]> {
   });
 }
 
+/** Least room, in px, between the file lane's name and anything drawn in the rows (arrow heads included). */
+const CLEAR_PX = 4;
+
+/**
+ * How close the file lane's name comes to the rows below its strip: the first row's top edge, and every
+ * arrow (with its head, which rises above its line), label text, hop number and flag in view, as boxes.
+ */
+function nameClearance(page: Page): Promise<{ toFirstRow: number; nearest: { gap: number; what: string }; inside: boolean }> {
+  return page.evaluate(() => {
+    const seq = document.querySelector('[data-testid="sequence"]') as HTMLElement;
+    const name = (document.querySelector('[data-testid="notes-lane-name"]') as HTMLElement).getBoundingClientRect();
+    const rows = [...seq.querySelectorAll<HTMLElement>("[data-hop]")];
+    const boxes: { l: number; r: number; t: number; b: number; what: string }[] = [];
+    for (const row of rows) {
+      const hop = row.dataset.hop;
+      row.querySelectorAll("[data-direction] > span").forEach((e) => {
+        const b = e.getBoundingClientRect();
+        const head = getComputedStyle(e, "::after");
+        // The head is a CSS triangle on the line's end: as tall as its borders, centred on the line.
+        const half = (parseFloat(head.borderTopWidth) + parseFloat(head.borderBottomWidth)) / 2;
+        boxes.push({ l: b.left - 12, r: b.right + 12, t: b.top + b.height / 2 - half, b: b.top + b.height / 2 + half, what: `hop ${hop} arrow` });
+      });
+      row.querySelectorAll("[data-number], [data-flag]").forEach((e) => {
+        const b = e.getBoundingClientRect();
+        boxes.push({ l: b.left, r: b.right, t: b.top, b: b.bottom, what: `hop ${hop} ${e.textContent}` });
+      });
+      row.querySelectorAll("[data-label]").forEach((e) => {
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        for (const r of range.getClientRects()) boxes.push({ l: r.left, r: r.right, t: r.top, b: r.bottom, what: `hop ${hop} label "${e.textContent}"` });
+      });
+    }
+    let nearest = { gap: Number.POSITIVE_INFINITY, what: "" };
+    for (const o of boxes) {
+      const gap = Math.max(o.l - name.right, name.left - o.r, o.t - name.bottom, name.top - o.b);
+      if (gap < nearest.gap) nearest = { gap: Math.round(gap * 10) / 10, what: o.what };
+    }
+    const first = rows.find((r) => r.dataset.hop === "1")!.getBoundingClientRect();
+    const view = seq.getBoundingClientRect();
+    return { toFirstRow: Math.round((first.top - name.bottom) * 10) / 10, nearest, inside: name.left >= view.left - 0.5 && name.right <= view.right + 0.5 };
+  });
+}
+
+/** The Inspector's session played four times over: 20 MCP-only hops, so presenter mode shrinks its rows to compact. */
+async function longMcpSession(): Promise<string> {
+  const bundle = JSON.parse(await readFile(new URL("inspector-session.hopscope.json", TRACES), "utf8")) as { trace: { name: string }; exchanges: { id: number; seq: number; timings: Record<string, number | null> }[] };
+  const one = bundle.exchanges;
+  bundle.trace.name = "MCP Inspector: the session four times";
+  bundle.exchanges = [0, 1, 2, 3].flatMap((round) =>
+    one.map((x, i) => ({ ...x, id: round * one.length + i + 1, seq: round * one.length + i + 1, timings: Object.fromEntries(Object.entries(x.timings).map(([k, v]) => [k, v === null ? null : v + round * 400])) })),
+  );
+  return JSON.stringify(bundle);
+}
+
 describe("the sequence view's layout", () => {
   const suite = browserSuite();
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    for (const name of ["buy-milk", "write-instead-of-append", "missing-argument", "loop"]) {
-      const body = await readFile(new URL(`${name}.hopscope.json`, TRACES));
+    for (const name of ["buy-milk", "write-instead-of-append", "missing-argument", "loop", "inspector-session", "stdio-session", "mcp-x4"]) {
+      const body = name === "mcp-x4" ? await longMcpSession() : await readFile(new URL(`${name}.hopscope.json`, TRACES));
       const res = await fetch(new URL("/api/import", suite.stack.uiUrl), { method: "POST", headers: { "content-type": "application/json" }, body });
       expect(res.status).toBe(200);
       ids[name] = ((await res.json()) as { id: string }).id;
@@ -93,6 +147,27 @@ describe("the sequence view's layout", () => {
           expect(m!.y).toBeGreaterThan(arrows);
           expect(m!.y + m!.height).toBeLessThanOrEqual(row!.y + row!.height + 0.5);
           await suite.browser.screenshot(`80-layout-${name}-${present ? "presenter" : "timeline"}-${width}`);
+        }
+      });
+    }
+  }
+
+  for (const [width, height] of [
+    [1280, 720],
+    [1920, 1080],
+  ] as const) {
+    for (const present of [false, true]) {
+      it(`on MCP-only traces the file lane's name keeps ${CLEAR_PX} px from hop 1's arrows, labels and number (${present ? "presenter" : "timeline"}, ${width}×${height})`, async () => {
+        const { page } = suite.browser;
+        await page.setViewportSize({ width, height });
+        for (const name of ["inspector-session", "stdio-session", "mcp-x4"]) {
+          await open(page, name, 1, present);
+          const c = await nameClearance(page);
+          expect(c.toFirstRow, `${name}: from the name to the first row`).toBeGreaterThanOrEqual(CLEAR_PX);
+          expect(c.nearest.gap, `${name}: nearest is ${c.nearest.what}`).toBeGreaterThanOrEqual(CLEAR_PX);
+          expect(c.inside, `${name}: the name is inside the view`).toBe(true);
+          expect(await overlaps(page)).toEqual([]);
+          await suite.browser.screenshot(`85-layout-lane-name-${name}-${present ? "presenter" : "timeline"}-${width}`);
         }
       });
     }

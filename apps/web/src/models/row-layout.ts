@@ -11,8 +11,8 @@
 export const MARK_REM = 1.35;
 /** Room above and below a band's marks. */
 export const BAND_PAD_REM = 0.2;
-/** The strip above the first row that holds the file lane's name. */
-export const NAME_STRIP_REM = 1.5;
+/** The strip above the first row that holds the file lane's name, with room below it (it never touches hop 1). */
+export const NAME_STRIP_REM = 1.6;
 
 export interface RowLayout {
   /** Top of each row, from the top of the rows area (below the name strip). */
