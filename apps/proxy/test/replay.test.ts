@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTraceBundle, type TraceBundle } from "@hopscope/shared/trace/bundle";
-import { ReplayStartedSchema, type ReplayStarted } from "@hopscope/shared/trace/replay";
+import { ReplaysPlayingSchema, ReplayStartedSchema, type ReplayStarted } from "@hopscope/shared/trace/replay";
 import { ExchangeSchema, TraceSchema, type Exchange, type ServerFrame, type Trace } from "@hopscope/shared/trace/schemas";
 import { FeedClient, getJson, startRecorder, type TestRecorder } from "./helpers";
 
@@ -205,6 +205,8 @@ describe("POST /api/replay", () => {
       expect(started.name).toBe(`${buyMilk.trace.name} (replay)`);
       await untilStored(feed, started);
       const copy = await expectStoredCopy(rec, started, buyMilk);
+      // Played to its end: no longer listed among the replays playing.
+      await expect.poll(async () => ReplaysPlayingSchema.parse((await getJson(`${rec.url}/api/replay`)).body).replays).toEqual([]);
       const original = TraceSchema.parse((await getJson(`${rec.url}/api/traces/${imported.body.id}`)).body);
       expect(copy.exchanges.map((e) => e.id)).not.toContain(original.exchanges[0]?.id);
     } finally {
@@ -314,6 +316,9 @@ describe("a replay in flight", () => {
       // The question (the first hop) stays open for the whole trace: over a second at 2×, time to look.
       const started = await replay(rec, { bundle, speed: 2 });
       await feed.until(() => framesOf(feed, started.traceId).some((f) => f.type === "exchange.started"), "the first hop");
+      // A page opened now asks which replays are playing (GET /api/replay) to follow this one.
+      const playing = ReplaysPlayingSchema.parse((await getJson(`${rec.url}/api/replay`)).body);
+      expect(playing.replays).toEqual([{ ...started, speed: 2, startedAt: expect.any(Number) as number }]);
 
       const trace = TraceSchema.parse((await getJson(`${rec.url}/api/traces/${started.traceId}`)).body);
       expect(trace.name).toBe(`${bundle.trace.name} (replay)`);
