@@ -79,7 +79,7 @@ export function NotesLaneName() {
           ? `The MCP server is at ${w.upstream}: its notes file is on another machine, so the recorder cannot show its changes.`
           : "The recorder does not watch the notes file (NOTES_FILE=off).";
   return (
-    <span class={`${s.name} ${w && w.state !== "watching" ? s.blind : ""}`} style={{ left: `${FILE_X}%` }} title={help + content} data-testid="notes-lane-name">
+    <span class={`${s.name} ${w && w.state !== "watching" ? s.blind : ""}`} title={help + content} data-testid="notes-lane-name">
       {label}
     </span>
   );
