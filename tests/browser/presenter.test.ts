@@ -223,6 +223,16 @@ describe("presenting the article's trace", () => {
       await browser.screenshot(`29-presenter-title-long-light-${width}`);
     }
     expect((await rename(question)).status).toBe(200);
+    // Zoomed in to 150 % (Ctrl +) on the projector: the header wraps if it must, nothing runs off the screen, the question stays whole.
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await present(3);
+    for (let i = 0; i < 3; i++) await page.keyboard.press("Control+=");
+    expect(await page.getByTestId("zoom").textContent()).toBe("150%");
+    await expect.poll(async () => (await presenterTitle()).text).toBe(question);
+    const zoomed = await presenterTitle();
+    expect([zoomed.outside, zoomed.clamped, zoomed.lines <= 2]).toEqual([[], false, true]);
+    await browser.screenshot("29-presenter-title-zoom-150-1280");
+    await page.keyboard.press("Control+0");
     await page.emulateMedia({ colorScheme: "dark" });
     await page.setViewportSize({ width: 1280, height: 720 });
   });
