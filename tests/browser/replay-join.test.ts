@@ -3,7 +3,8 @@
  * replay as a page open from the start does: it asks the API what is running on load, opens that trace,
  * then moves with the live feed hop by hop to the end. Two cases: the article's trace (its /agent call is
  * in flight the whole time) and an MCP-only session, whose replay is mostly between two exchanges (nothing
- * in flight: only GET /api/replay tells). Real stack, Debian's Chromium, screenshots at 1280×720 and 1920×1080.
+ * in flight: only GET /api/replay tells); and the `l` key, following again, finds a replay between its
+ * exchanges the same way. Real stack, Debian's Chromium, screenshots at 1280×720 and 1920×1080.
  */
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
@@ -110,6 +111,22 @@ describe("a page opened during a replay", () => {
     expect(await late.getByTestId("follow-live").getAttribute("data-on")).toBe("true");
     await shot(late, "92-replay-join-mcp-only-1280");
     await late.close();
+    expect(suite.browser.pageErrors).toEqual([]);
+  });
+
+  it("following paused on another trace, the l key follows the replay playing, between its exchanges too", async () => {
+    const { page } = suite.browser;
+    await page.goto(`${suite.stack.uiUrl}/#/trace/${ids["buy-milk"]}/hop/2`);
+    await page.locator('[data-testid="follow-live"][data-on="false"]').waitFor();
+    const replay = await startReplay("inspector-session", 0.04);
+    await expect.poll(async () => (await playing()).includes(replay.traceId)).toBe(true);
+    // Paused: the page stays where the learner put it.
+    await page.waitForTimeout(500);
+    expect(shownTrace(page)).toBe(ids["buy-milk"]);
+    await page.keyboard.press("l");
+    await expect.poll(() => shownTrace(page), { timeout: 10_000 }).toBe(replay.traceId);
+    await page.locator('[data-hop="5"][data-selected="true"]').waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId("follow-live").getAttribute("data-on")).toBe("true");
     expect(suite.browser.pageErrors).toEqual([]);
   });
 });

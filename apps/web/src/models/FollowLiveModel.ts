@@ -57,9 +57,13 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
   async function joinRunning(inFlight: readonly ExchangeSummary[]): Promise<void> {
     if (!on.peek() || trace.traceId.peek() !== null || isReadOnly()) return;
     const newest = inFlight.reduce<ExchangeSummary | null>((a, x) => (!a || x.timings.start > a.timings.start ? x : a), null);
-    const id = newest?.traceId ?? (await getJson("/api/replay", ReplaysPlayingSchema)).replays.at(-1)?.traceId;
+    const id = newest?.traceId ?? (await newestReplay());
     // Asked while the answer was on its way: the learner (or a new trace) may have moved the view meanwhile.
     if (id && on.peek() && trace.traceId.peek() === null) openTrace(id, true);
+  }
+
+  async function newestReplay(): Promise<string | undefined> {
+    return (await getJson("/api/replay", ReplaysPlayingSchema)).replays.at(-1)?.traceId;
   }
 
   /** Called for each frame before the trace model applies it, so a new trace is open when its first exchange lands. */
@@ -167,6 +171,15 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
       else place(trace.traceId.value, trace.selectedHop.value);
     }
     on.value = true;
+    // Nothing in flight, but a replay may be playing (between two of its exchanges): follow that one.
+    if (!newest && !isReadOnly()) {
+      const from = trace.traceId.value;
+      newestReplay()
+        .then((id) => {
+          if (id && id !== from && on.peek() && trace.traceId.peek() === from) openTrace(id, false);
+        })
+        .catch((e: unknown) => console.error("[hopscope] could not ask which replays are playing", e));
+    }
   }
 
   function pause(reason: string): void {
