@@ -155,13 +155,13 @@ async function main() {
       }
       results.contenders = contenders.filter((c) => (samples.get(c.name)?.length ?? 0) > 0).map((c) => summarise(c.name, samples.get(c.name) ?? []));
       for (const [name, why] of failures) results.skipped.push({ name, reason: why });
-      if (!has("no-readers") && (!only || only.some((o) => "hopscope".startsWith(o)))) {
+      if (!has("no-readers") && (!only || only.some((o) => "hopscope".startsWith(o) || o.startsWith("hopscope")))) {
         results.readers = await runReadersBench(upstream.port, log, rounds);
       }
     } finally {
       upstream.stop();
     }
-    if (!has("no-profile") && (!only || only.some((o) => "hopscope".startsWith(o)))) {
+    if (!has("no-profile") && (!only || only.some((o) => "hopscope".startsWith(o) || o.startsWith("hopscope")))) {
       const p = await profileRecorder(log);
       cleanupProfile(p.file);
       const { file: _file, ...profile } = p;
