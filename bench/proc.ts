@@ -70,7 +70,8 @@ export function treeRssMiB(root: number): number {
 }
 
 /** CPU seconds per thread of one process, by thread name (`comm`; hopscope names its workers hs-taps and hs-recording). */
-export function threadCpuSeconds(pid: number): Map<string, number> {
+/** `which`: user + system time (the default), or either alone (system: the kernel's work for the thread). */
+export function threadCpuSeconds(pid: number, which: "all" | "user" | "system" = "all"): Map<string, number> {
   const out = new Map<string, number>();
   let tids: string[];
   try {
@@ -84,7 +85,8 @@ export function threadCpuSeconds(pid: number): Map<string, number> {
       const comm = raw.slice(raw.indexOf("(") + 1, raw.lastIndexOf(")"));
       const fields = raw.slice(raw.lastIndexOf(")") + 2).split(" ");
       const name = tid === String(pid) ? "main" : comm;
-      out.set(name, (out.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / CLK_TCK);
+      const ticks = which === "user" ? Number(fields[11]) : which === "system" ? Number(fields[12]) : Number(fields[11]) + Number(fields[12]);
+      out.set(name, (out.get(name) ?? 0) + ticks / CLK_TCK);
     } catch {
       // the thread ended between listing and reading
     }

@@ -84,6 +84,8 @@ interface Sample {
   rps: number;
   cpu: number;
   threads: Record<string, number>;
+  /** Of `threads`, the kernel's part (system time): socket reads and writes, SQLite's file writes, wake-ups. */
+  system: Record<string, number>;
 }
 
 async function measure(start: () => Promise<Running>): Promise<Sample> {
@@ -93,13 +95,16 @@ async function measure(start: () => Promise<Running>): Promise<Sample> {
     await load({ url, body, connections: 4, seconds: 1, pid: null });
     const pid = r.child.pid as number;
     const before = threadCpuSeconds(pid);
+    const systemBefore = threadCpuSeconds(pid, "system");
     const cpuBefore = treeCpuSeconds(pid);
     const l = await load({ url, body, connections: 16, seconds, pid: null });
     const cpu = ((treeCpuSeconds(pid) - cpuBefore) * 1e6) / l.requests;
     const threads: Record<string, number> = {};
     for (const [name, s] of threadCpuSeconds(pid)) threads[name] = ((s - (before.get(name) ?? 0)) * 1e6) / l.requests;
+    const system: Record<string, number> = {};
+    for (const [name, s] of threadCpuSeconds(pid, "system")) system[name] = ((s - (systemBefore.get(name) ?? 0)) * 1e6) / l.requests;
     if (l.errors > 0) process.stderr.write(`  ${l.errors} errors\n`);
-    return { rps: l.rps, cpu, threads };
+    return { rps: l.rps, cpu, threads, system };
   } finally {
     await r.stop();
   }
@@ -123,14 +128,16 @@ upstream.stop();
 const ref = median((samples.get("node pass-through") ?? []).map((s) => s.rps));
 const refCpu = median((samples.get("node pass-through") ?? []).map((s) => s.cpu));
 console.log(`load average ${load0?.toFixed(1)} → ${loadavg()[0]?.toFixed(1)}; ${rounds} rounds of ${seconds} s, 16 connections, ${chat ? "chat-like body on /api/chat" : "MCP-like body on /mcp"}`);
-console.log("| contender | req/s | × node | CPU µs/req (process) | × node | hs-taps µs/req | hs-recording µs/req | other threads µs/req |");
-console.log("|---|---|---|---|---|---|---|---|");
+console.log("| contender | req/s | × node | CPU µs/req (process) | × node | of it, kernel | hs-taps µs/req (kernel) | hs-recording µs/req (kernel) | other threads µs/req |");
+console.log("|---|---|---|---|---|---|---|---|---|");
 for (const [name, list] of samples) {
   const rps = median(list.map((s) => s.rps));
   const cpu = median(list.map((s) => s.cpu));
   const t = (n: string) => (list.some((s) => s.threads[n] !== undefined) ? median(list.map((s) => s.threads[n] ?? 0)).toFixed(1) : "–");
+  const k = (n: string) => (list.some((s) => s.system[n] !== undefined) ? ` (${median(list.map((s) => s.system[n] ?? 0)).toFixed(1)})` : "");
+  const kernel = median(list.map((s) => Object.values(s.system).reduce((a, b) => a + b, 0)));
   const names = [...new Set(list.flatMap((s) => Object.keys(s.threads)))].filter((n) => n !== "hs-taps" && n !== "hs-recording");
   const others = names.map((n) => `${n} ${t(n)}`).join(", ");
-  console.log(`| ${name} | ${rps.toFixed(0)} | ${(rps / ref).toFixed(2)}× | ${cpu.toFixed(1)} | ${(cpu / refCpu).toFixed(2)}× | ${t("hs-taps")} | ${t("hs-recording")} | ${others} |`);
+  console.log(`| ${name} | ${rps.toFixed(0)} | ${(rps / ref).toFixed(2)}× | ${cpu.toFixed(1)} | ${(cpu / refCpu).toFixed(2)}× | ${kernel.toFixed(1)} | ${t("hs-taps")}${k("hs-taps")} | ${t("hs-recording")}${k("hs-recording")} | ${others} |`);
 }
 process.exit(0);
