@@ -49,6 +49,12 @@ describe("trace names from the question, in every dialect", () => {
     ["/v1/messages", { model, max_tokens: 64, system: [{ type: "text", text: "You keep notes." }], messages: [{ role: "user", content: [{ type: "text", text: "Anthropic question in blocks" }] }] }, "Anthropic question in blocks"],
     ["/api/generate", { model, stream: false, prompt: "Generate prompt question" }, "Generate prompt question"],
     ["/v1/completions", { model, prompt: "Completions prompt question" }, "Completions prompt question"],
+    // raw: the client wrote the ChatML itself; the question is its last user turn, not the template text.
+    ["/api/generate", { model, stream: false, raw: true, prompt: "<|im_start|>system\nYou keep notes.<|im_end|>\n<|im_start|>user\nRaw first question<|im_end|>\n<|im_start|>assistant\nOK.<|im_end|>\n<|im_start|>user\nRaw ChatML question<|im_end|>\n<|im_start|>assistant\n" }, "Raw ChatML question"],
+    // A tool result goes back to Qwen as a user turn of <tool_response> blocks: not a question.
+    ["/api/generate", { model, stream: false, raw: true, prompt: "<|im_start|>user\nAdd buy milk (raw)<|im_end|>\n<|im_start|>assistant\n<tool_call>\n{}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\nok\n</tool_response><|im_end|>\n<|im_start|>assistant\n" }, "Add buy milk (raw)"],
+    // Raw text that is not ChatML is its own question, cut as any prompt.
+    ["/api/generate", { model, stream: false, raw: true, prompt: "Q: plain raw prompt\nA:" }, "Q: plain raw prompt A:"],
   ])("%s names its trace after the question (%#)", async (path, body, want) => {
     expect(await nameOf(path, body)).toBe(want);
   });

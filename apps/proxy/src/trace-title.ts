@@ -2,7 +2,7 @@
  * How a trace is named (issue 11): after the user's question, the moment the agent request carrying it is
  * seen (rank 2); else after the question a model request carries (rank 1): the first user message of the
  * native request Ollama builds from it, in every dialect (OpenAI content parts, the Responses API's `input`,
- * Anthropic text blocks), or the prompt of a generate request; else after its first request line (rank 0). A trace keeps its name: only a better-ranked candidate replaces it (a bare model
+ * Anthropic text blocks), or the prompt of a generate request (a `raw` one: its last user turn of ChatML); else after its first request line (rank 0). A trace keeps its name: only a better-ranked candidate replaces it (a bare model
  * trace that the question joins later), an equal one never, and a user's rename always wins (the store
  * marks it custom).
  */
@@ -44,7 +44,9 @@ export function questionOf(path: string, body: unknown): string | null {
   if (!isChatDialect(d)) {
     // The generate endpoints: the prompt Ollama is given (a body it refuses: the client's own string).
     const prompt = nativeOr(() => toNative(d, body).native.prompt, body.prompt);
-    return typeof prompt === "string" && prompt.trim() !== "" ? prompt : null;
+    if (typeof prompt !== "string" || prompt.trim() === "") return null;
+    // raw: the client wrote the chat template itself (ChatML for Qwen): its question is in its last user turn.
+    return (body.raw === true ? lastUserTurn(prompt) : null) ?? prompt;
   }
   const messages = conversationOf(path, body) ?? [];
   const isUserText = (m: unknown): m is { content: string } => isRecord(m) && m.role === "user" && typeof m.content === "string" && m.content.trim() !== "";
@@ -57,6 +59,22 @@ export function questionOf(path: string, body: unknown): string | null {
   }
   // A Responses body Ollama refuses still names its question when `input` is a plain string.
   return d === "openai-responses" && typeof body.input === "string" && body.input.trim() !== "" ? body.input : null;
+}
+
+/** A ChatML turn: `<|im_start|>role\n` … `<|im_end|>` (or the end of the prompt). */
+const CHATML_TURN = /<\|im_start\|>([^\n<]*)\n([\s\S]*?)(?=<\|im_end\|>|<\|im_start\|>|$)/g;
+/** Qwen 2.5 sends a tool's result back as a user turn of these: an answer, not a question. */
+const TOOL_RESPONSE = /<tool_response>[\s\S]*?(<\/tool_response>|$)/g;
+
+/** The text of the last user turn of a ChatML prompt that asks something; null when there is none. */
+export function lastUserTurn(prompt: string): string | null {
+  let last: string | null = null;
+  for (const [, role, text] of prompt.matchAll(CHATML_TURN)) {
+    if (role?.trim() !== "user") continue;
+    const asked = (text as string).replace(TOOL_RESPONSE, "");
+    if (asked.trim() !== "") last = asked;
+  }
+  return last;
 }
 
 /** What Ollama makes of the body, or `fallback` for a body it refuses (a DialectError; anything else is a bug). */
