@@ -8,8 +8,8 @@ import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { ExchangeSchema } from "@hopscope/shared/trace/schemas";
-import { eventually, getJson, startRecorder, startUpstream, traces, type TestRecorder, type Upstream } from "./helpers";
+import { eventually, startRecorder, startUpstream, traces, type TestRecorder, type Upstream } from "./helpers";
+import { raw, recorded } from "./relay-support";
 
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
@@ -21,33 +21,6 @@ afterEach(async () => {
   rec = null;
   up = null;
 });
-
-/** Writes `bytes` on a fresh connection and collects what comes back until `done` says so, or the connection closes. */
-function raw(port: number, bytes: string | Buffer, done: (got: string) => boolean = () => false): Promise<{ text: string; closed: boolean }> {
-  return new Promise((resolve, reject) => {
-    const s = net.connect(port, "127.0.0.1");
-    let text = "";
-    s.on("data", (d: Buffer) => {
-      text += d.toString("latin1");
-      if (done(text)) {
-        s.destroy();
-        resolve({ text, closed: false });
-      }
-    });
-    s.on("close", () => resolve({ text, closed: true }));
-    s.on("error", reject);
-    s.write(bytes);
-  });
-}
-
-async function recorded(r: TestRecorder, count: number) {
-  const all = await eventually(async () => {
-    const t = await traces(r);
-    const ids = t.flatMap((x) => x.exchanges.map((e) => e.id)).sort((a, b) => a - b);
-    return ids.length === count ? ids : null;
-  }, `${count} exchanges recorded`);
-  return Promise.all(all.map(async (id) => ExchangeSchema.parse((await getJson(`${r.url}/api/exchanges/${id}`)).body)));
-}
 
 const JSON_HEAD = "Host: 127.0.0.1\r\nContent-Type: application/json\r\n";
 

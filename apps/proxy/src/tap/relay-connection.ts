@@ -43,6 +43,13 @@ interface Slot {
   local: Buffer | null;
   /** The link its request went on; null once that link failed (the rest of its body is dropped). */
   link: UpstreamLink | null;
+  /** The forwarded head (latin1), kept to send the request again (see `retry`); "" for the tap's own answers. */
+  head: string;
+  /**
+   * It went on an idle link that had served a response before: a kept-alive connection the upstream may be
+   * closing at that very moment. Only such a request is sent again (`retry`), and only once.
+   */
+  reused: boolean;
   isHead: boolean;
   chunked: boolean;
   /** The client's request lets the connection stay open (HTTP version, Connection). */
@@ -137,11 +144,12 @@ export class RelayConnection implements LinkOwner {
       setFlatHeader(head.headers, "traceparent", tp);
     }
     const ex = ctx.recorder.begin({ tap: ctx.tap, method: head.method, url: head.url, upstream: ctx.upstream, requestHeaders: head.headers, connection: this.connection });
-    const link = this.link ?? this.connect();
     this.writeHead();
+    const link = this.linkForRequest();
     // Sent with the first body bytes (one write, not two), or once this read is parsed.
-    this.pendingHead = formatRequestHead(head, ctx.target.basePath + head.url, outgoing);
-    const slot: Slot = { ex, local: null, link, isHead: head.method === "HEAD", chunked, keepAlive: head.keepAlive, started: false, interim: false, upgraded: false };
+    const forwarded = formatRequestHead(head, ctx.target.basePath + head.url, outgoing);
+    this.pendingHead = forwarded;
+    const slot: Slot = { ex, local: null, link, head: forwarded, reused: link.served > 0 && this.queue.length === 0, isHead: head.method === "HEAD", chunked, keepAlive: head.keepAlive, started: false, interim: false, upgraded: false };
     this.queue.push(slot);
     this.current = slot;
     return BODY;
@@ -203,7 +211,7 @@ export class RelayConnection implements LinkOwner {
 
   private answerAndClose(bytes: Buffer): void {
     this.stopped = true;
-    this.queue.push({ ex: null, local: bytes, link: null, isHead: false, chunked: false, keepAlive: false, started: false, interim: false, upgraded: false });
+    this.queue.push({ ex: null, local: bytes, link: null, head: "", reused: false, isHead: false, chunked: false, keepAlive: false, started: false, interim: false, upgraded: false });
     this.pump();
   }
 
@@ -214,6 +222,15 @@ export class RelayConnection implements LinkOwner {
     this.queue.length = 0;
     this.client.end(s.local);
     this.dropLink();
+  }
+
+  /** The link a new request goes on: the current one, unless the upstream has said (FIN) it is closing an idle one. */
+  private linkForRequest(): UpstreamLink {
+    const link = this.link;
+    if (link === null) return this.connect();
+    if (!link.ended || this.queue.some((s) => s.link === link)) return link;
+    this.dropLink();
+    return this.connect();
   }
 
   private connect(): UpstreamLink {
@@ -281,6 +298,8 @@ export class RelayConnection implements LinkOwner {
       return;
     }
     this.queue.shift();
+    link.served++;
+    link.answeredUpTo = link.received;
     this.ctx.recorder.finish(s.ex, "complete");
     if (s.upgraded) {
       // What follows on both sockets is the new protocol: relayed unparsed until either side closes.
@@ -316,13 +335,43 @@ export class RelayConnection implements LinkOwner {
       return;
     }
     if (!this.queue.some((s) => s.ex !== null)) return;
-    const started = this.queue[0]?.started === true;
+    if (this.retry(link, err)) return;
+    // Bytes of its response went to the client as they came (a head cut short too): then only a cut is honest.
+    const started = this.queue[0]?.started === true || link.received > link.answeredUpTo;
     const why =
       err ??
       (started
         ? new Error(`the upstream ${this.ctx.upstream} closed the connection mid-response`)
         : Object.assign(new Error(`the upstream ${this.ctx.upstream} closed the connection before answering`), { code: "ECONNRESET" }));
-    this.failAll(why, false);
+    this.failAll(why, started);
+  }
+
+  /**
+   * The idle-close race, as browsers and undici handle it: the upstream closed (or reset) a kept-alive link
+   * just as a request was written to it, before any byte of the response. That request is sent again on a
+   * fresh connection, once, when it is the only one due and the tap still holds all of it: its head, and its
+   * body as the recorder keeps it (the slices already held, up to MAX_BODY_BYTES; a larger body gets the 502).
+   */
+  private retry(link: UpstreamLink, err: Error | null): boolean {
+    const s = this.queue[0];
+    if (!s?.ex || this.queue.length !== 1 || s.link !== link || !s.reused || s.started || s.interim) return false;
+    if (link.received !== link.answeredUpTo || (err !== null && !RETRYABLE.has((err as NodeJS.ErrnoException).code ?? ""))) return false;
+    const body = s.ex.requestBody;
+    let held = 0;
+    for (const part of body.keptParts) held += part.length;
+    if (held !== body.size) return false;
+    s.reused = false;
+    const fresh = this.connect();
+    s.link = fresh;
+    this.ctx.logger.info({ tap: this.ctx.tap, upstream: this.ctx.upstream, err: err?.message ?? null }, "the upstream closed an idle connection as a request was sent: sent again on a new one");
+    fresh.socket.cork();
+    let ok = fresh.write(s.head);
+    for (const part of body.keptParts) ok = s.chunked ? fresh.writeChunk(part) : fresh.write(part);
+    // The rest of a body still arriving follows on the fresh link (requestBody); a finished one is ended here.
+    if (this.current !== s && s.chunked) ok = fresh.write("0\r\n\r\n");
+    fresh.socket.uncork();
+    if (!ok && this.current === s) this.pauseClient(fresh);
+    return true;
   }
 
   /** The link can no longer be trusted: every response due on it fails (`cut`: the client's connection too). */
@@ -374,3 +423,5 @@ export class RelayConnection implements LinkOwner {
 }
 
 const KEEP_ALIVE_MS = 5000;
+/** How a link the upstream closed as a request arrived fails: a reset, or a write after its close. */
+const RETRYABLE: ReadonlySet<string> = new Set(["ECONNRESET", "EPIPE"]);

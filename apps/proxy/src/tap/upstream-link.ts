@@ -27,6 +27,14 @@ export interface LinkOwner {
 export class UpstreamLink {
   readonly socket: net.Socket;
   readonly parser: MessageParser;
+  /** Bytes read from the upstream so far: a response has begun once more arrived than when its request went. */
+  received = 0;
+  /** Responses completed on it: a link that served one is a reused keep-alive connection. */
+  served = 0;
+  /** `received` when the last response completed: more than that means the next response has begun. */
+  answeredUpTo = 0;
+  /** The upstream sent its FIN: it will answer nothing more, so no request is written on it. */
+  ended = false;
   private down = false;
 
   constructor(target: UpstreamTarget, timeoutMs: number, owner: LinkOwner) {
@@ -40,7 +48,11 @@ export class UpstreamLink {
     // Idle time on the socket (connecting included), as node:http's `timeout` option was: the owner answers
     // 504 when a response is due, and ignores it on an idle keep-alive link.
     socket.setTimeout(timeoutMs);
-    socket.on("data", (bytes: Buffer) => owner.upstreamBytes(this, bytes, performance.now()));
+    socket.on("data", (bytes: Buffer) => {
+      this.received += bytes.length;
+      owner.upstreamBytes(this, bytes, performance.now());
+    });
+    socket.on("end", () => (this.ended = true));
     socket.on("drain", () => owner.linkDrained(this));
     socket.on("timeout", () => owner.linkTimeout(this));
     socket.on("error", (err) => this.gone(owner, err));
