@@ -27,6 +27,8 @@ export const ConfigSchema = z.object({
   MAX_IMPORT_BYTES: positiveInt("MAX_IMPORT_BYTES", 32 * 1024 * 1024),
   /** An upstream that sends nothing for this long (no headers, no bytes) gets the client a 504. */
   UPSTREAM_TIMEOUT_MS: positiveInt("UPSTREAM_TIMEOUT_MS", 300_000),
+  /** A client whose request head is not complete this long after its first byte gets 408 (node:http's headersTimeout). */
+  HEADERS_TIMEOUT_MS: positiveInt("HEADERS_TIMEOUT_MS", 60_000),
   /** A WebSocket client with more than this many bytes unsent is dropped (it is too slow or dead). */
   WS_MAX_BUFFERED_BYTES: positiveInt("WS_MAX_BUFFERED_BYTES", 8 * 1024 * 1024),
   /** Recorded writes are flushed to SQLite at least this often. */
@@ -65,6 +67,7 @@ export interface Config {
   maxBodyBytes: number;
   maxImportBytes: number;
   upstreamTimeoutMs: number;
+  headersTimeoutMs: number;
   wsMaxBufferedBytes: number;
   flushIntervalMs: number;
   /** Keep at most this many traces in SQLite (0: all). */
@@ -95,6 +98,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxBodyBytes: c.MAX_BODY_BYTES,
     maxImportBytes: c.MAX_IMPORT_BYTES,
     upstreamTimeoutMs: c.UPSTREAM_TIMEOUT_MS,
+    headersTimeoutMs: c.HEADERS_TIMEOUT_MS,
     wsMaxBufferedBytes: c.WS_MAX_BUFFERED_BYTES,
     flushIntervalMs: c.FLUSH_INTERVAL_MS,
     maxTraces: c.MAX_TRACES,

@@ -81,6 +81,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
       host: config.host,
       taps: TAPS.map((tap) => ({ tap, upstream: config.taps[tap].upstream, port: config.taps[tap].port })),
       timeoutMs: config.upstreamTimeoutMs,
+      headersTimeoutMs: config.headersTimeoutMs,
       guard,
       ...(deps.queueLimits ? { queueLimits: deps.queueLimits } : {}),
     },

@@ -18,6 +18,7 @@ export interface TapsThreadData {
   host: string;
   taps: { tap: Tap; upstream: string; port: number }[];
   timeoutMs: number;
+  headersTimeoutMs: number;
   guard: GuardPolicy;
   maxBodyBytes: number;
   queueLimits?: QueueLimits;
@@ -41,7 +42,7 @@ try {
     // Ollama decodes any Content-Type as JSON and its documented curl examples send form-encoded ones,
     // so the model tap checks Host and Origin only; the agent and MCP taps also insist on JSON.
     const guard = { ...data.guard, requireJson: t.tap !== "model" };
-    handles.push(await startTap({ tap: t.tap, upstream: t.upstream, host: data.host, port: t.port, recorder, timeoutMs: data.timeoutMs, logger, guard }));
+    handles.push(await startTap({ tap: t.tap, upstream: t.upstream, host: data.host, port: t.port, recorder, timeoutMs: data.timeoutMs, headersTimeoutMs: data.headersTimeoutMs, logger, guard }));
   }
   post({ kind: "ready", taps: handles.map((h) => ({ tap: h.tap, upstream: h.upstream, port: h.port, url: h.url })) });
 } catch (err) {

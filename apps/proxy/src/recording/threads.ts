@@ -22,6 +22,7 @@ export interface ThreadsOptions {
   host: string;
   taps: { tap: Tap; upstream: string; port: number }[];
   timeoutMs: number;
+  headersTimeoutMs: number;
   /** The request guard the taps run on each client request before forwarding. */
   guard: GuardPolicy;
   queueLimits?: QueueLimits;
@@ -60,7 +61,7 @@ export class RecorderThreads {
       this.recording.on("message", (msg: FromRecording) => (msg.kind === "ready" ? resolve() : this.fromRecording(msg)));
       this.watch(this.recording, "recording", reject);
     });
-    const tapsData: TapsThreadData = { entry: "./taps-thread.ts", threadName: "hs-taps", host: opts.host, taps: opts.taps, timeoutMs: opts.timeoutMs, guard: opts.guard, maxBodyBytes: opts.maxBodyBytes, events: channel.port2, ...(opts.queueLimits ? { queueLimits: opts.queueLimits } : {}) };
+    const tapsData: TapsThreadData = { entry: "./taps-thread.ts", threadName: "hs-taps", host: opts.host, taps: opts.taps, timeoutMs: opts.timeoutMs, headersTimeoutMs: opts.headersTimeoutMs, guard: opts.guard, maxBodyBytes: opts.maxBodyBytes, events: channel.port2, ...(opts.queueLimits ? { queueLimits: opts.queueLimits } : {}) };
     this.tapsWorker = new Worker(BOOT, { workerData: tapsData, transferList: [channel.port2], execArgv });
     const tapsReady = new Promise<TapInfoMessage[]>((resolve, reject) => {
       this.tapsWorker.on("message", (msg: FromTaps) => {

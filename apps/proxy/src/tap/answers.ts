@@ -1,6 +1,7 @@
 /**
  * What a tap answers itself, as bytes for the client socket: a refusal (403/415, then the connection
- * closes: the request's body is left unread), a malformed request (400, then close), and the 502/504 of an
+ * closes: the request's body is left unread), a malformed request (400, then close), a request head that took
+ * too long (408, then close), and the 502/504 of an
  * upstream that is down or silent (JSON naming it; the connection stays open).
  */
 import type { Refusal } from "@hopscope/nodekit/guard";
@@ -31,3 +32,5 @@ export function refusalAnswer(refusal: Refusal): Answer {
 
 /** What node:http's server sent for a request it could not parse (the old taps' clientError answer). */
 export const BAD_REQUEST = Buffer.from("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n", "latin1");
+/** What node:http's server sends when a request head is not complete within headersTimeout. */
+export const REQUEST_TIMEOUT = Buffer.from("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n", "latin1");

@@ -22,9 +22,10 @@ import { BODY, MessageParser, NO_BODY, type Head, type ParseError } from "./llht
 import { flatHeader, forwardHeaders, setFlatHeader } from "./hop-headers";
 import { checkHead } from "./head-guard";
 import { formatRequestHead } from "./request-head";
-import { BAD_REQUEST, jsonAnswer, refusalAnswer } from "./answers";
+import { BAD_REQUEST, REQUEST_TIMEOUT, jsonAnswer, refusalAnswer } from "./answers";
 import { UpstreamTimeoutError, upstreamFailure } from "./upstream-error";
 import { UpstreamLink, type LinkOwner, type UpstreamTarget } from "./upstream-link";
+import type { HeadTimer } from "./head-timer";
 
 export interface RelayContext {
   tap: Tap;
@@ -32,6 +33,8 @@ export interface RelayContext {
   target: UpstreamTarget & { host: string; basePath: string };
   recorder: TapRecorder;
   timeoutMs: number;
+  /** The head timeout's clock (HEADERS_TIMEOUT_MS). */
+  heads: HeadTimer;
   logger: Logger;
   guard: GuardPolicy;
 }
@@ -79,6 +82,8 @@ export class RelayConnection implements LinkOwner {
   private pausedBy: UpstreamLink | null = null;
   /** The forwarded head of the request being received, until it is written (latin1). */
   private pendingHead: string | null = null;
+  /** The HeadTimer tick at which the request head being received began; -1 while none is. */
+  private headTick = -1;
 
   constructor(
     private readonly client: net.Socket,
@@ -108,6 +113,8 @@ export class RelayConnection implements LinkOwner {
       if (link && !link.write(bytes)) this.pauseClient(link);
       return;
     }
+    // Bytes outside a body begin a head: timed until it is complete (a body, however slow, is not).
+    if (this.current === null && this.headTick < 0) this.headTick = this.ctx.heads.tick;
     // One write to the upstream for a head and the body bytes that came with it.
     link?.socket.cork();
     const err = this.parser.execute(bytes);
@@ -118,6 +125,7 @@ export class RelayConnection implements LinkOwner {
   }
 
   private requestHead(head: Head): number {
+    this.headTick = -1;
     if (this.stopped) return BODY;
     const { ctx } = this;
     if (head.method === "CONNECT") {
@@ -207,6 +215,14 @@ export class RelayConnection implements LinkOwner {
       return;
     }
     this.answerAndClose(BAD_REQUEST);
+  }
+
+  /** Asked each HeadTimer tick: a head begun too long ago gets 408 and the connection closes (a slowloris). */
+  checkHeadTime(tick: number): void {
+    if (this.headTick < 0 || this.stopped || tick - this.headTick < this.ctx.heads.ticks) return;
+    this.headTick = -1;
+    this.ctx.logger.debug?.({ tap: this.ctx.tap, connection: this.connection }, "request head not complete in time: 408");
+    this.answerAndClose(REQUEST_TIMEOUT);
   }
 
   private answerAndClose(bytes: Buffer): void {

@@ -11,6 +11,7 @@ import { urlHost } from "@hopscope/nodekit/listen";
 import type { TapRecorder } from "../tap-recorder";
 import type { Logger } from "../logger";
 import { RelayConnection, type RelayContext } from "./relay-connection";
+import { HeadTimer } from "./head-timer";
 
 export interface TapOptions {
   tap: Tap;
@@ -19,6 +20,8 @@ export interface TapOptions {
   port: number;
   recorder: TapRecorder;
   timeoutMs: number;
+  /** A request head not complete this long after its first byte gets 408 and the connection closes. */
+  headersTimeoutMs: number;
   logger: Logger;
   /**
    * Checked on the client's request before forwarding: the tap rewrites Host, so the upstream cannot see
@@ -38,23 +41,35 @@ export interface TapHandle {
 export async function startTap(opts: TapOptions): Promise<TapHandle> {
   const target = new URL(opts.upstream);
   if (target.protocol !== "http:") throw new Error(`the ${opts.tap} tap forwards to http:// upstreams only (got ${opts.upstream})`);
+  const relays = new Set<RelayConnection>();
+  const heads = new HeadTimer(opts.headersTimeoutMs, (tick) => {
+    for (const r of relays) r.checkHeadTime(tick);
+  });
   const ctx: RelayContext = {
     tap: opts.tap,
     upstream: opts.upstream,
     target: { hostname: target.hostname.replace(/^\[|\]$/g, ""), port: Number(target.port || 80), host: target.host, basePath: target.pathname.replace(/\/+$/, "") },
     recorder: opts.recorder,
     timeoutMs: opts.timeoutMs,
+    heads,
     logger: opts.logger,
     guard: opts.guard,
   };
   const sockets = new Set<net.Socket>();
   const server = net.createServer({ noDelay: true }, (socket) => {
     sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    new RelayConnection(socket, ctx);
+    const relay = new RelayConnection(socket, ctx);
+    relays.add(relay);
+    socket.on("close", () => {
+      sockets.delete(socket);
+      relays.delete(relay);
+    });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (err) => {
+      heads.close();
+      reject(err);
+    });
     server.listen(opts.port, opts.host, () => {
       server.off("error", reject);
       resolve();
@@ -68,6 +83,7 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
     url: `http://${urlHost(opts.host)}:${port}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        heads.close();
         server.close((err) => (err ? reject(err) : resolve()));
         // Keep-alive connections (and streams in flight) would hold close() open: they end now, and the
         // exchanges still in flight are recorded as aborted.
