@@ -172,7 +172,7 @@ export class Recorder {
     const path = pathOf(url);
     // Every chat dialect is compared as the native messages Ollama builds from it.
     const conversation = tap === "model" ? conversationOf(path, body) : null;
-    if (conversation) return this.grouper.assignModelChat(conversation, now, header?.traceId);
+    if (conversation) return this.grouper.assignModelChat(conversation, now, header?.traceId, d.begin.connection);
     if (tap === "mcp") {
       const known = header ?? parseTraceparent(traceparentFromJsonRpc(body));
       const method = isRecord(body) && typeof body.method === "string" ? body.method : undefined;

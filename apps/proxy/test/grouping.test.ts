@@ -1,9 +1,12 @@
 /**
  * Grouping through the taps for traffic without a traceparent header (a foreign host or a bare client):
- * the conversation fallback, the tools/call that follows a model's tool call, and MCP `_meta.traceparent`.
+ * the conversation fallback (identical conversations at once told apart by their client connections), the
+ * tools/call that follows a model's tool call, and MCP `_meta.traceparent`.
  */
+import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { request, startRecorder, startUpstream, traces, eventually, type TestRecorder, type Upstream } from "./helpers";
+import { ExchangeSchema } from "@hopscope/shared/trace/schemas";
+import { getJson, request, startRecorder, startUpstream, traces, eventually, type TestRecorder, type Upstream } from "./helpers";
 
 let rec: TestRecorder | null = null;
 const ups: Upstream[] = [];
@@ -74,5 +77,51 @@ describe("grouping without traceparent", () => {
       return list.length === 1 && list[0]!.exchanges.length === 2 ? list : null;
     }, "one trace of two");
     expect(t).toMatchObject({ id: traceId, groupedBy: "traceparent" });
+  });
+});
+
+/** A chat request on `agent` (a kept-alive pool of one connection, or none: a new connection each time). */
+function chatOn(url: string, agent: http.Agent | false, learner: string, messages: unknown[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${url}/api/chat`, { method: "POST", agent, headers: { "content-type": "application/json", "x-learner": learner } }, (res) => {
+      res.resume();
+      res.on("end", () => resolve());
+    });
+    req.on("error", reject);
+    req.end(JSON.stringify({ model: "m", stream: false, messages }));
+  });
+}
+
+describe("identical conversations without traceparent", () => {
+  const turns = [
+    [sys, user],
+    [sys, user, { role: "assistant", content: "", tool_calls: [call] }, { role: "tool", content: "Success", tool_name: "append" }],
+  ];
+  const learnersOf = async (count: number) => {
+    const all = await eventually(async () => {
+      const t = await traces(rec!);
+      return t.reduce((k, x) => k + x.exchanges.length, 0) === count && t.every((x) => x.exchanges.every((e) => e.state === "complete")) ? t : null;
+    }, `${count} exchanges`);
+    const learnerOf = async (id: number) => ExchangeSchema.parse((await getJson(`${rec!.url}/api/exchanges/${id}`)).body).requestHeaders.find(([k]) => k === "x-learner")?.[1];
+    return Promise.all(all.map(async (t) => (await Promise.all(t.exchanges.map((e) => learnerOf(e.id)))).join(",")));
+  };
+
+  it("two learners asking the same at once, each on a kept-alive connection, stay two traces", async () => {
+    rec = await stack();
+    const pools = [new http.Agent({ keepAlive: true, maxSockets: 1 }), new http.Agent({ keepAlive: true, maxSockets: 1 })];
+    // B's follow-up comes first: by the messages alone it would join the latest (or the first) conversation.
+    await chatOn(rec.taps.model.url, pools[0]!, "A", turns[0]!);
+    await chatOn(rec.taps.model.url, pools[1]!, "B", turns[0]!);
+    await chatOn(rec.taps.model.url, pools[1]!, "B", turns[1]!);
+    await chatOn(rec.taps.model.url, pools[0]!, "A", turns[1]!);
+    for (const p of pools) p.destroy();
+    expect((await learnersOf(4)).sort()).toEqual(["A,A", "B,B"]);
+  });
+
+  it("one conversation over a new connection per turn stays one trace", async () => {
+    rec = await stack();
+    await chatOn(rec.taps.model.url, false, "A", turns[0]!);
+    await chatOn(rec.taps.model.url, false, "A", turns[1]!);
+    expect(await learnersOf(2)).toEqual(["A,A"]);
   });
 });

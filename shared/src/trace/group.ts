@@ -5,6 +5,9 @@
  * 1. `traceparent` header (or MCP `params._meta.traceparent`): the trace-id is the trace id.
  * 2. Model chat, in any dialect (compared as the native messages Ollama builds, see conversationOf): a request whose messages strictly extend an earlier request's messages (same roles and
  *    contents, in order, plus more) joins that request's trace: it is the next turn of the same conversation.
+ *    Identical conversations running at once (two learners asking the same question) match each other's
+ *    turns too; the wire tells them apart (see `pickTurn`): a turn not yet followed up is preferred to one
+ *    that was, then the same client connection, then the same client address, then the latest.
  * 3. MCP `tools/call`: within `mcpWindowMs` after a model response that asked for a tool of that name
  *    (and that no tools/call has answered yet), it joins that model exchange's trace — unless it comes in
  *    an MCP session that began after the model asked and more than `lateSessionMs` (1 s) after the asking
@@ -48,6 +51,10 @@ interface Conversation {
   traceId: string;
   keys: string[];
   at: number;
+  /** The client connection (`address:port`) the request came on, when the tap knows it. */
+  connection: string | null;
+  /** A later request already joined as this turn's follow-up. */
+  followed: boolean;
 }
 
 interface PendingToolCall {
@@ -86,6 +93,39 @@ export function extendsMessages(earlier: readonly string[], later: readonly stri
   return earlier.every((k, i) => later[i] === k);
 }
 
+/** `address:port` → address (IPv6 ones hold colons too); null when unknown. */
+function addressOf(connection: string | null): string | null {
+  const i = connection?.lastIndexOf(":") ?? -1;
+  return connection && i > 0 ? connection.slice(0, i) : null;
+}
+
+/**
+ * The turn a request continues, among the remembered requests whose messages it strictly extends: the
+ * longest such (the latest turn of its conversation). Two identical conversations at once offer two equally
+ * long ones; then, in order: a turn nobody followed up yet (each conversation's latest turn is followed once,
+ * so two conversations stay two traces even when nothing else differs); the same client connection (a kept-
+ * alive client: undici, the SDKs); the same client address (another machine is another learner); the latest.
+ * A client that opens a connection per request still matches by the messages alone.
+ */
+function pickTurn(conversations: readonly Conversation[], keys: readonly string[], connection: string | null): Conversation | undefined {
+  const address = addressOf(connection);
+  const score = (c: Conversation) =>
+    (c.followed ? 0 : 4) + (connection !== null && c.connection === connection ? 2 : 0) + (address !== null && addressOf(c.connection) === address ? 1 : 0);
+  let best: Conversation | undefined;
+  let bestScore = -1;
+  for (const c of conversations) {
+    if (!extendsMessages(c.keys, keys)) continue;
+    const s = score(c);
+    const longer = best === undefined || c.keys.length > best.keys.length;
+    const tie = best !== undefined && c.keys.length === best.keys.length;
+    if (longer || (tie && (s > bestScore || (s === bestScore && c.at >= (best as Conversation).at)))) {
+      best = c;
+      bestScore = s;
+    }
+  }
+  return best;
+}
+
 export class FallbackGrouper {
   private conversations: Conversation[] = [];
   private pendingCalls: PendingToolCall[] = [];
@@ -105,18 +145,18 @@ export class FallbackGrouper {
    * Remembers a chat request (whatever its grouping) so a later turn can join it, and returns the
    * trace for a request without traceparent.
    */
-  assignModelChat(messages: readonly unknown[], now: number, known?: string | null): GroupResult {
+  assignModelChat(messages: readonly unknown[], now: number, known?: string | null, connection?: string | null): GroupResult {
     this.expire(now);
     const keys = messages.map(messageKey);
+    const from = connection ?? null;
     let result: GroupResult;
     if (known) result = { traceId: known, groupedBy: "traceparent" };
     else {
-      const match = this.conversations
-        .filter((c) => extendsMessages(c.keys, keys))
-        .sort((a, b) => b.keys.length - a.keys.length || b.at - a.at)[0];
+      const match = pickTurn(this.conversations, keys, from);
+      if (match) match.followed = true;
       result = match ? { traceId: match.traceId, groupedBy: "conversation" } : { traceId: this.opts.newTraceId(), groupedBy: "single" };
     }
-    this.conversations.push({ traceId: result.traceId, keys, at: now });
+    this.conversations.push({ traceId: result.traceId, keys, at: now, connection: from, followed: false });
     this.trim();
     return result;
   }
