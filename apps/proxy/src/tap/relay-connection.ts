@@ -8,7 +8,9 @@
  * first), and only then is it parsed, to tell the recorder where each response starts and ends.
  *
  * Responses go back in the order of the requests (pipelining included): `queue` holds the exchanges whose
- * responses are due, and what the tap answers itself (a refusal, a 400) waits there for its turn.
+ * responses are due, and what the tap answers itself (a refusal, a 400, a 408) waits there for its turn.
+ * A request the upstream dropped as it closed an idle link is sent again once (slot.ts); a head that takes
+ * longer than HEADERS_TIMEOUT_MS gets 408 (head-timer.ts).
  */
 import type net from "node:net";
 import type { Tap } from "@hopscope/shared/trace/schemas";
@@ -26,6 +28,7 @@ import { BAD_REQUEST, REQUEST_TIMEOUT, jsonAnswer, refusalAnswer } from "./answe
 import { UpstreamTimeoutError, upstreamFailure } from "./upstream-error";
 import { UpstreamLink, type LinkOwner, type UpstreamTarget } from "./upstream-link";
 import type { HeadTimer } from "./head-timer";
+import { localSlot, resend, resendable, type Slot } from "./slot";
 
 export interface RelayContext {
   tap: Tap;
@@ -39,31 +42,8 @@ export interface RelayContext {
   guard: GuardPolicy;
 }
 
-/** An exchange whose response is due, or an answer of the tap's own waiting for its turn. */
-interface Slot {
-  ex: LiveExchange | null;
-  /** The tap's own answer (then the connection closes); null for a forwarded request. */
-  local: Buffer | null;
-  /** The link its request went on; null once that link failed (the rest of its body is dropped). */
-  link: UpstreamLink | null;
-  /** The forwarded head (latin1), kept to send the request again (see `retry`); "" for the tap's own answers. */
-  head: string;
-  /**
-   * It went on an idle link that had served a response before: a kept-alive connection the upstream may be
-   * closing at that very moment. Only such a request is sent again (`retry`), and only once.
-   */
-  reused: boolean;
-  isHead: boolean;
-  chunked: boolean;
-  /** The client's request lets the connection stay open (HTTP version, Connection). */
-  keepAlive: boolean;
-  started: boolean;
-  /** Parsing a 1xx interim response: forwarded, not the exchange's response. */
-  interim: boolean;
-  upgraded: boolean;
-}
-
 const CLIENT_GONE = "the client closed the connection before the response was complete";
+const KEEP_ALIVE_MS = 5000;
 
 export class RelayConnection implements LinkOwner {
   private readonly parser: MessageParser;
@@ -220,14 +200,13 @@ export class RelayConnection implements LinkOwner {
   /** Asked each HeadTimer tick: a head begun too long ago gets 408 and the connection closes (a slowloris). */
   checkHeadTime(tick: number): void {
     if (this.headTick < 0 || this.stopped || tick - this.headTick < this.ctx.heads.ticks) return;
-    this.headTick = -1;
     this.ctx.logger.debug?.({ tap: this.ctx.tap, connection: this.connection }, "request head not complete in time: 408");
     this.answerAndClose(REQUEST_TIMEOUT);
   }
 
   private answerAndClose(bytes: Buffer): void {
     this.stopped = true;
-    this.queue.push({ ex: null, local: bytes, link: null, head: "", reused: false, isHead: false, chunked: false, keepAlive: false, started: false, interim: false, upgraded: false });
+    this.queue.push(localSlot(bytes));
     this.pump();
   }
 
@@ -362,31 +341,13 @@ export class RelayConnection implements LinkOwner {
     this.failAll(why, started);
   }
 
-  /**
-   * The idle-close race, as browsers and undici handle it: the upstream closed (or reset) a kept-alive link
-   * just as a request was written to it, before any byte of the response. That request is sent again on a
-   * fresh connection, once, when it is the only one due and the tap still holds all of it: its head, and its
-   * body as the recorder keeps it (the slices already held, up to MAX_BODY_BYTES; a larger body gets the 502).
-   */
+  /** The idle-close race (slot.ts): the request due is sent again on a fresh link, once, when it may be. */
   private retry(link: UpstreamLink, err: Error | null): boolean {
     const s = this.queue[0];
-    if (!s?.ex || this.queue.length !== 1 || s.link !== link || !s.reused || s.started || s.interim) return false;
-    if (link.received !== link.answeredUpTo || (err !== null && !RETRYABLE.has((err as NodeJS.ErrnoException).code ?? ""))) return false;
-    const body = s.ex.requestBody;
-    let held = 0;
-    for (const part of body.keptParts) held += part.length;
-    if (held !== body.size) return false;
-    s.reused = false;
-    const fresh = this.connect();
-    s.link = fresh;
+    if (!resendable(s, this.queue.length === 1, link, err)) return false;
     this.ctx.logger.info({ tap: this.ctx.tap, upstream: this.ctx.upstream, err: err?.message ?? null }, "the upstream closed an idle connection as a request was sent: sent again on a new one");
-    fresh.socket.cork();
-    let ok = fresh.write(s.head);
-    for (const part of body.keptParts) ok = s.chunked ? fresh.writeChunk(part) : fresh.write(part);
-    // The rest of a body still arriving follows on the fresh link (requestBody); a finished one is ended here.
-    if (this.current !== s && s.chunked) ok = fresh.write("0\r\n\r\n");
-    fresh.socket.uncork();
-    if (!ok && this.current === s) this.pauseClient(fresh);
+    const fresh = this.connect();
+    if (!resend(s, fresh, this.current !== s) && this.current === s) this.pauseClient(fresh);
     return true;
   }
 
@@ -437,7 +398,3 @@ export class RelayConnection implements LinkOwner {
     this.parser.close();
   }
 }
-
-const KEEP_ALIVE_MS = 5000;
-/** How a link the upstream closed as a request arrived fails: a reset, or a write after its close. */
-const RETRYABLE: ReadonlySet<string> = new Set(["ECONNRESET", "EPIPE"]);
