@@ -8,22 +8,25 @@ import { afterEach, describe, expect, it } from "vitest";
 import { eventually, startRecorder, startUpstream, traces, type TestRecorder, type Upstream } from "./helpers";
 import { keptConnection, recorded } from "./relay-support";
 
-let rec: TestRecorder | null = null;
-let up: Upstream | null = null;
+const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  await rec?.dispose();
-  await up?.close();
-  rec = null;
-  up = null;
+  for (const f of closers.splice(0)) await f();
 });
+
+/** A recorder with a short head timeout in front of `handle`. */
+async function tapIn(handle: Parameters<typeof startUpstream>[0]): Promise<{ rec: TestRecorder; up: Upstream }> {
+  const up = await startUpstream(handle);
+  const rec = await startRecorder({ model: up.url }, { headersTimeoutMs: HEAD_TIMEOUT_MS });
+  closers.push(rec.dispose, up.close);
+  return { rec, up };
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const HEAD_TIMEOUT_MS = 300;
 
 describe("a request head sent slowly", () => {
   it("gets 408 and the connection closes, however often it trickles a byte; nothing forwarded or recorded", async () => {
-    up = await startUpstream((_req, res) => res.end("never"));
-    rec = await startRecorder({ model: up.url }, { headersTimeoutMs: HEAD_TIMEOUT_MS });
+    const { rec, up } = await tapIn((_req, res) => res.end("never"));
     const c = keptConnection(rec.taps.model.port);
     let closed = false;
     c.socket.on("close", () => (closed = true));
@@ -44,8 +47,7 @@ describe("a request head sent slowly", () => {
   });
 
   it("is timed from its first byte, not from the end of the previous response", async () => {
-    up = await startUpstream((_req, res) => res.end("ok"));
-    rec = await startRecorder({ model: up.url }, { headersTimeoutMs: HEAD_TIMEOUT_MS });
+    const { rec } = await tapIn((_req, res) => res.end("ok"));
     const c = keptConnection(rec.taps.model.port);
     c.socket.write("GET /api/tags HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
     await eventually(async () => c.answers() === 1, "the first answer");
@@ -60,8 +62,7 @@ describe("a request head sent slowly", () => {
 
 describe("what is not timed", () => {
   it("a body sent slowly for longer than the head timeout arrives whole", async () => {
-    up = await startUpstream((_req, res, body) => res.end(`got ${body.toString()}`));
-    rec = await startRecorder({ model: up.url }, { headersTimeoutMs: HEAD_TIMEOUT_MS });
+    const { rec } = await tapIn((_req, res, body) => res.end(`got ${body.toString()}`));
     const c = keptConnection(rec.taps.model.port);
     const body = '{"slow":"body"}';
     c.socket.write(`POST /api/chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
@@ -77,7 +78,7 @@ describe("what is not timed", () => {
   });
 
   it("a response that streams for longer than the head timeout is not cut", async () => {
-    up = await startUpstream((_req, res) => {
+    const { rec } = await tapIn((_req, res) => {
       res.writeHead(200, { "Content-Type": "application/x-ndjson" });
       let n = 0;
       const t = setInterval(() => {
@@ -88,7 +89,6 @@ describe("what is not timed", () => {
         }
       }, 100);
     });
-    rec = await startRecorder({ model: up.url }, { headersTimeoutMs: HEAD_TIMEOUT_MS });
     const c = keptConnection(rec.taps.model.port);
     c.socket.write(`GET /api/pull HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
     await eventually(async () => c.text().includes('{"n":8}') && c.text().endsWith("0\r\n\r\n"), "the whole stream", 400);
