@@ -6,8 +6,8 @@
  * 2. Model chat, in any dialect (compared as the native messages Ollama builds, see conversationOf): a request whose messages strictly extend an earlier request's messages (same roles and
  *    contents, in order, plus more) joins that request's trace: it is the next turn of the same conversation.
  *    Identical conversations running at once (two learners asking the same question) match each other's
- *    turns too; the wire tells them apart (see `pickTurn`): a turn not yet followed up is preferred to one
- *    that was, then the same client connection, then the same client address, then the latest.
+ *    turns too; the wire tells them apart (see `pickTurn`): the same client address, then a turn not yet
+ *    followed up, then the same client connection, then the latest.
  * 3. MCP `tools/call`: within `mcpWindowMs` after a model response that asked for a tool of that name
  *    (and that no tools/call has answered yet), it joins that model exchange's trace — unless it comes in
  *    an MCP session that began after the model asked and more than `lateSessionMs` (1 s) after the asking
@@ -102,15 +102,15 @@ function addressOf(connection: string | null): string | null {
 /**
  * The turn a request continues, among the remembered requests whose messages it strictly extends: the
  * longest such (the latest turn of its conversation). Two identical conversations at once offer two equally
- * long ones; then, in order: a turn nobody followed up yet (each conversation's latest turn is followed once,
- * so two conversations stay two traces even when nothing else differs); the same client connection (a kept-
- * alive client: undici, the SDKs); the same client address (another machine is another learner); the latest.
- * A client that opens a connection per request still matches by the messages alone.
+ * long ones; then, in order: the same client address (another machine is another learner); a turn nobody
+ * followed up yet (each conversation's latest turn is followed once, so two conversations stay two traces
+ * even when nothing else differs); the same client connection (a kept-alive client: undici, the SDKs); the
+ * latest. A client that opens a connection per request still matches by the messages alone.
  */
 function pickTurn(conversations: readonly Conversation[], keys: readonly string[], connection: string | null): Conversation | undefined {
   const address = addressOf(connection);
   const score = (c: Conversation) =>
-    (c.followed ? 0 : 4) + (connection !== null && c.connection === connection ? 2 : 0) + (address !== null && addressOf(c.connection) === address ? 1 : 0);
+    (address !== null && addressOf(c.connection) === address ? 4 : 0) + (c.followed ? 0 : 2) + (connection !== null && c.connection === connection ? 1 : 0);
   let best: Conversation | undefined;
   let bestScore = -1;
   for (const c of conversations) {

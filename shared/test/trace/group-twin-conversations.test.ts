@@ -85,6 +85,14 @@ describe("one conversation", () => {
     expect(g.assignModelChat(TURNS[1]!, 3, null, "127.0.0.1:55003").traceId).toBe(t);
   });
 
+  it("a retry of a turn stays with its machine, though another machine left an identical turn unanswered", () => {
+    const g = grouper();
+    g.assignModelChat(TURNS[0]!, 1, null, "10.0.0.3:40001");
+    const mine = g.assignModelChat(TURNS[0]!, 2, null, "10.0.0.2:40002").traceId;
+    expect(g.assignModelChat(TURNS[1]!, 3, null, "10.0.0.2:40003").traceId).toBe(mine);
+    expect(g.assignModelChat(TURNS[1]!, 4, null, "10.0.0.2:40004").traceId).toBe(mine);
+  });
+
   it("asked again later on one connection joins the new run, not an earlier run left unanswered", () => {
     const g = grouper();
     // An earlier run whose first turn was never followed up (the agent was stopped), on another connection.
