@@ -163,8 +163,10 @@ describe("a request written on an idle link the upstream is closing", () => {
   });
 });
 
-describe("an idle link that has seen the upstream's FIN", () => {
-  it("is not written to: the next request opens a fresh connection", async () => {
+// The tap also checks for the FIN before writing on an idle link; the window between the FIN and the close
+// is one turn of the tap's event loop, too short to hit from here, so this asserts the outcome around it.
+describe("an upstream that answers and sends its FIN at once", () => {
+  it("gets every next request on a fresh connection, nothing written after its FIN, no 502", async () => {
     let connections = 0;
     const lateRequests: number[] = [];
     // Keep-alive framing, then FIN at once; half-open, so a request written after the FIN would still be read.
