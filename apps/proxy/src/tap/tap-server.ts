@@ -66,12 +66,13 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", (err) => {
+    const failed = (err: Error) => {
       heads.close();
       reject(err);
-    });
+    };
+    server.once("error", failed);
     server.listen(opts.port, opts.host, () => {
-      server.off("error", reject);
+      server.off("error", failed);
       resolve();
     });
   });
