@@ -81,15 +81,8 @@ describe("grouping without traceparent", () => {
 });
 
 /** A chat request on `agent` (a kept-alive pool of one connection, or none: a new connection each time). */
-function chatOn(url: string, agent: http.Agent | false, learner: string, messages: unknown[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${url}/api/chat`, { method: "POST", agent, headers: { "content-type": "application/json", "x-learner": learner } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve());
-    });
-    req.on("error", reject);
-    req.end(JSON.stringify({ model: "m", stream: false, messages }));
-  });
+async function chatOn(url: string, agent: http.Agent | false, learner: string, messages: unknown[]): Promise<void> {
+  await request(`${url}/api/chat`, { method: "POST", agent, headers: { "content-type": "application/json", "x-learner": learner }, body: JSON.stringify({ model: "m", stream: false, messages }) });
 }
 
 describe("identical conversations without traceparent", () => {

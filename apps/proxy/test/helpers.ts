@@ -85,10 +85,10 @@ export async function startUpstream(
 /** Raw HTTP request returning status, headers and the body bytes. */
 export function request(
   url: string,
-  opts: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {},
+  opts: { method?: string; headers?: Record<string, string>; body?: Buffer | string; agent?: http.Agent | false } = {},
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: opts.method ?? "GET", headers: opts.headers }, (res) => {
+    const req = http.request(url, { method: opts.method ?? "GET", headers: opts.headers, ...(opts.agent !== undefined ? { agent: opts.agent } : {}) }, (res) => {
       const parts: Buffer[] = [];
       res.on("data", (c: Buffer) => parts.push(c));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
