@@ -129,7 +129,7 @@ export class Recorder {
     const responseBody = d.responseBody();
     const c = d.classify(d.status, responseBody);
     const traceId = d.traceId as string;
-    if (c.kind === "model.chat" && c.toolCalls.length > 0) this.grouper.noteToolCalls(traceId, c.toolCalls.map((t) => t.name), Date.now());
+    if (c.kind === "model.chat" && c.toolCalls.length > 0) this.grouper.noteToolCalls(traceId, c.toolCalls.map((t) => t.name), Date.now(), d.begin.connection);
     const summary = d.summary(c);
     const title = this.names.get(traceId) ?? this.titleOf(d, c);
     this.deps.store(

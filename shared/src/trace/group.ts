@@ -9,7 +9,8 @@
  *    turns too; the wire tells them apart (see `pickTurn`): the same client address, then a turn not yet
  *    followed up, then the same client connection, then the latest.
  * 3. MCP `tools/call`: within `mcpWindowMs` after a model response that asked for a tool of that name
- *    (and that no tools/call has answered yet), it joins that model exchange's trace — unless it comes in
+ *    (and that no tools/call has answered yet; the oldest, one asked from the caller's address first), it
+ *    joins that model exchange's trace — unless it comes in
  *    an MCP session that began after the model asked and more than `lateSessionMs` (1 s) after the asking
  *    (another client, e.g. the MCP Inspector run a little later, calling a tool of the same name).
  * 4. MCP without traceparent from a known client connection: its MCP session's trace (group-mcp.ts).
@@ -61,6 +62,8 @@ interface PendingToolCall {
   traceId: string;
   name: string;
   at: number;
+  /** The client address of the model request that asked (its agent calls the tool from the same machine). */
+  address: string | null;
 }
 
 /** One message reduced to what identifies it across turns: role and content (tool calls re-serialise). */
@@ -162,8 +165,9 @@ export class FallbackGrouper {
   }
 
   /** Notes the tool calls a model response asked for, so the tools/call that follows can join its trace. */
-  noteToolCalls(traceId: string, names: readonly string[], now: number): void {
-    for (const name of names) this.pendingCalls.push({ traceId, name, at: now });
+  noteToolCalls(traceId: string, names: readonly string[], now: number, connection?: string | null): void {
+    const address = addressOf(connection ?? null);
+    for (const name of names) this.pendingCalls.push({ traceId, name, at: now, address });
     this.trim();
   }
 
@@ -176,7 +180,11 @@ export class FallbackGrouper {
       // model was offered) or connects right away; a session begun later, well after, is someone else's.
       const began = client ? this.mcpSessions.sessionStart(client, now) : undefined;
       const lateSessionMs = this.opts.lateSessionMs ?? 1_000;
-      const i = this.pendingCalls.findIndex((p) => p.name === toolName && now - p.at <= this.mcpWindowMs && (began === undefined || began <= p.at || now - p.at <= lateSessionMs));
+      const fits = (p: PendingToolCall) => p.name === toolName && now - p.at <= this.mcpWindowMs && (began === undefined || began <= p.at || now - p.at <= lateSessionMs);
+      // The oldest call asked for; from the caller's own machine first (two learners' identical agents at once).
+      const from = client ? addressOf(client.connection) : null;
+      const mine = from === null ? -1 : this.pendingCalls.findIndex((p) => p.address === from && fits(p));
+      const i = mine !== -1 ? mine : this.pendingCalls.findIndex(fits);
       const hit = this.pendingCalls[i];
       if (hit) {
         this.pendingCalls.splice(i, 1);
