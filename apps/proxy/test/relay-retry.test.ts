@@ -163,6 +163,36 @@ describe("a request written on an idle link the upstream is closing", () => {
   });
 });
 
+describe("a link closed after a 100 Continue", () => {
+  it("gets the client its 502 after the 100 (not a cut), and the request is not sent again", async () => {
+    let connections = 0;
+    const up = await rawServer((s) => {
+      connections++;
+      let count = 0;
+      s.on("data", () => {
+        if (++count === 1) s.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+        else if (count === 2) {
+          s.write("HTTP/1.1 100 Continue\r\n\r\n");
+          setTimeout(() => s.destroy(), 50);
+        }
+      });
+    });
+    closers.push(up.close);
+    rec = await startRecorder({ model: up.url });
+    const c = keptConnection(rec.taps.model.port);
+    c.socket.write(GET);
+    await eventually(async () => c.answers() === 1, "the first answer");
+    c.socket.write(`POST /api/blobs/x HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\nhello`);
+    await eventually(async () => c.answers("502") === 1, "the 502 after the 100");
+    expect(c.socket.destroyed).toBe(false);
+    c.socket.destroy();
+    expect(c.text().indexOf("HTTP/1.1 100 Continue")).toBeLessThan(c.text().indexOf("HTTP/1.1 502 "));
+    expect(connections).toBe(1);
+    const ex = await recorded(rec, 2);
+    expect(ex.map((e) => `${e.status} ${e.state}`)).toEqual(["200 complete", "502 error"]);
+  });
+});
+
 // The tap also checks for the FIN before writing on an idle link; the window between the FIN and the close
 // is one turn of the tap's event loop, too short to hit from here, so this asserts the outcome around it.
 describe("an upstream that answers and sends its FIN at once", () => {

@@ -222,16 +222,13 @@ export class RelayConnection implements LinkOwner {
   /** The link a new request goes on: the current one, unless the upstream has said (FIN) it is closing an idle one. */
   private linkForRequest(): UpstreamLink {
     const link = this.link;
-    if (link === null) return this.connect();
-    if (!link.ended || this.queue.some((s) => s.link === link)) return link;
+    if (link !== null && (!link.ended || this.queue.some((s) => s.link === link))) return link;
     this.dropLink();
     return this.connect();
   }
 
   private connect(): UpstreamLink {
-    const link = new UpstreamLink(this.ctx.target, this.ctx.timeoutMs, this);
-    this.link = link;
-    return link;
+    return (this.link = new UpstreamLink(this.ctx.target, this.ctx.timeoutMs, this));
   }
 
   private dropLink(): void {
@@ -289,7 +286,10 @@ export class RelayConnection implements LinkOwner {
     const s = this.queue[0];
     if (!s?.ex) return;
     if (s.interim) {
+      // A 1xx went to the client: a failure now may still be answered 502, but the request is not sent again.
       s.interim = false;
+      s.reused = false;
+      link.answeredUpTo = link.received;
       return;
     }
     this.queue.shift();
