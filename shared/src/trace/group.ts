@@ -10,9 +10,9 @@
  *    followed up, then the same client connection, then the latest.
  * 3. MCP `tools/call`: within `mcpWindowMs` after a model response that asked for a tool of that name
  *    (and that no tools/call has answered yet; the oldest, one asked from the caller's address first), it
- *    joins that model exchange's trace — unless it comes in
- *    an MCP session that began after the model asked and more than `lateSessionMs` (1 s) after the asking
- *    (another client, e.g. the MCP Inspector run a little later, calling a tool of the same name).
+ *    joins that model exchange's trace — unless it comes in an MCP session that began after the model asked
+ *    and more than `lateSessionMs` (1 s) after the asking (another client, e.g. the MCP Inspector run a
+ *    little later, calling a tool of the same name).
  * 4. MCP without traceparent from a known client connection: its MCP session's trace (group-mcp.ts).
  * 5. Anything else: a trace of its own.
  *
