@@ -79,15 +79,19 @@ const NO_SESSIONS: readonly Session[] = [];
 
 export const SESSION_OPENERS: ReadonlySet<string> = new Set(["initialize", "server/discover"]);
 
+/** "127.0.0.1:54321" → "127.0.0.1", "::1:54321" → "::1": what a client's connections share (else the whole of it). */
+export function connectionAddress(connection: Connection): string {
+  const colon = connection.lastIndexOf(":");
+  return colon > 0 && /^\d+$/.test(connection.slice(colon + 1)) ? connection.slice(0, colon) : connection;
+}
+
 /** The McpClient of an exchange, from the tap's connection and the request's headers and JSON body. */
 export function mcpClientOf(connection: Connection | null | undefined, headers: ReadonlyArray<readonly [string, string]> | string, body: unknown): McpClient | undefined {
   if (!connection) return undefined;
   const stdio = connection.startsWith(STDIO_CONNECTION_PREFIX);
   const sessionId = headerValue(headers, "mcp-session-id");
   const id = isRecord(body) && typeof body.id === "number" ? body.id : undefined;
-  // "127.0.0.1:54321" → "127.0.0.1", "::1:54321" → "::1": what a client's connections share.
-  const colon = connection.lastIndexOf(":");
-  const remote = colon > 0 && /^\d+$/.test(connection.slice(colon + 1)) ? connection.slice(0, colon) : connection;
+  const remote = connectionAddress(connection);
   // One object literal, optional fields set or absent: built per MCP exchange, on the recording thread.
   const client: McpClient = { connection, peer: stdio ? connection : `${remote} ${headerValue(headers, "user-agent") ?? ""}` };
   if (id !== undefined) client.jsonrpcId = id;

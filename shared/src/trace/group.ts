@@ -20,7 +20,7 @@
  * means a conversation that spans a restart is split in two).
  */
 import { isRecord } from "./json-text";
-import { McpSessionGrouper, type McpClient } from "./group-mcp";
+import { McpSessionGrouper, connectionAddress, type McpClient } from "./group-mcp";
 import { toNative } from "../dialects/convert";
 import { dialectOfPath, isChatDialect } from "../dialects/dialect";
 
@@ -96,10 +96,9 @@ export function extendsMessages(earlier: readonly string[], later: readonly stri
   return earlier.every((k, i) => later[i] === k);
 }
 
-/** `address:port` → address (IPv6 ones hold colons too); null when unknown. */
+/** The client address of a connection (`address:port`, group-mcp.ts); null when the connection is unknown. */
 function addressOf(connection: string | null): string | null {
-  const i = connection?.lastIndexOf(":") ?? -1;
-  return connection && i > 0 ? connection.slice(0, i) : null;
+  return connection ? connectionAddress(connection) : null;
 }
 
 /**
