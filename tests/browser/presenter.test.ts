@@ -231,6 +231,25 @@ describe("presenting the article's trace", () => {
     await expect.poll(async () => (await presenterTitle()).text).toBe(question);
     const zoomed = await presenterTitle();
     expect([zoomed.outside, zoomed.clamped, zoomed.lines <= 2]).toEqual([[], false, true]);
+    // The stage below it: the caption ends above the footer (it scrolls in its box when it must), the payload keeps
+    // room, and the "N more hops below" bar stays inside the diagram's pane.
+    const stage = await page.getByTestId("presenter").evaluate((root) => {
+      const box = (el: Element | null) => (el as HTMLElement).getBoundingClientRect();
+      const bar = root.querySelector('[data-testid="hops-out-of-view"]');
+      const barButtons = bar ? [...bar.querySelectorAll("button")].filter((b) => !b.disabled).map((b) => box(b).right) : [];
+      return {
+        captionBottom: box(root.querySelector('[data-testid="caption"]')).bottom,
+        focusHeight: box(root.querySelector('[data-testid="presenter-focus"]')).height,
+        footTop: box(root.querySelector("footer")).top,
+        paneRight: box(root.querySelector('[data-testid="presenter-focus"]')?.parentElement?.previousElementSibling ?? null).right,
+        barRight: bar ? box(bar).right : null,
+        barButtonsRight: barButtons,
+      };
+    });
+    expect(stage.captionBottom).toBeLessThanOrEqual(stage.footTop + 0.5);
+    expect(stage.focusHeight).toBeGreaterThan(100);
+    expect(stage.barRight, "this lesson overflows its pane at 150 %: the bar is shown").not.toBeNull();
+    for (const right of [stage.barRight as number, ...stage.barButtonsRight]) expect(right).toBeLessThanOrEqual(stage.paneRight + 0.5);
     await browser.screenshot("29-presenter-title-zoom-150-1280");
     await page.keyboard.press("Control+0");
     await page.emulateMedia({ colorScheme: "dark" });
