@@ -26,10 +26,10 @@ import { absoluteUrl } from "./absolute-url";
 import { GENERATOR } from "./generator";
 import type { Har, HarEntry, HarEntryExt, HarPage, HarPageExt } from "./har-schema";
 import { harToBundle } from "./har-import";
+import { headerValue } from "@hopscope/shared/trace/json-text";
 
 function headerOf(ex: Exchange, name: string, side: "request" | "response"): string | undefined {
-  const list = side === "request" ? ex.requestHeaders : ex.responseHeaders;
-  return list.find(([k]) => k.toLowerCase() === name)?.[1];
+  return headerValue(side === "request" ? ex.requestHeaders : ex.responseHeaders, name);
 }
 
 function mimeType(body: Body | null, ex: Exchange, side: "request" | "response"): string {

@@ -19,6 +19,7 @@ import {
 import type { Classification, Exchange } from "@hopscope/shared/trace/schemas";
 import { absoluteUrl } from "./absolute-url";
 import { failureOf, type Failure } from "./exchange-failure";
+import { headerValue } from "@hopscope/shared/trace/json-text";
 
 export const GEN_AI = {
   operationName: "gen_ai.operation.name",
@@ -110,7 +111,7 @@ function chatSpan(ex: Exchange, c: Of<"model.chat">): SpanDescription {
 function mcpSpan(ex: Exchange, c: Of<"mcp">): SpanDescription {
   const method = c.method ?? "unknown";
   const target = method === "tools/call" ? c.toolName : undefined;
-  const version = ex.requestHeaders.find(([k]) => k.toLowerCase() === "mcp-protocol-version")?.[1];
+  const version = headerValue(ex.requestHeaders, "mcp-protocol-version");
   return {
     name: target ? `${method} ${target}` : method,
     attributes: defined({

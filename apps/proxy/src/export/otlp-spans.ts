@@ -30,6 +30,7 @@ import { parseTraceparent } from "@hopscope/shared/trace/traceparent";
 import { GENERATOR } from "./generator";
 import { GEN_AI, HOPSCOPE, describeExchange, type SpanDescription } from "./otlp-attributes";
 import { NOTES_EVENT, notesEvents, type NotesEvent } from "./otlp-notes";
+import { headerValue } from "@hopscope/shared/trace/json-text";
 
 /** Hands the SDK the ids planned for the next span (the SDK asks for them while starting it). */
 class PlannedIds implements IdGenerator {
@@ -74,7 +75,7 @@ function hrTime(ms: number): HrTime {
 }
 
 function traceparentOf(ex: Exchange) {
-  return parseTraceparent(ex.requestHeaders.find(([k]) => k.toLowerCase() === "traceparent")?.[1]);
+  return parseTraceparent(headerValue(ex.requestHeaders, "traceparent"));
 }
 
 /** The trace id every span of the bundle gets (see the module comment). */

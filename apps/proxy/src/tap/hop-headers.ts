@@ -63,7 +63,3 @@ export function setFlatHeader(flat: string[], name: string, value: string): void
   flat.push(name, value);
 }
 
-export function getHeader(headers: readonly [string, string][], name: string): string | undefined {
-  const n = name.toLowerCase();
-  return headers.find(([k]) => k.toLowerCase() === n)?.[1];
-}

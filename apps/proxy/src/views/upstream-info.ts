@@ -6,6 +6,7 @@
 import { SIMULATED_HEADER, SIMULATED_VERSION_HEADER, VersionResponseSchema } from "@hopscope/shared/ollama/schemas";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
 import type { Logger } from "../logger";
+import { headerValue } from "@hopscope/shared/trace/json-text";
 
 export interface UpstreamInfo {
   reachable: boolean;
@@ -50,6 +51,5 @@ export class ModelUpstreamProbe {
  * A real Ollama does not say; then the upstream's current version is the best guess.
  */
 export function recordedVersion(ex: Pick<Exchange, "responseHeaders">): string | null {
-  const hit = ex.responseHeaders.find(([name]) => name.toLowerCase() === SIMULATED_VERSION_HEADER);
-  return hit ? hit[1] : null;
+  return headerValue(ex.responseHeaders, SIMULATED_VERSION_HEADER) ?? null;
 }
