@@ -1,11 +1,17 @@
 /** Tap events packed for the recording thread (recording/event-codec.ts) come back as they were sent. */
 import { describe, expect, it } from "vitest";
-import { EventEncoder, decodeEvents } from "../src/recording/event-codec";
-import type { WireTapEvent } from "../src/recording/protocol";
+import { EventEncoder, forEachEvent } from "../src/recording/event-codec";
+import type { TapEvent } from "../src/recording/protocol";
+
+function decoded(batch: Parameters<typeof forEachEvent>[0]): TapEvent[] {
+  const out: TapEvent[] = [];
+  forEachEvent(batch, (e) => out.push(e));
+  return out;
+}
 
 describe("event codec", () => {
   it("round-trips every kind of event, nulls and optional fields included, across a growth of its buffer", () => {
-    const sent: WireTapEvent[] = [
+    const sent: TapEvent[] = [
       { k: "begin", id: 1, tap: "agent", method: "POST", url: "/agent?x=1", upstream: "http://127.0.0.1:7073", headers: "Host: a\r\nX-Y: 1: 2\r\n", connection: "127.0.0.1:5000", start: 1764592356000.125 },
       { k: "begin", id: 2, tap: "model", method: "GET", url: "/", upstream: "http://u", headers: "", connection: null, start: 1.5 },
       { k: "request", id: 1, parts: [[0, 10], [10, 5]], size: 15, at: 1764592356001.5 },
@@ -21,11 +27,11 @@ describe("event codec", () => {
     // Enough events to grow the packed numbers past their first buffer.
     const many = Array.from({ length: 600 }, (_, i) => sent[i % sent.length]!);
     for (const e of many) enc.push(e);
-    const out = decodeEvents(enc.take());
+    const out = decoded(enc.take());
     expect(out).toHaveLength(many.length);
     const expected = many;
     expect(out).toEqual(expected);
     // The encoder starts empty again.
-    expect(decodeEvents(enc.take())).toEqual([]);
+    expect(decoded(enc.take())).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@
  * Headers are header blocks (shared/trace/header-block.ts), kept as such; spans are offsets into the batch's byte arena.
  */
 import type { ExchangeState, Tap } from "@hopscope/shared/trace/schemas";
-import type { EventBatch, Span, TapEvent, WireTapEvent } from "./protocol";
+import type { EventBatch, Span, TapEvent } from "./protocol";
 
 const TAPS: readonly Tap[] = ["model", "mcp", "agent"];
 type EndState = Exclude<ExchangeState, "pending" | "streaming">;
@@ -25,7 +25,7 @@ export class EventEncoder {
   private strs: (string | null)[] = [];
   count = 0;
 
-  push(e: WireTapEvent): void {
+  push(e: TapEvent): void {
     this.count++;
     switch (e.k) {
       case "begin":
@@ -93,16 +93,9 @@ export class EventEncoder {
   }
 }
 
-/** The events of a batch as the Recorder handles them. */
-export function decodeEvents(batch: Pick<EventBatch, "nums" | "count" | "strs">): TapEvent[] {
-  const out: TapEvent[] = [];
-  forEachEvent(batch, (e) => out.push(e));
-  return out;
-}
-
 /**
- * Each event of a batch in turn, built as it is handled: an event is garbage as soon as its handler is
- * done with it, rather than the whole batch staying alive until its last event (what survives a scavenge
+ * Each event of a batch in turn, as the Recorder handles them, built as it is handled: an event is garbage
+ * as soon as its handler is done with it, rather than the whole batch staying alive until its last event (what survives a scavenge
  * is what the garbage collector pays for).
  */
 export function forEachEvent(batch: Pick<EventBatch, "nums" | "count" | "strs">, handle: (e: TapEvent) => void): void {

@@ -7,7 +7,7 @@
  * until half the queue has drained.
  */
 import type { MessagePort } from "node:worker_threads";
-import type { EventAck, EventBatch, QueueState, Span, WireTapEvent } from "./protocol";
+import type { EventAck, EventBatch, QueueState, Span, TapEvent } from "./protocol";
 import { EventEncoder } from "./event-codec";
 
 /**
@@ -63,7 +63,7 @@ export class EventSender {
     return span;
   }
 
-  send(event: WireTapEvent): void {
+  send(event: TapEvent): void {
     this.events.push(event);
     if (this.events.count >= BATCH_EVENTS) this.flush();
     // One message (and one wake-up of the recording thread) per batch, not per event; the bytes went to the

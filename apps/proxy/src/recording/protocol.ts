@@ -45,9 +45,6 @@ export type TapEvent =
   | { k: "chunk"; id: number; t: number; size: number; bytes: Span | null; text?: Span }
   | { k: "end"; id: number; state: Exclude<ExchangeState, "pending" | "streaming">; error: string | null; at: number };
 
-/** A TapEvent as the taps thread builds it (the same), packed into batches by recording/event-codec.ts. */
-export type WireTapEvent = TapEvent;
-
 /** Taps thread → recording thread (over their own channel), and the recording thread's acknowledgement. */
 export interface EventBatch {
   batch: number;

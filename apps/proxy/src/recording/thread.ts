@@ -93,7 +93,8 @@ function handleBatch(msg: EventBatch): void {
 }
 
 /** The byte arena of the batch being handled, and how an event's span is read from it. */
-let arena = Buffer.alloc(0);
+const EMPTY = Buffer.alloc(0);
+let arena = EMPTY;
 const spanBytes = ([offset, length]: Span): Buffer => arena.subarray(offset, offset + length);
 
 function handleEvent(e: TapEvent): void {
@@ -169,5 +170,3 @@ function bufferBody(b: StoredBody | null): StoredBody | null {
   const u = b.data as Uint8Array;
   return { ...b, data: Buffer.from(u.buffer, u.byteOffset, u.byteLength) };
 }
-
-const EMPTY = Buffer.alloc(0);
