@@ -17,9 +17,9 @@ import { ExchangeDraft } from "./exchange-draft";
 import { exchangeRecord, type ExchangeRecord } from "./exchange-record";
 import { betterTitle, titleOf, type TraceTitle } from "./trace-title";
 import { decodeOrNull } from "./store/body";
+import { InFlightMap } from "./in-flight-map";
+import { MAX_TRACE_ENTRIES, RecentMap } from "./recent-map";
 
-/** Bound on remembered per-trace counters and names (oldest forgotten first). */
-const MAX_TRACE_ENTRIES = 2000;
 
 export interface RecorderDeps {
   announce: (event: FeedEvent) => void;
@@ -36,13 +36,13 @@ export interface RecorderDeps {
 
 export class Recorder {
   /** Exchanges in flight by the taps thread's number, and by exchange id. */
-  private readonly drafts = new Map<number, ExchangeDraft>();
-  private readonly byId = new Map<number, ExchangeDraft>();
+  private readonly drafts = new InFlightMap<ExchangeDraft>();
+  private readonly byId = new InFlightMap<ExchangeDraft>();
   private nextId: number;
   /** The last `x-hopscope-lesson` a model request carried (shown by /api/config). */
   lastLesson: string | null = null;
-  private readonly seqs = new Map<string, number>();
-  private readonly names = new Map<string, TraceTitle>();
+  private readonly seqs = new RecentMap<number>(MAX_TRACE_ENTRIES);
+  private readonly names = new RecentMap<TraceTitle>(MAX_TRACE_ENTRIES);
   private readonly grouper: FallbackGrouper;
 
   constructor(private readonly deps: RecorderDeps) {
@@ -194,19 +194,12 @@ export class Recorder {
   /** The trace's name from the first good candidate seen (see trace-title.ts). */
   private name(traceId: string, candidate: TraceTitle): void {
     const next = betterTitle(this.names.get(traceId), candidate);
-    remember(this.names, traceId, next);
+    this.names.set(traceId, next);
   }
 
   private nextSeq(traceId: string, fresh: boolean): number {
     const current = this.seqs.get(traceId) ?? (fresh ? 0 : this.deps.maxSeq(traceId));
-    remember(this.seqs, traceId, current + 1);
+    this.seqs.set(traceId, current + 1);
     return current + 1;
   }
-}
-
-/** Sets a key as the newest entry of a bounded map. */
-function remember<V>(map: Map<string, V>, key: string, value: V): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > MAX_TRACE_ENTRIES) map.delete(map.keys().next().value as string);
 }

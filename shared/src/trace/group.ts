@@ -174,7 +174,7 @@ export class FallbackGrouper {
   assignMcp(method: string | undefined, toolName: string | undefined, now: number, client?: McpClient): GroupResult {
     this.expire(now);
     // A wrapped stdio server's messages all come from its one host process: they stay in its session.
-    if (method === "tools/call" && toolName !== undefined && !client?.stdio) {
+    if (method === "tools/call" && toolName !== undefined && !client?.stdio && this.pendingCalls.length > 0) {
       // The agent acting on the model's request is already talking to the MCP server (it listed the tools the
       // model was offered) or connects right away; a session begun later, well after, is someone else's.
       const began = client ? this.mcpSessions.sessionStart(client, now) : undefined;

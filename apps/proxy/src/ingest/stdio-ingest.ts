@@ -18,7 +18,7 @@ import type { TraceStore } from "../store/trace-store";
 import { textOf, toBody, toStoredBody, type StoredBody } from "../store/body";
 import { exchangeRecord } from "../exchange-record";
 import { betterTitle, type TraceTitle } from "../trace-title";
-import { trim } from "./bounded";
+import { MAX_TRACE_ENTRIES, RecentMap } from "../recent-map";
 
 export interface StdioIngestDeps {
   recorder: RecorderClient;
@@ -49,8 +49,8 @@ export class StdioIngest implements InFlightSource {
   /** Completed exchanges until the store has them, so a live view asking for one in between finds it. */
   private readonly unstored = new Map<number, Exchange>();
   private readonly sessions: McpSessionGrouper;
-  private readonly seqs = new Map<string, number>();
-  private readonly names = new Map<string, TraceTitle>();
+  private readonly seqs = new RecentMap<number>(MAX_TRACE_ENTRIES);
+  private readonly names = new RecentMap<TraceTitle>(MAX_TRACE_ENTRIES);
   /** What the store has yet to take from the batch being recorded. */
   private stored: Promise<void>[] = [];
   /** Exchange ids handed out for the batch being recorded. */
@@ -137,7 +137,7 @@ export class StdioIngest implements InFlightSource {
     const client = mcpClientOf(`${STDIO_CONNECTION_PREFIX}${session.id}`, [], json) as NonNullable<ReturnType<typeof mcpClientOf>>;
     const grouped = this.sessions.assign(client, url === "stdin" || url === "stdout" ? method : undefined, at);
     const seq = (grouped.fresh ? 0 : (this.seqs.get(grouped.traceId) ?? 0)) + 1;
-    trim(this.seqs, grouped.traceId, seq);
+    this.seqs.set(grouped.traceId, seq);
     const id = this.ids.shift();
     if (id === undefined) throw new Error("hopscope bug: a stdio batch needed more exchange ids than it has events");
     return { id, traceId: grouped.traceId, seq };
@@ -152,7 +152,7 @@ export class StdioIngest implements InFlightSource {
     const chunks: Chunk[] = answer ? [{ index: 0, t: answer.at - at, offset: 0, size: answer.body.size }] : [];
     const candidate = mcpSessionTitle(c.kind === "mcp" ? c.method : undefined, c.kind === "mcp" ? c.toolName : undefined, `${STDIO_METHOD} ${url}`);
     const title = betterTitle(this.names.get(placed.traceId), candidate);
-    trim(this.names, placed.traceId, title);
+    this.names.set(placed.traceId, title);
     const record = exchangeRecord({ summary, requestHeaders: [], responseHeaders: [], requestBody: request, responseBody: answer?.body ?? null, chunks, ...title, groupedBy: "session", source: "live" });
     // Queued like a recorded exchange: the store's commit then announces `trace.updated`.
     this.unstored.set(summary.id, { ...summary, requestHeaders: [], requestBody: request ? toBody(request) : null, responseHeaders: [], responseBody: answer ? toBody(answer.body) : null, chunks });

@@ -4,8 +4,10 @@
  * past them. With nobody watching, serialising and posting every frame cost the recording thread more than
  * a fifth of its time per exchange, for frames that were almost never read.
  *
- * Bounded like the feed's ring (by count and by estimated bytes): older frames are dropped, and a resume
- * that needs one gets a snapshot instead.
+ * Bounded by count and by estimated bytes: older frames are dropped, and a resume that needs one gets a
+ * snapshot instead. The count is a fifth of the feed's ring: 1,000 frames are some 50 questions of an agent
+ * while nobody watched, and under a saturating load they die before a second scavenge instead of being
+ * promoted (5,000 lived about 140 ms there, and were most of what the recording thread promoted).
  */
 import type { FeedEvent } from "../live/frames";
 import { MAX_CHUNK_TEXT } from "./protocol";
@@ -19,7 +21,7 @@ export class ParkedFrames {
   private bytes = 0;
 
   constructor(
-    private readonly maxFrames = 5000,
+    private readonly maxFrames = 1000,
     private readonly maxBytes = 16 * 1024 * 1024,
   ) {}
 
