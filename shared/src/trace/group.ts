@@ -135,6 +135,7 @@ export class FallbackGrouper {
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly mcpSessions: McpSessionGrouper;
+  private expiredAt = -Infinity;
 
   constructor(private readonly opts: GrouperOptions) {
     this.mcpWindowMs = opts.mcpWindowMs ?? 30_000;
@@ -203,7 +204,14 @@ export class FallbackGrouper {
     if (i !== -1) this.pendingCalls.splice(i, 1);
   }
 
+  /**
+   * Expired entries are dropped at most once a second, as MCP sessions are: filtering both lists on every
+   * request cost more than matching against them. Matching checks the tool-call window itself; a
+   * conversation an hour old may stay matchable for up to a second longer.
+   */
   private expire(now: number): void {
+    if (now - this.expiredAt <= 1000 && now >= this.expiredAt) return;
+    this.expiredAt = now;
     this.conversations = this.conversations.filter((c) => now - c.at <= this.ttlMs);
     this.pendingCalls = this.pendingCalls.filter((p) => now - p.at <= this.mcpWindowMs);
   }
