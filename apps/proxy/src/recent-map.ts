@@ -4,8 +4,8 @@
  * Why not a Map kept in LRU order by delete + set on every use: that churn makes V8 rehash the table every
  * few uses, and each obsolete table keeps a link to its successor (for iterators that were walking it) and
  * the entries it held. Once one of those tables has been promoted to the old generation, every later table
- * and everything it held survive scavenges until the next full GC. In the recorder that churn was a third of
- * what its thread promoted under load (docs/recorder-performance.md, item 11).
+ * and everything it held survive scavenges until the next full GC. In the recorder that churn made a third of
+ * the bytes that outlived a scavenge under load (docs/recorder-performance.md, item 11).
  *
  * Instead a used entry moves to the newest end only once it has aged past half the bound (age: keys added or
  * moved since it last was), so a key in use is never the oldest, and moves happen once per half a bound.

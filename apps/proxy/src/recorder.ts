@@ -20,7 +20,6 @@ import { decodeOrNull } from "./store/body";
 import { InFlightMap } from "./in-flight-map";
 import { MAX_TRACE_ENTRIES, RecentMap } from "./recent-map";
 
-
 export interface RecorderDeps {
   announce: (event: FeedEvent) => void;
   store: (record: ExchangeRecord) => void;

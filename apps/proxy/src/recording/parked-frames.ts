@@ -7,7 +7,7 @@
  * Bounded by count and by estimated bytes: older frames are dropped, and a resume that needs one gets a
  * snapshot instead. The count is a fifth of the feed's ring: 1,000 frames are some 50 questions of an agent
  * while nobody watched, and under a saturating load they die before a second scavenge instead of being
- * promoted (5,000 lived about 140 ms there, and were most of what the recording thread promoted).
+ * promoted (5,000 lived about 140 ms there: half of what the recording thread promoted).
  */
 import type { FeedEvent } from "../live/frames";
 import { MAX_CHUNK_TEXT } from "./protocol";
