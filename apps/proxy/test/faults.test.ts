@@ -24,6 +24,7 @@ describe("upstream faults", () => {
     expect(res.status).toBe(502);
     const body = JSON.parse(res.body.toString()) as { error: string };
     expect(body.error).toContain(down);
+    expect(body.error).toContain("is unreachable (ECONNREFUSED)");
     expect(body.error).toContain("MODEL_UPSTREAM");
     const [trace] = await eventually(async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null), "recording");
     expect(trace!.exchanges[0]).toMatchObject({ status: 502, state: "error" });

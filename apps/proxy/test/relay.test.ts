@@ -244,6 +244,8 @@ describe("an upstream that hangs up", () => {
     expect(closed).toBe(false);
     const body = JSON.parse(text.slice(text.indexOf("{"), text.indexOf("}") + 1)) as { error: string };
     expect(body.error).toContain(url);
+    expect(body.error).toContain("closed the connection before answering");
+    expect(body.error).not.toContain("unreachable");
     expect(body.error).toContain("MODEL_UPSTREAM");
     const ex = await recorded(rec, 2);
     expect(ex.map((e) => `${e.status} ${e.state}`)).toEqual(["502 error", "502 error"]);

@@ -337,7 +337,7 @@ export class RelayConnection implements LinkOwner {
       err ??
       (started
         ? new Error(`the upstream ${this.ctx.upstream} closed the connection mid-response`)
-        : Object.assign(new Error(`the upstream ${this.ctx.upstream} closed the connection before answering`), { code: "ECONNRESET" }));
+        : Object.assign(new Error(`the upstream ${this.ctx.upstream} closed the connection before answering`), { code: "EOF" }));
     this.failAll(why, started);
   }
 

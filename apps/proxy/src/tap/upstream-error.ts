@@ -10,6 +10,12 @@ export class UpstreamTimeoutError extends Error {
 const WHAT: Record<Tap, string> = { model: "model server", mcp: "MCP server", agent: "agent host" };
 const ENV: Record<Tap, string> = { model: "MODEL_UPSTREAM", mcp: "MCP_UPSTREAM", agent: "AGENT_UPSTREAM" };
 
+/**
+ * Errors of a connection that was made: the upstream reset it, or (EOF, the relay's own code) closed it
+ * without a byte of an answer. The rest mean it was never reached.
+ */
+const CLOSED = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED", "EOF"]);
+
 export function upstreamFailure(tap: Tap, upstream: string, err: Error): { status: 502 | 504; message: string } {
   if (err instanceof UpstreamTimeoutError) {
     return {
@@ -18,8 +24,12 @@ export function upstreamFailure(tap: Tap, upstream: string, err: Error): { statu
     };
   }
   const code = (err as NodeJS.ErrnoException).code;
-  return {
-    status: 502,
-    message: `the ${WHAT[tap]} at ${upstream} is unreachable (${code ?? err.message}) (hopscope ${tap} tap); start it, or point ${ENV[tap]} at it`,
-  };
+  const where = `the ${WHAT[tap]} at ${upstream}`;
+  if (code !== undefined && CLOSED.has(code)) {
+    // It was reached: it took the connection (or the request) and dropped it without a word.
+    return { status: 502, message: `${where} closed the connection before answering${code === "EOF" ? "" : ` (${code})`} (hopscope ${tap} tap); check its log, and that ${ENV[tap]} points at the ${WHAT[tap]}` };
+  }
+  // Our own errors (a malformed response, one nobody asked for) say what happened and name the upstream.
+  if (code === undefined) return { status: 502, message: `${err.message} (hopscope ${tap} tap)` };
+  return { status: 502, message: `${where} is unreachable (${code}) (hopscope ${tap} tap); start it, or point ${ENV[tap]} at it` };
 }
