@@ -147,7 +147,6 @@ export class Recorder {
       }),
     );
     this.deps.announce({ type: "exchange.completed", exchange: summary });
-    d.release();
   }
 
   /** Puts the exchange in a trace (once), from what of the request has arrived, names and announces it. */
