@@ -9,10 +9,10 @@ import { toolMessagesOf, type ToolMessage } from "@hopscope/shared/trace/link";
 import { tryParseJson } from "@hopscope/shared/trace/json-text";
 import { textOf, type StoredBody } from "./store/body";
 
-/** One completed exchange, ready to be written. */
 /** Pairs (imports, replays), or a live exchange's header block as the taps saw it, redacted (shared/trace/header-block.ts). */
 export type RecordedHeaders = HeaderList | string;
 
+/** One completed exchange, ready to be written. */
 export interface ExchangeRecord {
   summary: ExchangeSummary;
   requestHeaders: RecordedHeaders;

@@ -1,8 +1,8 @@
 /**
  * What a tap answers itself, as bytes for the client socket: a refusal (403/415, then the connection
  * closes: the request's body is left unread), a malformed request (400, then close), a request head that took
- * too long (408, then close), and the 502/504 of an
- * upstream that is down or silent (JSON naming it; the connection stays open).
+ * too long (408, then close), and the 502/504 of an upstream that is down or silent (JSON naming it; the
+ * connection stays open).
  */
 import type { Refusal } from "@hopscope/nodekit/guard";
 import { toHeaderBlock } from "@hopscope/shared/trace/header-block";
