@@ -8,7 +8,7 @@
  * (no ':'), and values have no leading white space; values are latin1 strings of their bytes either way.
  * Headers from anywhere else (imports, replays) stay pairs.
  */
-import { REDACTED, isSecretHeader } from "./redact";
+import { REDACTED, isSecretHeader, mayNameSecretHeader } from "./redact";
 
 /** From Node's raw form ([name, value, name, value, …]). */
 export function toHeaderBlock(flat: readonly string[]): string {
@@ -43,12 +43,9 @@ export function blockHeaderValue(block: string, name: string): string | undefine
   return undefined;
 }
 
-/** Could any field of the block be a secret? A superset of redact.ts's rule, tested on the whole text. */
-const MAYBE_SECRET = /key|token|credential|auth|secret|password|signature|cookie/i;
-
 /** The block with the value of every secret header (redact.ts's rule) replaced; the same string when none is. */
 export function redactHeaderBlock(block: string): string {
-  if (!MAYBE_SECRET.test(block)) return block;
+  if (!mayNameSecretHeader(block)) return block;
   let out = "";
   for (const [k, v] of fromHeaderBlock(block)) out += `${k}: ${isSecretHeader(k) ? REDACTED : v}\r\n`;
   return out;

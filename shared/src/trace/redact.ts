@@ -17,6 +17,11 @@ const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie"
  * `cookie`. Mcp-Session-Id stays visible: it identifies a (legacy) MCP session, which the timeline teaches.
  */
 const SECRET_HEADER_PATTERN = /((^|[-_])(key|token|credentials?)$|apikey|auth(?!ority)|secret|password|signature|cookie)/i;
+/**
+ * Text without any of these words holds no secret header name (a superset of the two rules above, tested on
+ * a whole header block at once: most blocks then need no splitting, see header-block.ts).
+ */
+const MAYBE_SECRET_HEADER = /key|token|credential|auth|secret|password|signature|cookie/i;
 /** Challenges, not credentials: WWW-Authenticate names the auth server an MCP client must use (worth seeing). */
 const NOT_SECRET = new Set(["www-authenticate", "mcp-session-id"]);
 const SECRET_PARAMS =
@@ -35,6 +40,11 @@ export function isSecretHeader(name: string): boolean {
     verdicts.set(name, secret);
   }
   return secret;
+}
+
+/** False when no header named in `text` can be secret (isSecretHeader), however many names it holds. */
+export function mayNameSecretHeader(text: string): boolean {
+  return MAYBE_SECRET_HEADER.test(text);
 }
 
 export function isSecretParam(name: string): boolean {
