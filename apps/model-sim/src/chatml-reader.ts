@@ -5,6 +5,7 @@
  * Understands both tool serialisations (≤0.13.5 JSON, ≥0.14 Go struct dump).
  */
 import type { OllamaMessage, OllamaTool } from "@hopscope/shared/ollama/schemas";
+import { chatmlTurns } from "@hopscope/shared/prompt/chatml";
 
 export interface ChatPrompt {
   messages: OllamaMessage[];
@@ -53,13 +54,10 @@ function readCalls(body: string): OllamaMessage["tool_calls"] {
 /** Null when the text is not a ChatML prompt ending with an open assistant turn. */
 export function readChatPrompt(prompt: string): ChatPrompt | null {
   if (!prompt.startsWith("<|im_start|>") || !prompt.endsWith("<|im_start|>assistant\n")) return null;
-  const blocks = prompt.split("<|im_start|>").slice(1, -1);
   const messages: OllamaMessage[] = [];
   let tools: OllamaTool[] = [];
-  for (const block of blocks) {
-    const nl = block.indexOf("\n");
-    const role = nl === -1 ? block : block.slice(0, nl);
-    const body = (nl === -1 ? "" : block.slice(nl + 1)).replace(/<\|im_end\|>\n?$/, "");
+  // The last turn is the open assistant turn the prompt asks the model to write.
+  for (const { role, content: body } of chatmlTurns(prompt).slice(0, -1)) {
     if (role === "system") {
       const toolsAt = body.indexOf("\n\n# Tools\n");
       const listed = /<tools>\n([\s\S]*?)\n<\/tools>/.exec(body)?.[1] ?? "";

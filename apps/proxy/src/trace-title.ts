@@ -12,6 +12,7 @@ import { conversationOf } from "@hopscope/shared/trace/group";
 import { toNative } from "@hopscope/shared/dialects/convert";
 import { DialectError } from "@hopscope/shared/dialects/dialect-error";
 import { dialectOfPath, isChatDialect } from "@hopscope/shared/dialects/dialect";
+import { chatmlTurns } from "@hopscope/shared/prompt/chatml";
 
 export interface TraceTitle {
   title: string;
@@ -61,17 +62,15 @@ export function questionOf(path: string, body: unknown): string | null {
   return d === "openai-responses" && typeof body.input === "string" && body.input.trim() !== "" ? body.input : null;
 }
 
-/** A ChatML turn: `<|im_start|>role\n` … `<|im_end|>` (or the end of the prompt). */
-const CHATML_TURN = /<\|im_start\|>([^\n<]*)\n([\s\S]*?)(?=<\|im_end\|>|<\|im_start\|>|$)/g;
 /** Qwen 2.5 sends a tool's result back as a user turn of these: an answer, not a question. */
 const TOOL_RESPONSE = /<tool_response>[\s\S]*?(<\/tool_response>|$)/g;
 
 /** The text of the last user turn of a ChatML prompt that asks something; null when there is none. */
 export function lastUserTurn(prompt: string): string | null {
   let last: string | null = null;
-  for (const [, role, text] of prompt.matchAll(CHATML_TURN)) {
-    if (role?.trim() !== "user") continue;
-    const asked = (text as string).replace(TOOL_RESPONSE, "");
+  for (const { role, content } of chatmlTurns(prompt)) {
+    if (role.trim() !== "user") continue;
+    const asked = content.replace(TOOL_RESPONSE, "");
     if (asked.trim() !== "") last = asked;
   }
   return last;
