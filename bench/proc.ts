@@ -69,9 +69,11 @@ export function treeRssMiB(root: number): number {
   return kib / 1024;
 }
 
-/** CPU seconds per thread of one process, by thread name (`comm`; hopscope names its workers hs-taps and hs-recording). */
-/** `which`: user + system time (the default), or either alone (system: the kernel's work for the thread). */
-export function threadCpuSeconds(pid: number, which: "all" | "user" | "system" = "all"): Map<string, number> {
+/**
+ * CPU seconds per thread of one process, by thread name (`comm`; hopscope names its workers hs-taps and
+ * hs-recording): user + system time, or with `system` the kernel's part alone.
+ */
+export function threadCpuSeconds(pid: number, which: "all" | "system" = "all"): Map<string, number> {
   const out = new Map<string, number>();
   let tids: string[];
   try {
@@ -85,7 +87,7 @@ export function threadCpuSeconds(pid: number, which: "all" | "user" | "system" =
       const comm = raw.slice(raw.indexOf("(") + 1, raw.lastIndexOf(")"));
       const fields = raw.slice(raw.lastIndexOf(")") + 2).split(" ");
       const name = tid === String(pid) ? "main" : comm;
-      const ticks = which === "user" ? Number(fields[11]) : which === "system" ? Number(fields[12]) : Number(fields[11]) + Number(fields[12]);
+      const ticks = (which === "system" ? 0 : Number(fields[11])) + Number(fields[12]);
       out.set(name, (out.get(name) ?? 0) + ticks / CLK_TCK);
     } catch {
       // the thread ended between listing and reading

@@ -42,6 +42,8 @@ function num(name: string, def: number): number {
 const rounds = Math.round(num("rounds", 3));
 const seconds = num("seconds", 4);
 const only = flag("only")?.split(",");
+/** The readers bench and the profile are hopscope's: run unless --only leaves it out ("hopscope" or "hopscope (recording)"). */
+const measuresHopscope = !only || only.some((o) => "hopscope".startsWith(o) || o.startsWith("hopscope"));
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 interface Sample {
@@ -155,13 +157,13 @@ async function main() {
       }
       results.contenders = contenders.filter((c) => (samples.get(c.name)?.length ?? 0) > 0).map((c) => summarise(c.name, samples.get(c.name) ?? []));
       for (const [name, why] of failures) results.skipped.push({ name, reason: why });
-      if (!has("no-readers") && (!only || only.some((o) => "hopscope".startsWith(o) || o.startsWith("hopscope")))) {
+      if (!has("no-readers") && measuresHopscope) {
         results.readers = await runReadersBench(upstream.port, log, rounds);
       }
     } finally {
       upstream.stop();
     }
-    if (!has("no-profile") && (!only || only.some((o) => "hopscope".startsWith(o) || o.startsWith("hopscope")))) {
+    if (!has("no-profile") && measuresHopscope) {
       const p = await profileRecorder(log);
       cleanupProfile(p.file);
       const { file: _file, ...profile } = p;
