@@ -62,8 +62,14 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
     if (id && on.peek() && trace.traceId.peek() === null) openTrace(id, true);
   }
 
+  /** The newest replay playing; undefined when none is, or when the recorder could not say (logged). */
   async function newestReplay(): Promise<string | undefined> {
-    return (await getJson("/api/replay", ReplaysPlayingSchema)).replays.at(-1)?.traceId;
+    try {
+      return (await getJson("/api/replay", ReplaysPlayingSchema)).replays.at(-1)?.traceId;
+    } catch (e) {
+      console.error("[hopscope] could not ask which replays are playing", e);
+      return undefined;
+    }
   }
 
   /** Called for each frame before the trace model applies it, so a new trace is open when its first exchange lands. */
@@ -71,7 +77,7 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
     if (frame.type === "snapshot") {
       for (const t of frame.traces) known.add(t.id);
       for (const x of frame.inFlight) known.add(x.traceId);
-      joinRunning(frame.inFlight).catch((e: unknown) => console.error("[hopscope] could not ask which replays are playing", e));
+      void joinRunning(frame.inFlight);
       return;
     }
     if (frame.type !== "exchange.started") return;
@@ -174,11 +180,9 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
     // Nothing in flight, but a replay may be playing (between two of its exchanges): follow that one.
     if (!newest && !isReadOnly()) {
       const from = trace.traceId.value;
-      newestReplay()
-        .then((id) => {
-          if (id && id !== from && on.peek() && trace.traceId.peek() === from) openTrace(id, false);
-        })
-        .catch((e: unknown) => console.error("[hopscope] could not ask which replays are playing", e));
+      void newestReplay().then((id) => {
+        if (id && id !== from && on.peek() && trace.traceId.peek() === from) openTrace(id, false);
+      });
     }
   }
 
