@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { FallbackGrouper } from "@hopscope/shared/trace/group";
+import { mcpClientOf } from "@hopscope/shared/trace/group-mcp";
 
 let n = 0;
 const grouper = () => new FallbackGrouper({ newTraceId: () => `t${++n}` });
@@ -71,14 +72,20 @@ describe("two identical conversations at once", () => {
 });
 
 describe("the tools/call two identical conversations ask for", () => {
-  const mcp = (connection: string) => ({ connection, peer: `${connection.slice(0, connection.lastIndexOf(":"))} node` });
+  /** An MCP client on `connection` (its agent's own connection to the MCP server). */
+  const mcp = (connection: string) => mcpClientOf(connection, [["User-Agent", "node"]], {});
+  /** Two identical conversations, on connections `a` and `b`, whose model asked for `append`. */
+  function twoAskedForAppend(g: ReturnType<typeof grouper>, a: string, b: string): [string, string] {
+    const ta = g.assignModelChat(TURNS[0]!, 1, null, a).traceId;
+    const tb = g.assignModelChat(TURNS[0]!, 2, null, b).traceId;
+    g.noteToolCalls(ta, ["append"], 3, a);
+    g.noteToolCalls(tb, ["append"], 4, b);
+    return [ta, tb];
+  }
 
   it("joins the conversation of the machine it comes from, not the oldest that asked", () => {
     const g = grouper();
-    const ta = g.assignModelChat(TURNS[0]!, 1, null, "10.0.0.2:41001").traceId;
-    const tb = g.assignModelChat(TURNS[0]!, 2, null, "10.0.0.3:41002").traceId;
-    g.noteToolCalls(ta, ["append"], 3, "10.0.0.2:41001");
-    g.noteToolCalls(tb, ["append"], 4, "10.0.0.3:41002");
+    const [ta, tb] = twoAskedForAppend(g, "10.0.0.2:41001", "10.0.0.3:41002");
     // B's agent calls first, from its own machine (its MCP client has a connection of its own).
     expect(g.assignMcp("tools/call", "append", 5, mcp("10.0.0.3:42001"))).toMatchObject({ traceId: tb, groupedBy: "conversation" });
     expect(g.assignMcp("tools/call", "append", 6, mcp("10.0.0.2:42002"))).toMatchObject({ traceId: ta, groupedBy: "conversation" });
@@ -86,10 +93,7 @@ describe("the tools/call two identical conversations ask for", () => {
 
   it("from one machine: each call answers one of them, oldest first", () => {
     const g = grouper();
-    const ta = g.assignModelChat(TURNS[0]!, 1, null, "127.0.0.1:43001").traceId;
-    const tb = g.assignModelChat(TURNS[0]!, 2, null, "127.0.0.1:43002").traceId;
-    g.noteToolCalls(ta, ["append"], 3, "127.0.0.1:43001");
-    g.noteToolCalls(tb, ["append"], 4, "127.0.0.1:43002");
+    const [ta, tb] = twoAskedForAppend(g, "127.0.0.1:43001", "127.0.0.1:43002");
     expect(g.assignMcp("tools/call", "append", 5, mcp("127.0.0.1:44001")).traceId).toBe(ta);
     expect(g.assignMcp("tools/call", "append", 6, mcp("127.0.0.1:44002")).traceId).toBe(tb);
   });
