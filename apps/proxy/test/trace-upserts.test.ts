@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDb, type Db } from "../src/store/db";
-import { UPSERT_TRACE_SQL, metaJson, traceParams } from "../src/store/write-sql";
+import { UPSERT_TRACE_SQL, chunksJson, metaJson, traceParams } from "../src/store/write-sql";
 import { BodyMetaSchema, type BodyMeta } from "../src/store/rows";
 import type { ExchangeRecord } from "../src/exchange-record";
 
@@ -67,5 +67,23 @@ describe("a body's meta column", () => {
       }
     }
     expect(metaJson(null)).toBe("null");
+  });
+});
+
+describe("a chunk list's column", () => {
+  it("is the JSON of the chunks", () => {
+    const lists = [
+      [],
+      [{ index: 0, t: 0.2134567891234, offset: 0, size: 450 }],
+      [
+        { index: 0, t: 12, offset: 0, size: 1 },
+        { index: 1, t: 1e-7, offset: 1, size: 65536 },
+        { index: 2, t: 123456789.5, offset: 65537, size: 0 },
+      ],
+    ];
+    for (const chunks of lists) expect(chunksJson(chunks)).toBe(JSON.stringify(chunks));
+    // Not a JSON number: written as JSON.stringify writes it (null), not as "NaN".
+    const odd = [{ index: 0, t: Number.NaN, offset: 0, size: 1 }];
+    expect(JSON.parse(chunksJson(odd))).toEqual([{ index: 0, t: null, offset: 0, size: 1 }]);
   });
 });
