@@ -25,6 +25,18 @@ describe("Host (DNS rebinding)", () => {
     expect(hostAllowed("evil.example:8080", compose)).toBe(false);
   });
 
+  it("decides each Host again after the one it last accepted (the repeat is remembered, nothing else)", () => {
+    const policy: GuardPolicy = { allowedHosts: [], bindHost: "127.0.0.1" };
+    expect(hostAllowed("localhost:8080", policy)).toBe(true);
+    expect(hostAllowed("localhost:8080", policy)).toBe(true);
+    expect(hostAllowed("evil.example:8080", policy)).toBe(false);
+    expect(hostAllowed("evil.example:8080", policy)).toBe(false);
+    expect(hostAllowed("localhost:8080", policy)).toBe(true);
+    // Another policy does not inherit what this one accepted.
+    expect(hostAllowed("0.0.0.0:7073", compose)).toBe(true);
+    expect(hostAllowed("0.0.0.0:7073", policy)).toBe(false);
+  });
+
   it("a missing Host is refused", () => {
     expect(checkRequest({ method: "GET", host: undefined, origin: undefined, contentType: undefined, hasBody: false }, local)?.reason).toBe("host");
   });
