@@ -37,13 +37,20 @@ const db = openDb(data.file);
 const writer = new StoreWriter(db, {
   flushIntervalMs: data.flushIntervalMs,
   maxTraces: data.maxTraces,
-  onCommitted: (traceIds) => post({ kind: "committed", traceIds }),
+  onCommitted: (traceIds) => {
+    // The frames of the exchanges committed reach the feed before their traces' trace.updated.
+    flushAnnounced();
+    post({ kind: "committed", traceIds });
+  },
   onHealth: (health) => post({ kind: "storage", health }),
 });
 const reader = new TraceReader(db);
 const announced: AnnouncedRuns = [];
 /** Whether anyone watches live; until the main thread says so, nobody does. */
 let watching = false;
+/** Parked frames wait at most this long to be announced to the main thread (see the events' handler). */
+const PARKED_POST_MS = 50;
+let parkedTimer: NodeJS.Timeout | null = null;
 const parked = new ParkedFrames();
 const recorder = new Recorder({
   // Serialised here, off the other threads (strings cross threads far cheaper than objects), and only while
@@ -58,13 +65,19 @@ const recorder = new Recorder({
 
 data.events.on("message", (batch: EventBatch) => {
   handleBatch(batch);
-  flushAnnounced();
+  // While somebody watches, frames go out with each batch; parked ones (nobody watching) only number the
+  // feed's frames, so they wait for a commit or PARKED_POST_MS: a message to the main thread per batch cost
+  // it more than the frames did.
+  if (watching) flushAnnounced();
+  else parkedTimer ??= setTimeout(flushAnnounced, PARKED_POST_MS);
 });
 parent.on("message", (msg: ToRecording) => {
   drainEvents();
   switch (msg.kind) {
     case "watch":
       watching = msg.on;
+      // What was parked before someone started watching goes first.
+      if (watching) flushAnnounced();
       return;
     case "call":
       try {
@@ -120,6 +133,8 @@ function parkFrame(e: FeedEvent): void {
 }
 
 function flushAnnounced(): void {
+  if (parkedTimer) clearTimeout(parkedTimer);
+  parkedTimer = null;
   if (announced.length === 0) return;
   post({ kind: "announce", frames: announced });
   announced.length = 0;
