@@ -37,6 +37,27 @@ describe("RecentMap", () => {
     expect([m.get("trace-1"), m.size]).toEqual([2, 1]);
   });
 
+  it("forgets in order of last use when keys are deleted and set again", () => {
+    const m = new RecentMap<number>(3);
+    for (const k of ["a", "b", "c"]) m.set(k, 0);
+    m.delete("a");
+    m.set("a", 1); // newest now: b is the oldest
+    m.set("d", 0);
+    expect([m.get("b"), m.get("a"), m.get("c"), m.get("d")]).toEqual([undefined, 1, 0, 0]);
+  });
+
+  it("keeps its order queue about as small as the map, however often keys below the bound are used", () => {
+    const m = new RecentMap<number>(2000);
+    for (let i = 0; i < 300_000; i++) m.set(`k${i % 1500}`, i);
+    expect(m.size).toBe(1500);
+    const queued = (m as unknown as { queue: string[]; head: number }).queue.length - (m as unknown as { head: number }).head;
+    expect(queued).toBeLessThanOrEqual(2 * 1500 + 64);
+    // Past the bound the oldest goes, and only it.
+    for (let i = 0; i < 600; i++) m.set(`new${i}`, i);
+    expect(m.size).toBe(2000);
+    expect(m.get("new0")).toBe(0);
+  });
+
   it("deletes", () => {
     const m = new RecentMap<number>(2);
     m.set("a", 1);
