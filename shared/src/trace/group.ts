@@ -23,6 +23,7 @@ import { isRecord } from "./json-text";
 import { McpSessionGrouper, connectionAddress, type McpClient } from "./group-mcp";
 import { toNative } from "../dialects/convert";
 import { dialectOfPath, isChatDialect } from "../dialects/dialect";
+import { TurnIndex } from "./turn-index";
 
 export type GroupedBy = "traceparent" | "conversation" | "session" | "single";
 
@@ -109,7 +110,18 @@ function addressOf(connection: string | null): string | null {
  * even when nothing else differs); the same client connection (a kept-alive client: undici, the SDKs); the
  * latest. A client that opens a connection per request still matches by the messages alone.
  */
-function pickTurn(conversations: readonly Conversation[], keys: readonly string[], connection: string | null): Conversation | undefined {
+function pickTurn(turns: TurnIndex<Conversation>, keys: readonly string[], connection: string | null): Conversation | undefined {
+  // Only a shorter turn can be extended: the longest lengths first, and the first length with a match wins.
+  for (let n = keys.length - 1; n >= 1; n--) {
+    const best = pickAmong(turns.withLength(n), keys, connection);
+    if (best) return best;
+  }
+  return undefined;
+}
+
+/** pickTurn's choice among the remembered turns given (all of one length, oldest first). */
+function pickAmong(conversations: readonly Conversation[], keys: readonly string[], connection: string | null): Conversation | undefined {
+  if (conversations.length === 0) return undefined;
   const address = addressOf(connection);
   const score = (c: Conversation) =>
     (address !== null && addressOf(c.connection) === address ? 4 : 0) + (c.followed ? 0 : 2) + (connection !== null && c.connection === connection ? 1 : 0);
@@ -129,7 +141,7 @@ function pickTurn(conversations: readonly Conversation[], keys: readonly string[
 }
 
 export class FallbackGrouper {
-  private conversations: Conversation[] = [];
+  private readonly conversations = new TurnIndex<Conversation>();
   private pendingCalls: PendingToolCall[] = [];
   private readonly mcpWindowMs: number;
   private readonly ttlMs: number;
@@ -212,12 +224,12 @@ export class FallbackGrouper {
   private expire(now: number): void {
     if (now - this.expiredAt <= 1000 && now >= this.expiredAt) return;
     this.expiredAt = now;
-    this.conversations = this.conversations.filter((c) => now - c.at <= this.ttlMs);
+    this.conversations.retain((c) => now - c.at <= this.ttlMs);
     this.pendingCalls = this.pendingCalls.filter((p) => now - p.at <= this.mcpWindowMs);
   }
 
   private trim(): void {
-    if (this.conversations.length > this.maxEntries) this.conversations.splice(0, this.conversations.length - this.maxEntries);
+    this.conversations.trim(this.maxEntries);
     if (this.pendingCalls.length > this.maxEntries) this.pendingCalls.splice(0, this.pendingCalls.length - this.maxEntries);
   }
 }
