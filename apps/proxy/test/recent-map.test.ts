@@ -50,8 +50,8 @@ describe("RecentMap", () => {
     const m = new RecentMap<number>(2000);
     for (let i = 0; i < 300_000; i++) m.set(`k${i % 1500}`, i);
     expect(m.size).toBe(1500);
-    const queued = (m as unknown as { queue: string[]; head: number }).queue.length - (m as unknown as { head: number }).head;
-    expect(queued).toBeLessThanOrEqual(2 * 1500 + 64);
+    const inner = m as unknown as { queue: string[]; head: number };
+    expect(inner.queue.length - inner.head).toBeLessThanOrEqual(2 * 1500 + 64);
     // Past the bound the oldest goes, and only it.
     for (let i = 0; i < 600; i++) m.set(`new${i}`, i);
     expect(m.size).toBe(2000);

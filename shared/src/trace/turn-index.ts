@@ -33,10 +33,9 @@ export class TurnIndex<T extends { readonly keys: readonly string[] }> {
 
   /** Keeps the turns that pass, in order. */
   retain(keep: (turn: T) => boolean): void {
-    this.all = this.all.filter(keep);
-    this.byLength.clear();
-    const kept = this.all;
+    const kept = this.all.filter(keep);
     this.all = [];
+    this.byLength.clear();
     for (const turn of kept) this.push(turn);
   }
 
