@@ -65,9 +65,11 @@ export function classifyStdioMcp(input: { url: string; requestText: string | nul
 /** The JSON-RPC response in a JSON body, or in the SSE events (the one with the request's id, else the last). */
 function findResponse(text: string | null, contentType: string | undefined, id: Mcp["jsonrpcId"]): unknown {
   if (text === null) return undefined;
-  const isSse = (contentType ?? "").toLowerCase().includes("text/event-stream") || /^(data|event|id|:)/m.test(text.trimStart().slice(0, 6));
   const direct = tryParseJson(text);
-  if (direct !== undefined || !isSse) return direct;
+  // Most answers are JSON: what an SSE body looks like is asked only of a body that is not.
+  if (direct !== undefined) return direct;
+  const isSse = (contentType ?? "").toLowerCase().includes("text/event-stream") || /^(data|event|id|:)/m.test(text.trimStart().slice(0, 6));
+  if (!isSse) return direct;
   const messages = parseSse(text).map((e) => tryParseJson(e.data)).filter(isRecord);
   const responses = messages.filter((m) => "result" in m || "error" in m);
   return responses.find((m) => id !== undefined && m.id === id) ?? responses.at(-1);
@@ -76,6 +78,10 @@ function findResponse(text: string | null, contentType: string | undefined, id: 
 /** The text a tool returned: its `content[]` text items joined by newlines. */
 export function resultText(result: unknown): string | undefined {
   if (!isRecord(result) || !Array.isArray(result.content)) return undefined;
-  const texts = result.content.flatMap((c: unknown) => (isRecord(c) && c.type === "text" && typeof c.text === "string" ? [c.text] : []));
-  return texts.length > 0 ? texts.join("\n") : undefined;
+  // A loop, not flatMap: this runs for every tool call recorded, and most results hold one text item.
+  let out: string | undefined;
+  for (const c of result.content as unknown[]) {
+    if (isRecord(c) && c.type === "text" && typeof c.text === "string") out = out === undefined ? c.text : `${out}\n${c.text}`;
+  }
+  return out;
 }

@@ -107,6 +107,17 @@ describe("classifyExchange: mcp", () => {
     });
   });
 
+  it("joins a result's text items with newlines, leaving out the others", () => {
+    const result = { content: [{ type: "text", text: "one" }, { type: "image", data: "AAAA", mimeType: "image/png" }, { type: "text", text: "two" }] };
+    expect(mcp(JSON.stringify({ jsonrpc: "2.0", id: 3, result }))).toMatchObject({ outcome: "ok", resultText: "one\ntwo" });
+    expect(mcp('{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"image","data":"AAAA"}]}}')).not.toHaveProperty("resultText");
+  });
+
+  it("reads an SSE answer whose Content-Type does not say so, by its shape", () => {
+    const sse = 'event: message\ndata: {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Success"}]}}\n\n';
+    expect(mcp(sse, 200, [])).toMatchObject({ outcome: "ok", resultText: "Success" });
+  });
+
   it("finds the response in an SSE stream after notifications", () => {
     const sse = 'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n\nevent: message\ndata: {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Success"}]}}\n\n';
     expect(mcp(sse, 200, [["content-type", "text/event-stream"]])).toMatchObject({ outcome: "ok", resultText: "Success" });
