@@ -16,7 +16,7 @@ import { MAX_CHUNK_TEXT, type Span, type TapEvent } from "./recording/protocol";
 import { ExchangeDraft } from "./exchange-draft";
 import { exchangeRecord, type ExchangeRecord } from "./exchange-record";
 import { betterTitle, titleOf, type TraceTitle } from "./trace-title";
-import { decodeOrNull } from "./store/body";
+import { ChunkFrame } from "./live/chunk-frame";
 import { InFlightMap } from "./in-flight-map";
 import { MAX_TRACE_ENTRIES, RecentMap } from "./recent-map";
 
@@ -95,16 +95,7 @@ export class Recorder {
         // decoded when the frame is serialised: a frame parked while nobody watches usually never is.
         const whole = e.text ? bytes(e.text) : kept && kept.length === e.size ? kept : null;
         const small = whole && whole.length <= MAX_CHUNK_TEXT ? whole : null;
-        return this.deps.announce({
-          type: "exchange.chunk",
-          exchangeId: d.id,
-          traceId: d.traceId as string,
-          chunk,
-          // Undefined (not UTF-8 on its own, or too big) leaves the field out of the JSON.
-          get text() {
-            return small ? (decodeOrNull(small) ?? undefined) : undefined;
-          },
-        });
+        return this.deps.announce(new ChunkFrame(d.id, d.traceId as string, chunk, small));
       }
       case "end":
         d.state = e.state;
