@@ -5,7 +5,7 @@
  */
 import type { Chunk, Classification, Exchange, ExchangeState, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import type { GroupedBy } from "@hopscope/shared/trace/group";
-import { classifyExchange } from "@hopscope/shared/trace/classify";
+import { classifyExchange, type ClassifyInput } from "@hopscope/shared/trace/classify";
 import { headerValue, tryParseJson } from "@hopscope/shared/trace/json-text";
 import { BodyCollector, textOf, toBody, toStoredBody, type StoredBody } from "./store/body";
 import { redactUrl } from "./tap/redact";
@@ -86,14 +86,10 @@ export class ExchangeDraft {
 
   classify(status: number | null, responseBody: StoredBody | null): Classification {
     const { tap, method, url } = this.begin;
-    return classifyExchange({
-      tap, method, url, status,
-      requestText: textOf(this.request),
-      // Parsed once for grouping and every classification of the exchange.
-      ...(this.requestDone ? { requestJson: this.requestJson() } : {}),
-      responseText: textOf(responseBody),
-      responseHeaders: status === null ? "" : this.responseHeaders,
-    });
+    const input: ClassifyInput = { tap, method, url, status, requestText: textOf(this.request), responseText: textOf(responseBody), responseHeaders: status === null ? "" : this.responseHeaders };
+    // Parsed once for grouping and every classification of the exchange (set, not spread: twice per exchange).
+    if (this.requestDone) input.requestJson = this.requestJson();
+    return classifyExchange(input);
   }
 
   summary(classification: Classification): ExchangeSummary {

@@ -6,7 +6,7 @@ import type { Classification, HeaderList, Tap } from "./schemas";
 import { classifyAgent } from "./classify-agent";
 import { classifyMcp, classifyStdioMcp } from "./classify-mcp";
 import { STDIO_METHOD } from "./stdio-ingest";
-import { classifyModel } from "./classify-model";
+import { classifyModel, type ModelClassifyInput } from "./classify-model";
 import { headerValue, pathOf, type RequestInput } from "./json-text";
 
 /** Name of the header the stand-in model puts on every response (same as SIMULATED_HEADER in ollama/schemas). */
@@ -27,30 +27,26 @@ export function classifyExchange(input: ClassifyInput): Classification {
   switch (input.tap) {
     case "model": {
       const sim = headerValue(input.responseHeaders, SIMULATED);
-      return classifyModel({
-        method: input.method,
-        url: input.url,
-        requestText: input.requestText,
-        ...("requestJson" in input ? { requestJson: input.requestJson } : {}),
-        responseText: input.responseText,
-        responseContentType: contentType,
-        simulated: input.status === null ? undefined : sim === "1",
-      });
+      const model: ModelClassifyInput = { method: input.method, url: input.url, requestText: input.requestText, responseText: input.responseText, responseContentType: contentType, simulated: input.status === null ? undefined : sim === "1" };
+      return classifyModel(withRequestJson(model, input));
     }
     case "mcp":
       if (input.method === STDIO_METHOD) return classifyStdioMcp(input);
       if (input.method.toUpperCase() !== "POST") return { kind: "other" };
-      return classifyMcp({
-        status: input.status,
-        requestText: input.requestText,
-        ...("requestJson" in input ? { requestJson: input.requestJson } : {}),
-        responseText: input.responseText,
-        responseContentType: contentType,
-      });
+      return classifyMcp(withRequestJson({ status: input.status, requestText: input.requestText, responseText: input.responseText, responseContentType: contentType }, input));
     case "agent":
       if (input.method.toUpperCase() !== "POST" || !pathOf(input.url).endsWith("/agent")) return { kind: "other" };
       return classifyAgent(input);
   }
+}
+
+/**
+ * The request as the caller parsed it, when it did (RequestInput: present means parsed, even to undefined).
+ * Set rather than spread into a new object: this runs twice per recorded exchange.
+ */
+function withRequestJson<T extends RequestInput>(to: T, from: RequestInput): T {
+  if ("requestJson" in from) to.requestJson = from.requestJson;
+  return to;
 }
 
 /** Decodes a recorded body to text for classification; base64 bodies are not text and classify as absent. */
