@@ -4,7 +4,12 @@ import { defineConfig } from "vitest/config";
 // servers on port 0), end-to-end tests under tests/, and browser tests (real Chromium) under apps/web.
 export default defineConfig({
   test: {
-    include: ["shared/test/**/*.test.ts", "nodekit/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "tests/**/*.test.ts"],
+    include: [
+      "shared/test/**/*.test.ts",
+      "nodekit/test/**/*.test.ts",
+      "apps/*/test/**/*.test.ts",
+      "tests/**/*.test.ts",
+    ],
     exclude: ["**/node_modules/**", "**/dist/**"],
     environment: "node",
     testTimeout: 60_000,

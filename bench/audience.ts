@@ -27,7 +27,9 @@ async function json<T>(url: string, init?: RequestInit): Promise<T> {
 
 /** What a viewer's page reads when it follows the speaker into a trace. */
 async function readLikeAViewer(joinUrl: string, traceId: string): Promise<void> {
-  const trace = await json<{ exchanges: { id: number; classification: { kind: string } }[] }>(`${joinUrl}api/traces/${traceId}`);
+  const trace = await json<{ exchanges: { id: number; classification: { kind: string } }[] }>(
+    `${joinUrl}api/traces/${traceId}`,
+  );
   for (const x of trace.exchanges) {
     await json(`${joinUrl}api/exchanges/${x.id}`);
     if (x.classification.kind === "model.chat") await json(`${joinUrl}api/exchanges/${x.id}/views`);
@@ -91,10 +93,18 @@ async function replay(r: RecorderChild, traceId: string, viewers: number): Promi
   return { viewers, cpuSeconds, followCpuSeconds, peakRssMiB: peak, positions: steps, sawLastHop };
 }
 
-export async function runAudienceBench(upstreamPort: number, webDist: string, log: (s: string) => void): Promise<AudienceBench> {
+export async function runAudienceBench(
+  upstreamPort: number,
+  webDist: string,
+  log: (s: string) => void,
+): Promise<AudienceBench> {
   const r = await startRecorder(upstreamPort, { WEB_DIST: webDist, AUDIENCE_HOST: "127.0.0.1", AUDIENCE_PORT: "0" });
   try {
-    const imported = await json<{ id: string }>(`http://127.0.0.1:${r.uiPort}/api/import`, { method: "POST", headers: { "Content-Type": "application/json" }, body: readFileSync(ARTICLE, "utf8") });
+    const imported = await json<{ id: string }>(`http://127.0.0.1:${r.uiPort}/api/import`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: readFileSync(ARTICLE, "utf8"),
+    });
     // Both runs start warm: the tokenizer and prompt engine loaded by one viewer-like read (unmeasured).
     await fetch(`http://127.0.0.1:${r.uiPort}/api/traces/${imported.id}`);
     const status = AudienceStatusSchema.parse(await json(`http://127.0.0.1:${r.uiPort}/api/audience`));

@@ -51,11 +51,28 @@ const upstream = await startUpstream();
 const dir = mkdtempSync(join(tmpdir(), "hopscope-gc-"));
 const [ui, model, mcp, agent] = [await freePort(), await freePort(), await freePort(), await freePort()];
 const up = `http://127.0.0.1:${upstream.port}`;
-const child = spawn(process.execPath, ["--trace-gc-nvp", "--import", "tsx", join(tree, "apps", "proxy", "src", "main.ts")], {
-  cwd: tree,
-  env: { ...process.env, HOST: "127.0.0.1", UI_PORT: String(ui), MODEL_TAP_PORT: String(model), MCP_TAP_PORT: String(mcp), AGENT_TAP_PORT: String(agent), MODEL_UPSTREAM: up, MCP_UPSTREAM: up, AGENT_UPSTREAM: up, DB_FILE: join(dir, "bench.sqlite"), TRACES_DIR: join(dir, "traces"), MAX_TRACES: "0" },
-  stdio: ["ignore", "pipe", "pipe"],
-});
+const child = spawn(
+  process.execPath,
+  ["--trace-gc-nvp", "--import", "tsx", join(tree, "apps", "proxy", "src", "main.ts")],
+  {
+    cwd: tree,
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      UI_PORT: String(ui),
+      MODEL_TAP_PORT: String(model),
+      MCP_TAP_PORT: String(mcp),
+      AGENT_TAP_PORT: String(agent),
+      MODEL_UPSTREAM: up,
+      MCP_UPSTREAM: up,
+      AGENT_UPSTREAM: up,
+      DB_FILE: join(dir, "bench.sqlite"),
+      TRACES_DIR: join(dir, "traces"),
+      MAX_TRACES: "0",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  },
+);
 const logFile = join(dir, "gc.log");
 const out = createWriteStream(logFile);
 child.stdout.pipe(out);
@@ -66,7 +83,8 @@ try {
       await (await fetch(`http://127.0.0.1:${ui}/api/health`)).arrayBuffer();
       break;
     } catch (err) {
-      if (i > 200 || child.exitCode !== null) throw new Error(`the recorder did not start (${String(err)}); its output: ${logFile}`);
+      if (i > 200 || child.exitCode !== null)
+        throw new Error(`the recorder did not start (${String(err)}); its output: ${logFile}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -76,12 +94,20 @@ try {
   const pid = child.pid as number;
   const before = threadCpuSeconds(pid);
   const r = await load({ url, body, connections: 16, seconds: 4, pid: null });
-  const threads = [...threadCpuSeconds(pid)].map(([name, s]) => `${name} ${(((s - (before.get(name) ?? 0)) * 1e6) / r.requests).toFixed(1)}`);
+  const threads = [...threadCpuSeconds(pid)].map(
+    ([name, s]) => `${name} ${(((s - (before.get(name) ?? 0)) * 1e6) / r.requests).toFixed(1)}`,
+  );
   const per = (bytes: number) => (bytes / r.requests / 1024).toFixed(2);
-  process.stdout.write(`${tree}, ${path}: ${r.rps.toFixed(0)} req/s; CPU µs per request by thread: ${threads.join(", ")}\n`);
-  const isolates = [...gcByIsolate(readFileSync(logFile, "utf8").slice(logBefore))].sort((a, b) => b[1].allocated - a[1].allocated).slice(0, 3);
+  process.stdout.write(
+    `${tree}, ${path}: ${r.rps.toFixed(0)} req/s; CPU µs per request by thread: ${threads.join(", ")}\n`,
+  );
+  const isolates = [...gcByIsolate(readFileSync(logFile, "utf8").slice(logBefore))]
+    .sort((a, b) => b[1].allocated - a[1].allocated)
+    .slice(0, 3);
   for (const [id, g] of isolates) {
-    process.stdout.write(`  isolate ${id}: ${per(g.allocated)} KiB allocated and ${per(g.promoted)} KiB promoted per request; ${g.scavenges} scavenges (${g.pauseMs.toFixed(0)} ms), ${g.markCompacts} mark-compacts\n`);
+    process.stdout.write(
+      `  isolate ${id}: ${per(g.allocated)} KiB allocated and ${per(g.promoted)} KiB promoted per request; ${g.scavenges} scavenges (${g.pauseMs.toFixed(0)} ms), ${g.markCompacts} mark-compacts\n`,
+    );
   }
 } finally {
   child.kill("SIGTERM");

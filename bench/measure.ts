@@ -12,7 +12,10 @@ export const MCP_BODY = JSON.stringify({
   params: {
     name: "append",
     arguments: { content: "buy milk" },
-    _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    },
   },
 });
 export const CHAT_BODY = JSON.stringify({
@@ -89,7 +92,10 @@ export async function stream(url: string, lines: number, intervalMs: number): Pr
       arrivals.push(performance.now() - t0);
     }
   }
-  const gaps = arrivals.slice(1).map((t, i) => t - (arrivals[i] ?? 0)).sort((a, b) => a - b);
+  const gaps = arrivals
+    .slice(1)
+    .map((t, i) => t - (arrivals[i] ?? 0))
+    .sort((a, b) => a - b);
   return {
     firstLineMs: arrivals[0] ?? Number.NaN,
     medianGapMs: gaps[Math.floor(gaps.length / 2)] ?? Number.NaN,

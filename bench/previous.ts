@@ -27,7 +27,9 @@ export function readPrevious(): BenchResults | null {
   if (!existsSync(FILE)) return null;
   const parsed = PreviousSchema.safeParse(JSON.parse(readFileSync(FILE, "utf8")));
   if (!parsed.success) {
-    process.stderr.write(`bench: ${FILE} is not in the current format (${parsed.error.issues[0]?.message}); earlier sections are not carried over\n`);
+    process.stderr.write(
+      `bench: ${FILE} is not in the current format (${parsed.error.issues[0]?.message}); earlier sections are not carried over\n`,
+    );
     return null;
   }
   return parsed.data as unknown as BenchResults;

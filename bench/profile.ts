@@ -69,9 +69,24 @@ const STEPS = [
 ];
 
 /** The recording thread's steps: the recorder's, the store's, and what crossing threads costs. */
-const RECORDING_STEPS = ["handleBatch", "handle", "assignTrace", "finish", "classify", "tryParseJson", "flush", "exchangeParams", "traceParams", "postMessage", "(garbage collector)"];
+const RECORDING_STEPS = [
+  "handleBatch",
+  "handle",
+  "assignTrace",
+  "finish",
+  "classify",
+  "tryParseJson",
+  "flush",
+  "exchangeParams",
+  "traceParams",
+  "postMessage",
+  "(garbage collector)",
+];
 
-export function summariseProfile(profile: CpuProfile, steps: readonly string[] = STEPS): Pick<ProfileBench, "topSelf" | "steps"> {
+export function summariseProfile(
+  profile: CpuProfile,
+  steps: readonly string[] = STEPS,
+): Pick<ProfileBench, "topSelf" | "steps"> {
   const self = new Map<number, number>();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
   // Idle time is not CPU: percentages are of busy samples only.
@@ -130,7 +145,11 @@ export function summariseProfile(profile: CpuProfile, steps: readonly string[] =
   return { topSelf, steps: stepsOut };
 }
 
-export async function profileRecorder(log: (s: string) => void, seconds = 8, path: "/mcp" | "/api/chat" = "/mcp"): Promise<ProfileBench & { file: string }> {
+export async function profileRecorder(
+  log: (s: string) => void,
+  seconds = 8,
+  path: "/mcp" | "/api/chat" = "/mcp",
+): Promise<ProfileBench & { file: string }> {
   const dir = mkdtempSync(join(tmpdir(), "hopscope-prof-"));
   const upstream = await startUpstream();
   let requests = 0;
@@ -152,7 +171,10 @@ export async function profileRecorder(log: (s: string) => void, seconds = 8, pat
       const after = recorder.pid ? threadCpuSeconds(recorder.pid) : new Map<string, number>();
       // Per request, by thread: main (the forward path), worker threads ("node" too, summed), V8's GC helpers, libuv's pool.
       threadMicros = [...after.entries()]
-        .map(([name, t]) => ({ name, microsPerRequest: r.requests > 0 ? ((t - (before.get(name) ?? 0)) * 1e6) / r.requests : Number.NaN }))
+        .map(([name, t]) => ({
+          name,
+          microsPerRequest: r.requests > 0 ? ((t - (before.get(name) ?? 0)) * 1e6) / r.requests : Number.NaN,
+        }))
         .filter((x) => x.microsPerRequest > 0)
         .sort((a, b) => b.microsPerRequest - a.microsPerRequest);
       requests = r.requests;
@@ -171,11 +193,13 @@ export async function profileRecorder(log: (s: string) => void, seconds = 8, pat
   // recording threads are told apart by the code they ran.
   const files = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"));
   // Only the load and the shutdown after it: start-up (module loading) is not what a request costs.
-  const read = (f: string) => lastWindow(JSON.parse(readFileSync(join(dir, f), "utf8")) as CpuProfile, stopped - loadStart);
+  const read = (f: string) =>
+    lastWindow(JSON.parse(readFileSync(join(dir, f), "utf8")) as CpuProfile, stopped - loadStart);
   const ran = (p: CpuProfile, file: string) => p.nodes.some((n) => n.callFrame.url.endsWith(file));
   const profiles = files.map((f) => ({ f, p: read(f) }));
   const taps = profiles.find((x) => ran(x.p, "/tap/relay-connection.ts") && x.p.samples.length > 0);
-  if (!taps) throw new Error(`the recorder wrote no .cpuprofile of its taps thread in ${dir} (did it exit cleanly on SIGTERM?)`);
+  if (!taps)
+    throw new Error(`the recorder wrote no .cpuprofile of its taps thread in ${dir} (did it exit cleanly on SIGTERM?)`);
   const recording = profiles.find((x) => ran(x.p, "/store/store-writer.ts"));
   return {
     path,
@@ -185,7 +209,9 @@ export async function profileRecorder(log: (s: string) => void, seconds = 8, pat
     cpuMicrosPerRequest: cpu,
     threads: threadMicros,
     ...summariseProfile(taps.p),
-    ...(recording ? { recording: { ...summariseProfile(recording.p, RECORDING_STEPS), sqlitePercent: sqlitePercent(recording.p) } } : {}),
+    ...(recording
+      ? { recording: { ...summariseProfile(recording.p, RECORDING_STEPS), sqlitePercent: sqlitePercent(recording.p) } }
+      : {}),
     file: join(dir, taps.f),
   };
 }
@@ -206,7 +232,11 @@ function sqlitePercent(p: CpuProfile): number {
     const t = p.timeDeltas[i] ?? 0;
     if (!frame || frame.functionName === "(idle)") return;
     busy += t;
-    if (frame.url.includes("/better-sqlite3/") || (frame.url.endsWith("/store/store-writer.ts") && frame.functionName === "")) sqlite += t;
+    if (
+      frame.url.includes("/better-sqlite3/") ||
+      (frame.url.endsWith("/store/store-writer.ts") && frame.functionName === "")
+    )
+      sqlite += t;
   });
   return busy > 0 ? (100 * sqlite) / busy : Number.NaN;
 }
@@ -232,7 +262,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       `SQLite: ${p.recording?.sqlitePercent?.toFixed(1) ?? "?"} % of the recording thread's busy samples`,
       "",
       "inclusive time of the recorder's steps (main thread):",
-      ...p.steps.map((s) => `${line(s)}${s.callers.length ? `   ← ${s.callers.map((c) => `${c.name} ${c.percent.toFixed(1)}%`).join(", ")}` : ""}`),
+      ...p.steps.map(
+        (s) =>
+          `${line(s)}${s.callers.length ? `   ← ${s.callers.map((c) => `${c.name} ${c.percent.toFixed(1)}%`).join(", ")}` : ""}`,
+      ),
       "",
     ].join("\n"),
   );

@@ -42,7 +42,9 @@ export function longConversation(tools: unknown[]): ChatBody {
     ["read", {}, "groceries: bread, butter, coffee\nchores: laundry"],
     ["clear", {}, "Success"],
   ];
-  const messages: Record<string, unknown>[] = [{ role: "system", content: "You manage a notes file. Use the tools; answer in one short sentence." }];
+  const messages: Record<string, unknown>[] = [
+    { role: "system", content: "You manage a notes file. Use the tools; answer in one short sentence." },
+  ];
   calls.forEach(([name, args, result], i) => {
     messages.push({ role: "user", content: `Step ${i + 1}: please ${name} ${JSON.stringify(args)} in my notes` });
     messages.push({ role: "assistant", content: "", tool_calls: [{ function: { name, arguments: args } }] });
@@ -87,7 +89,8 @@ export async function runPromptBench(log: (s: string) => void): Promise<PromptBe
   const tokenizer = await loadQwenTokenizer();
   const tokenizerLoadMs = performance.now() - tLoad;
   const hf = new Template(readFileSync(join(FIXTURES, "hf_chat_template.jinja"), "utf8"));
-  const renderHf = (req: ChatBody) => hf.render({ messages: req.messages, tools: req.tools, add_generation_prompt: true });
+  const renderHf = (req: ChatBody) =>
+    hf.render({ messages: req.messages, tools: req.tools, add_generation_prompt: true });
   const tools = readJson("notes-tools.json") as unknown[];
   const inputs: [string, ChatBody][] = [
     ["article turn 1 (1 message, 5 tools)", readJson("requests/article-turn1.json") as ChatBody],
@@ -97,10 +100,11 @@ export async function runPromptBench(log: (s: string) => void): Promise<PromptBe
   // Warm-up over every input first (about a second): the tokenizer's and both renderers' code paths JIT-compiled
   // before the first case is timed, so the first case is not penalised.
   const tWarm = performance.now();
-  while (performance.now() - tWarm < 1000) for (const [, req] of inputs) {
-    tokenizer.encode(renderChat(req).text);
-    tokenizer.encode(renderHf(req));
-  }
+  while (performance.now() - tWarm < 1000)
+    for (const [, req] of inputs) {
+      tokenizer.encode(renderChat(req).text);
+      tokenizer.encode(renderHf(req));
+    }
   const cases: PromptCase[] = [];
   for (const [name, req] of inputs) {
     log(`bench: prompt: ${name}`);

@@ -29,29 +29,55 @@ const LINES = 40;
 const INTERVAL_MS = 25;
 const READERS = 50;
 
-export async function runReadersBench(upstreamPort: number, log: (s: string) => void, rounds = 3): Promise<ReadersBench> {
+export async function runReadersBench(
+  upstreamPort: number,
+  log: (s: string) => void,
+  rounds = 3,
+): Promise<ReadersBench> {
   const r = await startRecorder(upstreamPort);
-  const out: ReadersBench = { rounds, readers: READERS, lines: LINES, intervalMs: INTERVAL_MS, idleMaxGapMs: [], readMaxGapMs: [], baselineMaxGapMs: [], reads: 0 };
+  const out: ReadersBench = {
+    rounds,
+    readers: READERS,
+    lines: LINES,
+    intervalMs: INTERVAL_MS,
+    idleMaxGapMs: [],
+    readMaxGapMs: [],
+    baselineMaxGapMs: [],
+    reads: 0,
+  };
   const passthrough = await nodePassthrough.start(upstreamPort);
   try {
     const api = `http://127.0.0.1:${r.uiPort}`;
     log("bench: readers: seeding 300 exchanges");
     for (let i = 0; i < 300; i += 30) {
-      await Promise.all(Array.from({ length: 30 }, (_, j) => post(`http://127.0.0.1:${r.mcpPort}/mcp`, `{"jsonrpc":"2.0","id":${i + j},"method":"tools/call","params":{"name":"append","arguments":{"text":"milk"}}}`)));
+      await Promise.all(
+        Array.from({ length: 30 }, (_, j) =>
+          post(
+            `http://127.0.0.1:${r.mcpPort}/mcp`,
+            `{"jsonrpc":"2.0","id":${i + j},"method":"tools/call","params":{"name":"append","arguments":{"text":"milk"}}}`,
+          ),
+        ),
+      );
     }
     const genUrl = `http://127.0.0.1:${r.modelPort}/api/generate`;
     for (let round = 0; round < rounds; round++) {
       log(`bench: readers: round ${round + 1}/${rounds}`);
       out.idleMaxGapMs.push((await stream(genUrl, LINES, INTERVAL_MS)).maxGapMs);
       // The readers run in a process of their own: in this one, their work would delay our own reading of the stream.
-      const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./api-readers.ts", import.meta.url)), api, String(READERS)], { stdio: ["pipe", "pipe", "inherit"] });
+      const child = spawn(
+        process.execPath,
+        ["--import", "tsx", fileURLToPath(new URL("./api-readers.ts", import.meta.url)), api, String(READERS)],
+        { stdio: ["pipe", "pipe", "inherit"] },
+      );
       let output = "";
       child.stdout.on("data", (d: Buffer) => (output += d.toString()));
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
       await new Promise((resolve) => setTimeout(resolve, 1500));
       out.readMaxGapMs.push((await stream(genUrl, LINES, INTERVAL_MS)).maxGapMs);
       // Baseline: the same load on the box, the stream through a proxy that has no API at all.
-      out.baselineMaxGapMs.push((await stream(`http://127.0.0.1:${passthrough.modelPort}/api/generate`, LINES, INTERVAL_MS)).maxGapMs);
+      out.baselineMaxGapMs.push(
+        (await stream(`http://127.0.0.1:${passthrough.modelPort}/api/generate`, LINES, INTERVAL_MS)).maxGapMs,
+      );
       child.stdin.end();
       await exited;
       out.reads += Number(output.trim()) || 0;

@@ -178,7 +178,8 @@ function version(cmd: string, args: string[]): string {
 }
 
 export const f = (x: number, digits = 0) => (Number.isFinite(x) ? x.toFixed(digits) : "–");
-export const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : "–");
+export const ratio = (a: number, b: number) =>
+  Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : "–";
 
 export function writeResults(r: BenchResults): string[] {
   const dir = import.meta.dirname;
@@ -319,7 +320,10 @@ const HOW_TO_RUN = [
 function sectionDates(r: BenchResults): string[] {
   const older = (Object.entries(r.sectionsAt) as [Section, string][]).filter(([, at]) => at !== r.startedAt);
   if (older.length === 0) return [];
-  return ["", `Measured in earlier runs and kept (a partial run rewrites only its own sections): ${older.map(([s, at]) => `${s} ${at}`).join(", ")}.`];
+  return [
+    "",
+    `Measured in earlier runs and kept (a partial run rewrites only its own sections): ${older.map(([s, at]) => `${s} ${at}`).join(", ")}.`,
+  ];
 }
 
 /** SQLite's CPU per request from the profile run: its share of the recording thread times that thread's µs per request. */
@@ -345,11 +349,17 @@ function profileSection(p: ProfileBench | null): string[] {
     `apps/proxy run with \`node --cpu-prof\`, ${p.seconds} s of 16-connection load on \`${p.path}\`: ${p.requests} requests, ${f(p.rps)} req/s, ${f(p.cpuMicrosPerRequest)} µs CPU per request with the profiler on. Percentages are of the recorder's busy samples (idle excluded). Re-run alone with \`npx tsx bench/profile.ts\`; the analysis is in [docs/bench.md](../docs/bench.md).`,
     "",
     ...((p.threads ?? []).length > 0
-      ? [`CPU µs per request by thread (from /proc, profiler on): ${p.threads.map((t) => `${t.name} ${f(t.microsPerRequest)}`).join(", ")} — "hs-taps" is the taps thread (the forward path), "hs-recording" the recording thread (recorder, SQLite), "main" the API and live feed, "node" V8's platform threads (the garbage collector's concurrent marking and sweeping, background compilation, for every isolate), "v8:ProfEvntProc" the profiler itself, "libuv-worker" the thread pool. The first two tables profile the taps thread, the last one the recording thread.`, ""]
+      ? [
+          `CPU µs per request by thread (from /proc, profiler on): ${p.threads.map((t) => `${t.name} ${f(t.microsPerRequest)}`).join(", ")} — "hs-taps" is the taps thread (the forward path), "hs-recording" the recording thread (recorder, SQLite), "main" the API and live feed, "node" V8's platform threads (the garbage collector's concurrent marking and sweeping, background compilation, for every isolate), "v8:ProfEvntProc" the profiler itself, "libuv-worker" the thread pool. The first two tables profile the taps thread, the last one the recording thread.`,
+          "",
+        ]
       : []),
     "| step (inclusive) | % CPU | main callers |",
     "|---|---|---|",
-    ...p.steps.map((s) => `| \`${s.name}\` | ${f(s.percent, 1)} | ${s.callers.map((c) => `${c.name} ${f(c.percent, 1)}`).join(", ")} |`),
+    ...p.steps.map(
+      (s) =>
+        `| \`${s.name}\` | ${f(s.percent, 1)} | ${s.callers.map((c) => `${c.name} ${f(c.percent, 1)}`).join(", ")} |`,
+    ),
     "",
     "| function (self time) | % CPU |",
     "|---|---|",
@@ -358,7 +368,10 @@ function profileSection(p: ProfileBench | null): string[] {
     ...(p.recording
       ? [
           ...(p.recording.sqlitePercent !== undefined
-            ? [`SQLite on the recording thread (better-sqlite3's transactions and the native statement calls the store writer makes): ${f(p.recording.sqlitePercent, 1)} % of its busy samples${sqliteMicros(p) === null ? "" : `, about ${f(sqliteMicros(p) as number, 1)} µs per request`}.`, ""]
+            ? [
+                `SQLite on the recording thread (better-sqlite3's transactions and the native statement calls the store writer makes): ${f(p.recording.sqlitePercent, 1)} % of its busy samples${sqliteMicros(p) === null ? "" : `, about ${f(sqliteMicros(p) as number, 1)} µs per request`}.`,
+                "",
+              ]
             : []),
           "| recording thread: step (inclusive) | % CPU |",
           "|---|---|",
@@ -382,6 +395,9 @@ function rssTrend(s: SoakBench): string {
   const minutes = (last.atSeconds - mid.atSeconds) / 60;
   const slope = minutes > 0 ? (last.rssMiB - mid.rssMiB) / minutes : Number.NaN;
   const first = xs[0] as SoakSample;
-  const firstHalf = (mid.atSeconds - first.atSeconds) / 60 > 0 ? (mid.rssMiB - first.rssMiB) / ((mid.atSeconds - first.atSeconds) / 60) : Number.NaN;
+  const firstHalf =
+    (mid.atSeconds - first.atSeconds) / 60 > 0
+      ? (mid.rssMiB - first.rssMiB) / ((mid.atSeconds - first.atSeconds) / 60)
+      : Number.NaN;
   return `RSS trend: ${f(firstHalf, 1)} MiB/min over the first half (warm-up: JIT, caches, the live feed's ring filling), ${f(slope, 1)} MiB/min over the second half (${f(mid.rssMiB)} → ${f(last.rssMiB)} MiB).`;
 }

@@ -34,7 +34,9 @@ function num(name: string, def: number): number {
   if (raw === undefined) return def;
   const n = Number(raw);
   if (raw === "" || !Number.isFinite(n) || n <= 0) {
-    process.stderr.write(`bench: --${name} takes a positive number (got ${JSON.stringify(raw)}), e.g. --${name} ${def}\n`);
+    process.stderr.write(
+      `bench: --${name} takes a positive number (got ${JSON.stringify(raw)}), e.g. --${name} ${def}\n`,
+    );
     process.exit(2);
   }
   return n;
@@ -70,14 +72,28 @@ async function measureOnce(c: Contender, upstreamPort: number): Promise<Sample> 
     const warm = await load({ url: mcpUrl, body: MCP_BODY, connections: 4, seconds: 1, pid: null });
     const mcp = await load({ url: mcpUrl, body: MCP_BODY, connections: 16, seconds, pid: s.pid });
     const chat = await load({ url: chatUrl, body: CHAT_BODY, connections: 16, seconds, pid: s.pid });
-    const single = await load({ url: mcpUrl, body: MCP_BODY, connections: 1, seconds: Math.max(2, seconds - 1), pid: s.pid });
+    const single = await load({
+      url: mcpUrl,
+      body: MCP_BODY,
+      connections: 1,
+      seconds: Math.max(2, seconds - 1),
+      pid: s.pid,
+    });
     const streamIdle = await stream(genUrl, 20, 50);
     const background = load({ url: mcpUrl, body: MCP_BODY, connections: 16, seconds: 3, pid: null });
     await new Promise((r) => setTimeout(r, 300));
     const streamLoaded = await stream(genUrl, 20, 50);
     const bg = await background;
     const answered = [warm, mcp, chat, single, bg].reduce((n, l) => n + l.requests, 0) + 2;
-    sample = { mcp, chat, single, streamIdle, streamLoaded, peakRssMiB: s.pid ? treePeakRssMiB(s.pid) : null, answeredTotal: answered };
+    sample = {
+      mcp,
+      chat,
+      single,
+      streamIdle,
+      streamLoaded,
+      peakRssMiB: s.pid ? treePeakRssMiB(s.pid) : null,
+      answeredTotal: answered,
+    };
   } catch (err) {
     const died = s.failure?.();
     await s.stop();
@@ -98,7 +114,9 @@ function summarise(name: string, samples: Sample[]): ContenderSummary {
     mcpCpuMicros: m((s) => s.mcp.cpuMicrosPerRequest),
     chatCpuMicros: m((s) => s.chat.cpuMicrosPerRequest),
     singleLatencyMs: m((s) => s.single.latencyP50),
-    singleMeanLatencyMs: m((s) => (s.single.requests > 0 ? (Math.max(2, seconds - 1) * 1000) / s.single.requests : null)),
+    singleMeanLatencyMs: m((s) =>
+      s.single.requests > 0 ? (Math.max(2, seconds - 1) * 1000) / s.single.requests : null,
+    ),
     p99Ms: m((s) => s.mcp.latencyP99),
     errors: samples.reduce((n, s) => n + s.mcp.errors + s.chat.errors + s.single.errors, 0),
     streamFirstLineIdleMs: m((s) => s.streamIdle.firstLineMs),
@@ -149,13 +167,15 @@ async function main() {
             samples.get(c.name)?.push(await measureOnce(c, upstream.port));
           } catch (err) {
             // One broken contender (e.g. a recorder that crashes) must not cost the others' figures.
-            const why = err instanceof Error ? err.message.split("\n")[0] ?? err.message : String(err);
+            const why = err instanceof Error ? (err.message.split("\n")[0] ?? err.message) : String(err);
             log(`bench: ${c.name} failed in round ${r + 1}: ${why}`);
             failures.set(c.name, `failed in round ${r + 1}: ${why}`);
           }
         }
       }
-      results.contenders = contenders.filter((c) => (samples.get(c.name)?.length ?? 0) > 0).map((c) => summarise(c.name, samples.get(c.name) ?? []));
+      results.contenders = contenders
+        .filter((c) => (samples.get(c.name)?.length ?? 0) > 0)
+        .map((c) => summarise(c.name, samples.get(c.name) ?? []));
       for (const [name, why] of failures) results.skipped.push({ name, reason: why });
       if (!has("no-readers") && measuresHopscope) {
         results.readers = await runReadersBench(upstream.port, log, rounds);

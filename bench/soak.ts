@@ -26,7 +26,10 @@ function fileMiB(path: string): number {
 }
 const dbMiB = (file: string) => fileMiB(file) + fileMiB(`${file}-wal`);
 
-export async function runSoak(log: (s: string) => void, opts: { minutes: number; ratePerSecond: number }): Promise<SoakBench> {
+export async function runSoak(
+  log: (s: string) => void,
+  opts: { minutes: number; ratePerSecond: number },
+): Promise<SoakBench> {
   const upstream = await startUpstream();
   const recorder = await startRecorder(upstream.port);
   try {
@@ -38,9 +41,16 @@ export async function runSoak(log: (s: string) => void, opts: { minutes: number;
     let sentSoFar = 0;
     const t0 = performance.now();
     const sample = () => {
-      const s = { atSeconds: (performance.now() - t0) / 1000, rssMiB: treeRssMiB(pid), dbMiB: dbMiB(recorder.dbFile), requestsSent: sentSoFar };
+      const s = {
+        atSeconds: (performance.now() - t0) / 1000,
+        rssMiB: treeRssMiB(pid),
+        dbMiB: dbMiB(recorder.dbFile),
+        requestsSent: sentSoFar,
+      };
       samples.push(s);
-      log(`bench: soak: ${s.atSeconds.toFixed(0)} s, ${s.requestsSent} requests, RSS ${s.rssMiB.toFixed(0)} MiB, db ${s.dbMiB.toFixed(1)} MiB`);
+      log(
+        `bench: soak: ${s.atSeconds.toFixed(0)} s, ${s.requestsSent} requests, RSS ${s.rssMiB.toFixed(0)} MiB, db ${s.dbMiB.toFixed(1)} MiB`,
+      );
     };
     sample();
     const timer = setInterval(sample, SAMPLE_EVERY_MS);
@@ -64,7 +74,9 @@ export async function runSoak(log: (s: string) => void, opts: { minutes: number;
       db.close();
     }
     const dbEnd = dbMiB(recorder.dbFile);
-    log(`bench: soak: ${result.sent} sent (${result.errors} errors${result.firstError ? `; the first: ${result.firstError}` : ""}), ${exchangesRecorded} recorded`);
+    log(
+      `bench: soak: ${result.sent} sent (${result.errors} errors${result.firstError ? `; the first: ${result.firstError}` : ""}), ${exchangesRecorded} recorded`,
+    );
     return {
       minutes: opts.minutes,
       ratePerSecond: result.sent / result.elapsed,

@@ -62,7 +62,11 @@ function stopper(child: ChildProcess, after = () => {}): () => Promise<void> {
 
 async function passThrough(upstream: number): Promise<Running> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", join(here, "bench", "contenders", "passthrough.ts"), String(port), String(upstream)], { cwd: here, stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(here, "bench", "contenders", "passthrough.ts"), String(port), String(upstream)],
+    { cwd: here, stdio: ["ignore", "ignore", "inherit"] },
+  );
   await ready(`http://127.0.0.1:${port}/health`, child);
   return { port, child, stop: stopper(child) };
 }
@@ -73,7 +77,20 @@ async function recorder(root: string, upstream: number): Promise<Running> {
   const up = `http://127.0.0.1:${upstream}`;
   const child = spawn(process.execPath, ["--import", "tsx", join(root, "apps", "proxy", "src", "main.ts")], {
     cwd: root,
-    env: { ...process.env, HOST: "127.0.0.1", UI_PORT: String(ui), MODEL_TAP_PORT: String(model), MCP_TAP_PORT: String(mcp), AGENT_TAP_PORT: String(agent), MODEL_UPSTREAM: up, MCP_UPSTREAM: up, AGENT_UPSTREAM: up, DB_FILE: join(dir, "bench.sqlite"), TRACES_DIR: join(dir, "traces"), MAX_TRACES: "0" },
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      UI_PORT: String(ui),
+      MODEL_TAP_PORT: String(model),
+      MCP_TAP_PORT: String(mcp),
+      AGENT_TAP_PORT: String(agent),
+      MODEL_UPSTREAM: up,
+      MCP_UPSTREAM: up,
+      AGENT_UPSTREAM: up,
+      DB_FILE: join(dir, "bench.sqlite"),
+      TRACES_DIR: join(dir, "traces"),
+      MAX_TRACES: "0",
+    },
     stdio: ["ignore", "ignore", "ignore"],
   });
   await ready(`http://127.0.0.1:${ui}/api/health`, child);
@@ -102,7 +119,8 @@ async function measure(start: () => Promise<Running>): Promise<Sample> {
     const threads: Record<string, number> = {};
     for (const [name, s] of threadCpuSeconds(pid)) threads[name] = ((s - (before.get(name) ?? 0)) * 1e6) / l.requests;
     const system: Record<string, number> = {};
-    for (const [name, s] of threadCpuSeconds(pid, "system")) system[name] = ((s - (systemBefore.get(name) ?? 0)) * 1e6) / l.requests;
+    for (const [name, s] of threadCpuSeconds(pid, "system"))
+      system[name] = ((s - (systemBefore.get(name) ?? 0)) * 1e6) / l.requests;
     if (l.errors > 0) process.stderr.write(`  ${l.errors} errors\n`);
     return { rps: l.rps, cpu, threads, system };
   } finally {
@@ -127,17 +145,27 @@ for (let i = 0; i < rounds; i++) {
 upstream.stop();
 const ref = median((samples.get("node pass-through") ?? []).map((s) => s.rps));
 const refCpu = median((samples.get("node pass-through") ?? []).map((s) => s.cpu));
-console.log(`load average ${load0?.toFixed(1)} → ${loadavg()[0]?.toFixed(1)}; ${rounds} rounds of ${seconds} s, 16 connections, ${chat ? "chat-like body on /api/chat" : "MCP-like body on /mcp"}`);
-console.log("| contender | req/s | × node | CPU µs/req (process) | × node | of it, kernel | hs-taps µs/req (kernel) | hs-recording µs/req (kernel) | other threads µs/req |");
+console.log(
+  `load average ${load0?.toFixed(1)} → ${loadavg()[0]?.toFixed(1)}; ${rounds} rounds of ${seconds} s, 16 connections, ${chat ? "chat-like body on /api/chat" : "MCP-like body on /mcp"}`,
+);
+console.log(
+  "| contender | req/s | × node | CPU µs/req (process) | × node | of it, kernel | hs-taps µs/req (kernel) | hs-recording µs/req (kernel) | other threads µs/req |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|");
 for (const [name, list] of samples) {
   const rps = median(list.map((s) => s.rps));
   const cpu = median(list.map((s) => s.cpu));
-  const t = (n: string) => (list.some((s) => s.threads[n] !== undefined) ? median(list.map((s) => s.threads[n] ?? 0)).toFixed(1) : "–");
-  const k = (n: string) => (list.some((s) => s.system[n] !== undefined) ? ` (${median(list.map((s) => s.system[n] ?? 0)).toFixed(1)})` : "");
+  const t = (n: string) =>
+    list.some((s) => s.threads[n] !== undefined) ? median(list.map((s) => s.threads[n] ?? 0)).toFixed(1) : "–";
+  const k = (n: string) =>
+    list.some((s) => s.system[n] !== undefined) ? ` (${median(list.map((s) => s.system[n] ?? 0)).toFixed(1)})` : "";
   const kernel = median(list.map((s) => Object.values(s.system).reduce((a, b) => a + b, 0)));
-  const names = [...new Set(list.flatMap((s) => Object.keys(s.threads)))].filter((n) => n !== "hs-taps" && n !== "hs-recording");
+  const names = [...new Set(list.flatMap((s) => Object.keys(s.threads)))].filter(
+    (n) => n !== "hs-taps" && n !== "hs-recording",
+  );
   const others = names.map((n) => `${n} ${t(n)}`).join(", ");
-  console.log(`| ${name} | ${rps.toFixed(0)} | ${(rps / ref).toFixed(2)}× | ${cpu.toFixed(1)} | ${(cpu / refCpu).toFixed(2)}× | ${kernel.toFixed(1)} | ${t("hs-taps")}${k("hs-taps")} | ${t("hs-recording")}${k("hs-recording")} | ${others} |`);
+  console.log(
+    `| ${name} | ${rps.toFixed(0)} | ${(rps / ref).toFixed(2)}× | ${cpu.toFixed(1)} | ${(cpu / refCpu).toFixed(2)}× | ${kernel.toFixed(1)} | ${t("hs-taps")}${k("hs-taps")} | ${t("hs-recording")}${k("hs-recording")} | ${others} |`,
+  );
 }
 process.exit(0);

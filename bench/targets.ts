@@ -17,13 +17,18 @@ export function targets(r: BenchResults): string[] {
   const direct = by("direct");
   if (!hop) return ["hopscope was not measured."];
   const lines: string[] = [];
-  const check = (ok: boolean, text: string, miss: string) => lines.push(`- ${ok ? "✅" : "❌"} ${text}${ok ? "" : ` — ${miss}`}`);
+  const check = (ok: boolean, text: string, miss: string) =>
+    lines.push(`- ${ok ? "✅" : "❌"} ${text}${ok ? "" : ` — ${miss}`}`);
   /** How far a throughput ratio is from its goal: "needs 2.33× its throughput". */
   const short = (have: number, goal: number) => `missed: needs ${f(goal / have, 2)}× its current throughput`;
   // Throughput ratios use the MCP-like (400-byte) load: the issue's reference figures are for that shape.
   if (node) {
     const x = hop.mcpRps / node.mcpRps;
-    check(x >= 1, `hopscope with recording ≥ 1.0× the plain Node pass-through: ${ratio(hop.mcpRps, node.mcpRps)}`, short(x, 1));
+    check(
+      x >= 1,
+      `hopscope with recording ≥ 1.0× the plain Node pass-through: ${ratio(hop.mcpRps, node.mcpRps)}`,
+      short(x, 1),
+    );
   }
   if (mitm) {
     const x = hop.mcpRps / mitm.mcpRps;
@@ -39,13 +44,24 @@ export function targets(r: BenchResults): string[] {
     // SQLite's share of the recorder's CPU, applied to this run's CPU per exchange.
     const share = sqliteShare(r.profile);
     const sqlite = share === null ? null : share * hop.mcpCpuMicros;
-    const without = sqlite === null ? "" : `; SQLite's share of it (profile below) is about ${f(sqlite, 1)} µs, so hopscope less SQLite is ${f(hop.mcpCpuMicros - sqlite, 1)} µs, ${hop.mcpCpuMicros - sqlite <= node.mcpCpuMicros ? "within" : "still over"} the pass-through's ${f(node.mcpCpuMicros)}`;
-    check(x <= 1, `CPU per recorded exchange ≤ 1.0× the pass-through's per request: ${f(hop.mcpCpuMicros)} vs ${f(node.mcpCpuMicros)} µs (${f(x, 2)}×)`, `missed by ${f(hop.mcpCpuMicros - node.mcpCpuMicros)} µs per exchange${without}`);
+    const without =
+      sqlite === null
+        ? ""
+        : `; SQLite's share of it (profile below) is about ${f(sqlite, 1)} µs, so hopscope less SQLite is ${f(hop.mcpCpuMicros - sqlite, 1)} µs, ${hop.mcpCpuMicros - sqlite <= node.mcpCpuMicros ? "within" : "still over"} the pass-through's ${f(node.mcpCpuMicros)}`;
+    check(
+      x <= 1,
+      `CPU per recorded exchange ≤ 1.0× the pass-through's per request: ${f(hop.mcpCpuMicros)} vs ${f(node.mcpCpuMicros)} µs (${f(x, 2)}×)`,
+      `missed by ${f(hop.mcpCpuMicros - node.mcpCpuMicros)} µs per exchange${without}`,
+    );
   }
   if (direct && node) {
     const added = hop.singleMeanLatencyMs - direct.singleMeanLatencyMs;
     const base = node.singleMeanLatencyMs - direct.singleMeanLatencyMs;
-    check(added <= base, `added latency at one connection ≤ the pass-through's: ${f(added, 3)} vs ${f(base, 3)} ms`, `missed by ${f(added - base, 3)} ms`);
+    check(
+      added <= base,
+      `added latency at one connection ≤ the pass-through's: ${f(added, 3)} vs ${f(base, 3)} ms`,
+      `missed by ${f(added - base, 3)} ms`,
+    );
   }
   check(
     hop.streamFirstLineLoadedMs < 250 && hop.streamMaxGapLoadedMs < 250,
@@ -54,7 +70,10 @@ export function targets(r: BenchResults): string[] {
   );
   lines.push(...recordedLines(r));
   if (lines.some((l) => l.startsWith("- ❌"))) {
-    lines.push("", "Why the missed targets are missed: the profile below, and the analysis in [docs/recorder-performance.md](../docs/recorder-performance.md).");
+    lines.push(
+      "",
+      "Why the missed targets are missed: the profile below, and the analysis in [docs/recorder-performance.md](../docs/recorder-performance.md).",
+    );
   }
   return lines;
 }

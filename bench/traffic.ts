@@ -9,11 +9,19 @@ export const keepAlive = new Agent({ keepAlive: true, maxSockets: 64 });
 /** POSTs `body` and resolves with the status once the whole response has been read. */
 export function post(url: string, body: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", agent: keepAlive, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...headers } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-      res.on("error", reject);
-    });
+    const req = request(
+      url,
+      {
+        method: "POST",
+        agent: keepAlive,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...headers },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });

@@ -37,7 +37,8 @@ const LIVE_SECONDS = 5;
 const ROW = '[data-testid="sequence"] [role="listitem"][data-hop]';
 const DETAIL = '[data-testid="hop-detail"]';
 
-const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+const randomHex = (bytes: number) =>
+  Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
 const newTraceparent = () => {
   const traceId = randomHex(16);
   return { traceId, header: `00-${traceId}-${randomHex(8)}-01` };
@@ -52,22 +53,49 @@ function newestMtime(path: string): number {
 /** apps/web/dist when it is newer than the sources; otherwise a fresh build into a temp dir (dist is left alone). */
 function webDist(log: (s: string) => void): { dir: string; built: boolean } {
   const dist = join(WEB, "dist");
-  const sources = Math.max(newestMtime(join(WEB, "src")), newestMtime(join(WEB, "index.html")), newestMtime(join(ROOT, "shared", "src")));
+  const sources = Math.max(
+    newestMtime(join(WEB, "src")),
+    newestMtime(join(WEB, "index.html")),
+    newestMtime(join(ROOT, "shared", "src")),
+  );
   const fresh = (f: string) => existsSync(join(dist, f)) && statSync(join(dist, f)).mtimeMs >= sources;
   if (fresh("index.html") && fresh("share.html")) return { dir: dist, built: false };
   const out = mkdtempSync(join(tmpdir(), "hopscope-bench-web-"));
   log(`bench: ui: apps/web/dist is missing or older than its sources; building into ${out}`);
-  for (const [config, dir] of [["vite.config.ts", out], ["vite.share.config.ts", out], ["vite.audience.config.ts", join(out, "audience")]] as const) {
-    execFileSync(process.execPath, [join(ROOT, "node_modules", "vite", "bin", "vite.js"), "build", "--config", join(WEB, config), "--outDir", dir, "--logLevel", "error"], {
-      cwd: ROOT,
-      stdio: ["ignore", "ignore", "inherit"],
-    });
+  for (const [config, dir] of [
+    ["vite.config.ts", out],
+    ["vite.share.config.ts", out],
+    ["vite.audience.config.ts", join(out, "audience")],
+  ] as const) {
+    execFileSync(
+      process.execPath,
+      [
+        join(ROOT, "node_modules", "vite", "bin", "vite.js"),
+        "build",
+        "--config",
+        join(WEB, config),
+        "--outDir",
+        dir,
+        "--logLevel",
+        "error",
+      ],
+      {
+        cwd: ROOT,
+        stdio: ["ignore", "ignore", "inherit"],
+      },
+    );
   }
   return { dir: out, built: true };
 }
 
 const MCP_LIST = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
-const mcpCall = (i: number) => JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "append", arguments: { content: `item ${i}` } } });
+const mcpCall = (i: number) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: i,
+    method: "tools/call",
+    params: { name: "append", arguments: { content: `item ${i}` } },
+  });
 const chat = (i: number, second: boolean) =>
   JSON.stringify({
     model: "qwen2.5:7b",
@@ -76,7 +104,11 @@ const chat = (i: number, second: boolean) =>
       { role: "user", content: `Add item ${i} to my notes` },
       ...(second
         ? [
-            { role: "assistant", content: "", tool_calls: [{ function: { name: "append", arguments: { content: `item ${i}` } } }] },
+            {
+              role: "assistant",
+              content: "",
+              tool_calls: [{ function: { name: "append", arguments: { content: `item ${i}` } } }],
+            },
             { role: "tool", content: "Success", tool_name: "append" },
           ]
         : []),
@@ -138,7 +170,11 @@ async function openTimeline(ctx: BrowserContext, url: string): Promise<number> {
 }
 
 /** The trace exported as one HTML page (format=html), written to a temp dir; null (and a log line) when the export fails. */
-async function exportHtmlFile(r: RecorderChild, traceId: string, log: (s: string) => void): Promise<{ url: string; dir: string; bytes: number; exportMs: number } | null> {
+async function exportHtmlFile(
+  r: RecorderChild,
+  traceId: string,
+  log: (s: string) => void,
+): Promise<{ url: string; dir: string; bytes: number; exportMs: number } | null> {
   const t = performance.now();
   const res = await fetch(`http://127.0.0.1:${r.uiPort}/api/traces/${traceId}/export?format=html`);
   const body = await res.text();
@@ -196,8 +232,13 @@ async function measureOpen(ctx: BrowserContext, r: RecorderChild, log: (s: strin
     await traceJson(r, bigId);
     api.push(performance.now() - t);
   }
-  if (file) log(`bench: ui: the same trace as one HTML file (${(file.bytes / 1024 / 1024).toFixed(1)} MB) from file:// ${median(html).toFixed(0)} ms`);
-  log(`bench: ui: open ${median(big).toFixed(0)} ms; raw JSON ${median(raw).toFixed(0)} ms; 1-exchange trace ${median(small).toFixed(0)} ms; API alone ${median(api).toFixed(0)} ms`);
+  if (file)
+    log(
+      `bench: ui: the same trace as one HTML file (${(file.bytes / 1024 / 1024).toFixed(1)} MB) from file:// ${median(html).toFixed(0)} ms`,
+    );
+  log(
+    `bench: ui: open ${median(big).toFixed(0)} ms; raw JSON ${median(raw).toFixed(0)} ms; 1-exchange trace ${median(small).toFixed(0)} ms; API alone ${median(api).toFixed(0)} ms`,
+  );
   return {
     exchanges: stored,
     definition:
@@ -240,14 +281,20 @@ async function measureLive(ctx: BrowserContext, r: RecorderChild, log: (s: strin
   const mcp = `http://127.0.0.1:${r.mcpPort}/mcp`;
   // One exchange first so the trace exists and the page opens it like any recorded trace.
   await post(mcp, MCP_LIST, { traceparent: header });
-  for (let i = 0; i < 100 && (await traceJson(r, traceId)) === null; i++) await new Promise((res) => setTimeout(res, 50));
+  for (let i = 0; i < 100 && (await traceJson(r, traceId)) === null; i++)
+    await new Promise((res) => setTimeout(res, 50));
   const page = await ctx.newPage();
   try {
     await page.goto(`http://127.0.0.1:${r.uiPort}/#/trace/${traceId}`);
     await page.locator(ROW).first().waitFor({ state: "visible", timeout: 60_000 });
     log(`bench: ui: live feed, ${LIVE_RATE} exchanges/s for ${LIVE_SECONDS} s into the open page`);
-    const sent = await paced({ ratePerSecond: LIVE_RATE, seconds: LIVE_SECONDS, send: (i) => post(mcp, mcpCall(i), { traceparent: header }) });
-    if (sent.errors > 0) throw new Error(`${sent.errors} of ${sent.sent} live requests failed; the first: ${sent.firstError}`);
+    const sent = await paced({
+      ratePerSecond: LIVE_RATE,
+      seconds: LIVE_SECONDS,
+      send: (i) => post(mcp, mcpCall(i), { traceparent: header }),
+    });
+    if (sent.errors > 0)
+      throw new Error(`${sent.errors} of ${sent.sent} live requests failed; the first: ${sent.firstError}`);
     const expected = sent.sent + 1;
     const tDone = performance.now();
     // Give the page up to 20 s to catch up, then count what it rendered.
@@ -261,8 +308,17 @@ async function measureLive(ctx: BrowserContext, r: RecorderChild, log: (s: strin
     const seen = (await page.evaluate(COLLECT_HOPS)) as number[];
     const recorded = (await traceJson(r, traceId))?.exchanges.length ?? 0;
     const shown = seen.filter((n) => n >= 1 && n <= expected).length;
-    log(`bench: ui: live: ${expected} sent, ${recorded} recorded, ${shown} rows shown (last hop ${last}), caught up ${catchUpMs.toFixed(0)} ms after the last answer`);
-    return { ratePerSecond: sent.sent / LIVE_SECONDS, seconds: LIVE_SECONDS, sent: expected, recorded, shown, catchUpMs };
+    log(
+      `bench: ui: live: ${expected} sent, ${recorded} recorded, ${shown} rows shown (last hop ${last}), caught up ${catchUpMs.toFixed(0)} ms after the last answer`,
+    );
+    return {
+      ratePerSecond: sent.sent / LIVE_SECONDS,
+      seconds: LIVE_SECONDS,
+      sent: expected,
+      recorded,
+      shown,
+      catchUpMs,
+    };
   } finally {
     await page.close();
   }
@@ -275,12 +331,21 @@ const why = (r: RecorderChild) => {
 
 export async function runUiBench(log: (s: string) => void): Promise<UiBench> {
   const notes: string[] = [];
-  if (!existsSync(CHROMIUM)) return { open: null, live: null, notes: [`${CHROMIUM} is missing (Debian: apt-get install chromium); the timeline was not measured`] };
+  if (!existsSync(CHROMIUM))
+    return {
+      open: null,
+      live: null,
+      notes: [`${CHROMIUM} is missing (Debian: apt-get install chromium); the timeline was not measured`],
+    };
   let web: { dir: string; built: boolean };
   try {
     web = webDist(log);
   } catch (err) {
-    return { open: null, live: null, notes: [`the timeline could not be built (npm run build -w apps/web): ${(err as Error).message.split("\n")[0]}`] };
+    return {
+      open: null,
+      live: null,
+      notes: [`the timeline could not be built (npm run build -w apps/web): ${(err as Error).message.split("\n")[0]}`],
+    };
   }
   const upstream = await startUpstream();
   const userDataDir = mkdtempSync(join(tmpdir(), "hopscope-bench-chromium-"));
@@ -295,14 +360,24 @@ export async function runUiBench(log: (s: string) => void): Promise<UiBench> {
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1400, height: 900 },
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
     const pageErrors: string[] = [];
     ctx.on("page", (p) => p.on("pageerror", (e) => pageErrors.push(e.message)));
     try {
       open = await measureOpen(ctx, recorder, log);
     } catch (err) {
-      notes.push(`opening the ${EXCHANGES}-exchange trace could not be measured: ${(err as Error).message.split("\n")[0]}${why(recorder)}`);
+      notes.push(
+        `opening the ${EXCHANGES}-exchange trace could not be measured: ${(err as Error).message.split("\n")[0]}${why(recorder)}`,
+      );
       log(`bench: ui: ${notes.at(-1)}`);
     }
     try {

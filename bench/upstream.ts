@@ -23,14 +23,14 @@ const small = JSON.stringify({
 const chat = JSON.stringify({
   model: "qwen2.5:7b",
   created_at: new Date(0).toISOString(),
-  message: { role: "assistant", content: "I've added \"buy milk\" to your notes. ".repeat(45) },
+  message: { role: "assistant", content: 'I\'ve added "buy milk" to your notes. '.repeat(45) },
   done: true,
   done_reason: "stop",
   total_duration: 1,
   eval_count: 12,
 });
 
-const agentReply = JSON.stringify({ reply: "I've added \"buy milk\" to your notes.", conversationId: "bench" });
+const agentReply = JSON.stringify({ reply: 'I\'ve added "buy milk" to your notes.', conversationId: "bench" });
 
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? "/", "http://x");
@@ -59,7 +59,9 @@ const server = createServer((req, res) => {
       let i = 0;
       const tick = () => {
         const done = i === lines - 1;
-        res.write(`${JSON.stringify({ i, sent: Date.now(), message: { role: "assistant", content: "tok " }, done })}\n`);
+        res.write(
+          `${JSON.stringify({ i, sent: Date.now(), message: { role: "assistant", content: "tok " }, done })}\n`,
+        );
         i++;
         if (done) res.end();
         else setTimeout(tick, interval);

@@ -28,7 +28,23 @@ export async function recordMcpSession(client: McpClientKind, stack: RecorderSta
   if (client === "inspector") {
     const { mcpTapUrl } = JSON.parse(await stack.api("/api/config")) as { mcpTapUrl: string };
     // The Inspector's CLI mode talks only to the URL it is given: the loopback MCP tap.
-    await run(process.execPath, [INSPECTOR, "--cli", `${mcpTapUrl.replace(/\/mcp$/, "")}/mcp`, "--transport", "http", "--method", "tools/call", "--tool-name", "append", "--tool-arg", "content=buy milk"], { timeout: 60_000 });
+    await run(
+      process.execPath,
+      [
+        INSPECTOR,
+        "--cli",
+        `${mcpTapUrl.replace(/\/mcp$/, "")}/mcp`,
+        "--transport",
+        "http",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "append",
+        "--tool-arg",
+        "content=buy milk",
+      ],
+      { timeout: 60_000 },
+    );
   } else {
     const host = new Client({ name: "a-stdio-host", version: "1.0.0" });
     const server = [process.execPath, "--import", TSX, `${ROOT}apps/mcp-server/src/stdio-main.ts`];
@@ -43,7 +59,11 @@ export async function recordMcpSession(client: McpClientKind, stack: RecorderSta
     await host.callTool({ name: "append", arguments: { content: "buy milk" } });
     await host.close();
   }
-  return waitForSession(stack, since, client === "stdio" ? (t) => t.exchanges.some((e) => e.url === "exit") : () => true);
+  return waitForSession(
+    stack,
+    since,
+    client === "stdio" ? (t) => t.exchanges.some((e) => e.url === "exit") : () => true,
+  );
 }
 
 async function waitForSession(stack: RecorderStack, since: number, ended: (t: Trace) => boolean): Promise<Trace> {

@@ -52,7 +52,11 @@ export interface Scenario {
 
 const BUY_MILK = "Add buy milk to my notes";
 
-const DIALECT_TITLES: Record<AgentDialect, string> = { ollama: "Ollama's /api/chat", openai: "OpenAI's /v1/chat/completions", anthropic: "Anthropic's /v1/messages" };
+const DIALECT_TITLES: Record<AgentDialect, string> = {
+  ollama: "Ollama's /api/chat",
+  openai: "OpenAI's /v1/chat/completions",
+  anthropic: "Anthropic's /v1/messages",
+};
 const DIALECT_SHOWS: Record<AgentDialect, string> = {
   ollama: "tool arguments as a JSON object.",
   openai: "tool arguments as a JSON string; Ollama converts the request to the same native chat.",
@@ -87,7 +91,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: "write-instead-of-append",
     title: "lesson: write instead of append",
-    shows: "The model picks `write` to add a note; the notes file held \"call the dentist\", which is replaced.",
+    shows: 'The model picks `write` to add a note; the notes file held "call the dentist", which is replaced.',
     lesson: "write-instead-of-append",
     notes: "call the dentist\n",
     question: BUY_MILK,
@@ -95,14 +99,16 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: "missing-argument",
     title: "lesson: missing argument, then retry",
-    shows: "The model calls `append` with no `content`: a tool error (`isError: true`), the model reads it and retries.",
+    shows:
+      "The model calls `append` with no `content`: a tool error (`isError: true`), the model reads it and retries.",
     lesson: "missing-argument",
     question: BUY_MILK,
   },
   {
     name: "unknown-tool",
     title: "lesson: unknown tool",
-    shows: "A stale host offers `add_note`, which the MCP server no longer has; the model calls it, the MCP server answers a protocol error (-32602 Unknown tool), the host passes it back as text and the model retries with `append`.",
+    shows:
+      "A stale host offers `add_note`, which the MCP server no longer has; the model calls it, the MCP server answers a protocol error (-32602 Unknown tool), the host passes it back as text and the model retries with `append`.",
     lesson: "unknown-tool",
     question: BUY_MILK,
   },
@@ -116,35 +122,36 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: "inspector-session",
     title: "MCP Inspector: tools/call append",
-    shows: "The MCP Inspector's CLI (`--method tools/call --tool-name append`) through the HTTP MCP tap, no traceparent: initialize, notifications/initialized, the GET /mcp 405, tools/list and tools/call, grouped as one MCP session.",
+    shows:
+      "The MCP Inspector's CLI (`--method tools/call --tool-name append`) through the HTTP MCP tap, no traceparent: initialize, notifications/initialized, the GET /mcp 405, tools/list and tools/call, grouped as one MCP session.",
     client: "inspector",
     question: "(Inspector CLI) tools/call append content=buy milk",
   },
   {
     name: "stdio-session",
     title: "stdio: a host using the notes server through hopscope wrap",
-    shows: "The official SDK's stdio client using our notes server over stdio through the stdio tap: initialize, notifications/initialized, tools/list, tools/call append, the server's stderr line and its exit, on the MCP lane marked stdio.",
+    shows:
+      "The official SDK's stdio client using our notes server over stdio through the stdio tap: initialize, notifications/initialized, tools/list, tools/call append, the server's stderr line and its exit, on the MCP lane marked stdio.",
     client: "stdio",
     question: "(SDK stdio client) tools/list, tools/call append content=buy milk",
   },
   {
     name: "streaming",
     title: "buy milk, streamed",
-    shows: "The article's question with AGENT_STREAM=true: the model's answers arrive as NDJSON chunks, with their timings.",
+    shows:
+      "The article's question with AGENT_STREAM=true: the model's answers arrive as NDJSON chunks, with their timings.",
     stream: true,
     question: BUY_MILK,
   },
   // The article's Part 1.3 on the wire: the same question in each dialect Ollama serves, recorded at the same
   // Ollama version, so the three-shapes view finds the same turn in all three with real bytes.
-  ...(["ollama", "openai", "anthropic"] as const).map(
-    (dialect): Scenario => ({
-      name: `dialect-${dialect}`,
-      title: `three shapes: buy milk via ${DIALECT_TITLES[dialect]}`,
-      shows: `The article's question with AGENT_DIALECT=${dialect}: ${DIALECT_SHOWS[dialect]} Open a model hop's "Three shapes" to see it beside the other two.`,
-      dialect,
-      question: BUY_MILK,
-    }),
-  ),
+  ...(["ollama", "openai", "anthropic"] as const).map((dialect): Scenario => ({
+    name: `dialect-${dialect}`,
+    title: `three shapes: buy milk via ${DIALECT_TITLES[dialect]}`,
+    shows: `The article's question with AGENT_DIALECT=${dialect}: ${DIALECT_SHOWS[dialect]} Open a model hop's "Three shapes" to see it beside the other two.`,
+    dialect,
+    question: BUY_MILK,
+  })),
 ];
 
 export interface Recorded {
@@ -169,7 +176,8 @@ export async function recordScenario(scenario: Scenario, stackOptions: RecorderS
     let conversationId: string | undefined;
     for (const question of scenario.before ?? []) {
       const answer = await stack.ask(question, conversationId);
-      if (answer.status !== 200) throw new Error(`${scenario.name}: "${question}" → HTTP ${answer.status}: ${JSON.stringify(answer.body)}`);
+      if (answer.status !== 200)
+        throw new Error(`${scenario.name}: "${question}" → HTTP ${answer.status}: ${JSON.stringify(answer.body)}`);
       conversationId = AgentResponseSchema.parse(answer.body).conversationId;
     }
     // The answer's status is part of what is recorded (the loop lesson ends at the step guard): no check here.
@@ -233,19 +241,23 @@ export function hopList(trace: Trace): string[] {
 function indexMarkdown(recorded: { scenario: Scenario; trace: Trace; pace: number }[]): string {
   const rows = recorded.map(
     ({ scenario: s, trace }) =>
-      `| [\`${s.name}.hopscope.json\`](${s.name}.hopscope.json) | ${s.title} | ${s.shows} | ${s.question}${s.before ? ` (after: ${s.before.join("; ")})` : ""} | ${[
-        s.lesson ? `AGENT_LESSON=${s.lesson}` : "",
-        s.stream ? "AGENT_STREAM=true" : "",
-        s.dialect ? `AGENT_DIALECT=${s.dialect}` : "",
-        s.notes ? `notes file: ${JSON.stringify(s.notes.trim())}` : "",
-        s.client === "inspector" ? "@modelcontextprotocol/inspector --cli, through the MCP tap" : "",
-        s.client === "stdio" ? "npm run -s hopscope -- wrap -- (notes server over stdio)" : "",
-        s.ollamaVersion ? `SIM_OLLAMA_VERSION=${s.ollamaVersion}` : "",
-      ]
-        .filter(Boolean)
-        .join(", ") || "defaults"} | ${trace.exchanges.length} |`,
+      `| [\`${s.name}.hopscope.json\`](${s.name}.hopscope.json) | ${s.title} | ${s.shows} | ${s.question}${s.before ? ` (after: ${s.before.join("; ")})` : ""} | ${
+        [
+          s.lesson ? `AGENT_LESSON=${s.lesson}` : "",
+          s.stream ? "AGENT_STREAM=true" : "",
+          s.dialect ? `AGENT_DIALECT=${s.dialect}` : "",
+          s.notes ? `notes file: ${JSON.stringify(s.notes.trim())}` : "",
+          s.client === "inspector" ? "@modelcontextprotocol/inspector --cli, through the MCP tap" : "",
+          s.client === "stdio" ? "npm run -s hopscope -- wrap -- (notes server over stdio)" : "",
+          s.ollamaVersion ? `SIM_OLLAMA_VERSION=${s.ollamaVersion}` : "",
+        ]
+          .filter(Boolean)
+          .join(", ") || "defaults"
+      } | ${trace.exchanges.length} |`,
   );
-  const hops = recorded.map(({ scenario: s, trace }) => `### ${s.name}\n\n\`\`\`\n${hopList(trace).join("\n")}\n\`\`\``);
+  const hops = recorded.map(
+    ({ scenario: s, trace }) => `### ${s.name}\n\n\`\`\`\n${hopList(trace).join("\n")}\n\`\`\``,
+  );
   const pace = recorded[0]?.pace ?? 40;
   return `# Curated traces
 
@@ -279,12 +291,16 @@ ${hops.join("\n\n")}
 async function main(args: string[]): Promise<number> {
   const unknown = args.filter((a) => !SCENARIOS.some((s) => s.name === a));
   if (unknown.length > 0) {
-    process.stderr.write(`record-traces: no scenario ${unknown.join(", ")}; known: ${SCENARIOS.map((s) => s.name).join(", ")}\n`);
+    process.stderr.write(
+      `record-traces: no scenario ${unknown.join(", ")}; known: ${SCENARIOS.map((s) => s.name).join(", ")}\n`,
+    );
     return 2;
   }
   const pace = Number(process.env.SIM_TOKENS_PER_SECOND || "40");
   if (!Number.isFinite(pace) || pace < 0) {
-    process.stderr.write(`record-traces: SIM_TOKENS_PER_SECOND must be 0 or more tokens per second, got ${JSON.stringify(process.env.SIM_TOKENS_PER_SECOND)}\n`);
+    process.stderr.write(
+      `record-traces: SIM_TOKENS_PER_SECOND must be 0 or more tokens per second, got ${JSON.stringify(process.env.SIM_TOKENS_PER_SECOND)}\n`,
+    );
     return 2;
   }
   const chosen = args.length > 0 ? SCENARIOS.filter((s) => args.includes(s.name)) : SCENARIOS;
@@ -293,9 +309,14 @@ async function main(args: string[]): Promise<number> {
     const path = join(TRACES_DIR, `${scenario.name}.hopscope.json`);
     if (chosen.includes(scenario)) {
       // The stand-in's own defaults (cold load included) except the pace: what `npm start` would run.
-      const { trace, file } = await recordScenario(scenario, { simTokensPerSecond: pace, sim: { loadMs: simDefaults().loadMs } });
+      const { trace, file } = await recordScenario(scenario, {
+        simTokensPerSecond: pace,
+        sim: { loadMs: simDefaults().loadMs },
+      });
       await writeFile(path, file);
-      process.stdout.write(`${scenario.name}: ${trace.exchanges.length} exchanges → traces/${scenario.name}.hopscope.json\n`);
+      process.stdout.write(
+        `${scenario.name}: ${trace.exchanges.length} exchanges → traces/${scenario.name}.hopscope.json\n`,
+      );
       recorded.push({ scenario, trace, pace });
     } else {
       // Not re-recorded this time: the index still lists the file as it is.

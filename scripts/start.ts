@@ -26,7 +26,9 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 /** A teacher who set AGENT_LESSON sees it is on (and that a real Ollama does not play it: lessons are the stand-in's). */
 function lessonNote(lesson: LauncherConfig["AGENT_LESSON"], model: ModelChoice): string {
   if (!lesson) return "";
-  return model.kind === "sim" ? `\n                   lesson: ${lesson}` : `\n                   lesson: ${lesson} — ignored: lessons are the stand-in's (HOPSCOPE_MODEL=sim)`;
+  return model.kind === "sim"
+    ? `\n                   lesson: ${lesson}`
+    : `\n                   lesson: ${lesson} — ignored: lessons are the stand-in's (HOPSCOPE_MODEL=sim)`;
 }
 
 function specs(c: LauncherConfig, model: ModelChoice, audience: string | null): ServiceSpec[] {
@@ -103,10 +105,24 @@ function specs(c: LauncherConfig, model: ModelChoice, audience: string | null): 
 async function main(): Promise<number> {
   const config = loadLauncherConfig();
   const model = await chooseModel(config);
-  const ports = ["MCP_SERVER_PORT", "AGENT_HOST_PORT", "UI_PORT", "MODEL_TAP_PORT", "MCP_TAP_PORT", "AGENT_TAP_PORT"] as const;
+  const ports = [
+    "MCP_SERVER_PORT",
+    "AGENT_HOST_PORT",
+    "UI_PORT",
+    "MODEL_TAP_PORT",
+    "MCP_TAP_PORT",
+    "AGENT_TAP_PORT",
+  ] as const;
   const named = argv.indexOf("--audience-host");
-  const audience = audienceHost({ audience: args.has("--audience"), named: named >= 0 ? (argv[named + 1] ?? "") : undefined }, config);
-  const problems = await busyPorts(config, [...ports, ...(model.kind === "sim" ? (["SIM_PORT"] as const) : []), ...(audience ? (["AUDIENCE_PORT"] as const) : [])]);
+  const audience = audienceHost(
+    { audience: args.has("--audience"), named: named >= 0 ? (argv[named + 1] ?? "") : undefined },
+    config,
+  );
+  const problems = await busyPorts(config, [
+    ...ports,
+    ...(model.kind === "sim" ? (["SIM_PORT"] as const) : []),
+    ...(audience ? (["AUDIENCE_PORT"] as const) : []),
+  ]);
   if (problems.length > 0) {
     for (const p of problems) process.stderr.write(`hopscope: ${p}\n`);
     return 1;
@@ -161,11 +177,15 @@ async function main(): Promise<number> {
 
   let uiUrl = `http://${config.HOST}:${config.UI_PORT}/`;
   if (dev) {
-    vite = spawn(join(root, "node_modules", ".bin", "vite"), ["--host", config.HOST, "--strictPort", "--port", "5173"], {
-      cwd: join(root, "apps", "web"),
-      env: { ...process.env, UI_PORT: String(config.UI_PORT) },
-      stdio: ["ignore", "ignore", "inherit"],
-    });
+    vite = spawn(
+      join(root, "node_modules", ".bin", "vite"),
+      ["--host", config.HOST, "--strictPort", "--port", "5173"],
+      {
+        cwd: join(root, "apps", "web"),
+        env: { ...process.env, UI_PORT: String(config.UI_PORT) },
+        stdio: ["ignore", "ignore", "inherit"],
+      },
+    );
     uiUrl = `http://${config.HOST}:5173/`;
   }
   say(`\n  Open ${uiUrl} and ask the agent something (or: npm run -s hopscope -- ask "Add buy milk to my notes").`);

@@ -21,7 +21,10 @@ async function workspace(build: string): Promise<string> {
   await mkdir(join(root, "apps", "web", "src"), { recursive: true });
   await writeFile(join(root, "apps", "web", "src", "main.ts"), "export {};\n");
   await writeFile(join(root, "apps", "web", "build.cjs"), build);
-  await writeFile(join(root, "apps", "web", "package.json"), JSON.stringify({ name: "@ws/web", private: true, scripts: { build: "node build.cjs" } }));
+  await writeFile(
+    join(root, "apps", "web", "package.json"),
+    JSON.stringify({ name: "@ws/web", private: true, scripts: { build: "node build.cjs" } }),
+  );
   return root;
 }
 
@@ -39,7 +42,9 @@ describe("building the UI on npm start", () => {
   });
 
   it("keeps a successful build's warnings off the screen", { timeout: 60_000 }, async () => {
-    const root = await workspace(`console.error("(!) Some chunks are larger than 500 kB after minification."); ${WRITES_DIST}`);
+    const root = await workspace(
+      `console.error("(!) Some chunks are larger than 500 kB after minification."); ${WRITES_DIST}`,
+    );
     const r = ensure(root);
     expect(r.stdout).toContain("building the timeline UI");
     expect(r.stdout).not.toContain("ERROR");
@@ -49,6 +54,8 @@ describe("building the UI on npm start", () => {
   it("shows what a failed build printed, as the error", { timeout: 60_000 }, async () => {
     const root = await workspace(`console.error("src/App.tsx: Unexpected token"); process.exit(1);`);
     const r = ensure(root);
-    expect(r.stdout).toMatch(/ERROR building the timeline UI failed \(npm run build -w apps\/web\):\nsrc\/App\.tsx: Unexpected token/);
+    expect(r.stdout).toMatch(
+      /ERROR building the timeline UI failed \(npm run build -w apps\/web\):\nsrc\/App\.tsx: Unexpected token/,
+    );
   });
 });

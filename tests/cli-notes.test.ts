@@ -23,7 +23,15 @@ describe("hopscope notes", () => {
     notesFile = join(dir, "db");
     await writeFile(notesFile, "buy milk\nbuy milk\nbuy milk\n");
     recorder = await start(
-      loadConfig({ UI_PORT: "0", MODEL_TAP_PORT: "0", MCP_TAP_PORT: "0", AGENT_TAP_PORT: "0", DB_FILE: join(dir, "rec.sqlite"), TRACES_DIR: join(dir, "traces"), NOTES_FILE: notesFile }),
+      loadConfig({
+        UI_PORT: "0",
+        MODEL_TAP_PORT: "0",
+        MCP_TAP_PORT: "0",
+        AGENT_TAP_PORT: "0",
+        DB_FILE: join(dir, "rec.sqlite"),
+        TRACES_DIR: join(dir, "traces"),
+        NOTES_FILE: notesFile,
+      }),
     );
   });
   afterAll(async () => {

@@ -36,7 +36,11 @@ const ARTICLE_REQUEST = {
       function: {
         name: "append",
         description: "Append content to the end of the file",
-        parameters: { type: "object", required: ["content"], properties: { content: { type: "string", description: "Text to append" } } },
+        parameters: {
+          type: "object",
+          required: ["content"],
+          properties: { content: { type: "string", description: "Text to append" } },
+        },
       },
     },
   ],
@@ -51,12 +55,17 @@ describe.concurrent("hopscope render", () => {
     expect(code).toBe(0);
     expect(stdout.startsWith("<|im_start|>system\nYou are Qwen, created by Alibaba Cloud.")).toBe(true);
     // Today's Ollama by default: each tool is a Go struct dump.
-    expect(stdout).toContain('{"type": "function", "function": {append Append content to the end of the file {object <nil> <nil> [content] {');
+    expect(stdout).toContain(
+      '{"type": "function", "function": {append Append content to the end of the file {object <nil> <nil> [content] {',
+    );
     expect(stdout.endsWith("<|im_start|>user\nAdd buy milk to my notes<|im_end|>\n<|im_start|>assistant\n")).toBe(true);
   });
 
   it("prints text, segments and token count with --json, for the version asked", async ({ expect }) => {
-    const { code, stdout } = await render(["--json", "--tokens", "--ollama-version", "0.14.0"], JSON.stringify(ARTICLE_REQUEST));
+    const { code, stdout } = await render(
+      ["--json", "--tokens", "--ollama-version", "0.14.0"],
+      JSON.stringify(ARTICLE_REQUEST),
+    );
     expect(code).toBe(0);
     const out = JSON.parse(stdout) as Record<string, unknown>;
     expect(out).toMatchObject({ ollamaVersion: "0.14.0", family: "0.14", toolFormat: "struct-dump" });
@@ -74,10 +83,18 @@ describe.concurrent("hopscope render", () => {
     expect(out.text).toContain('{"type": "function", "function": {"name":"append",');
   });
 
-  it("counts tokens as that version's llama.cpp does: </s> is one token from 0.30, three before", async ({ expect }) => {
+  it("counts tokens as that version's llama.cpp does: </s> is one token from 0.30, three before", async ({
+    expect,
+  }) => {
     const req = { ...ARTICLE_REQUEST, messages: [{ role: "user", content: "Strike <s>this</s> out" }] };
     const [before, after] = await Promise.all(
-      ["0.24.0", "0.30.0"].map(async (v) => JSON.parse((await render(["--json", "--tokens", "--ollama-version", v], JSON.stringify(req))).stdout) as { text: string; tokenCount: number }),
+      ["0.24.0", "0.30.0"].map(
+        async (v) =>
+          JSON.parse((await render(["--json", "--tokens", "--ollama-version", v], JSON.stringify(req))).stdout) as {
+            text: string;
+            tokenCount: number;
+          },
+      ),
     );
     expect(before!.text).toBe(after!.text);
     expect(before!.tokenCount - after!.tokenCount).toBe(2);
@@ -88,7 +105,11 @@ describe.concurrent("hopscope render", () => {
       model: "qwen2.5:7b",
       messages: [
         { role: "user", content: 42 },
-        { role: "assistant", content: "", tool_calls: [{ function: { name: "append", arguments: '{"content": "x"}' } }] },
+        {
+          role: "assistant",
+          content: "",
+          tool_calls: [{ function: { name: "append", arguments: '{"content": "x"}' } }],
+        },
       ],
     };
     const { code, stdout, stderr } = await render([], JSON.stringify(bad));
@@ -96,7 +117,9 @@ describe.concurrent("hopscope render", () => {
     expect(stdout).toBe("");
     expect(stderr).toContain("not a valid /api/chat request");
     expect(stderr).toMatch(/messages\[0\]\.content: .*expected string/);
-    expect(stderr).toMatch(/messages\[1\]\.tool_calls\[0\]\.function\.arguments: .*expected a JSON object, received string/);
+    expect(stderr).toMatch(
+      /messages\[1\]\.tool_calls\[0\]\.function\.arguments: .*expected a JSON object, received string/,
+    );
   });
 
   it("says what is missing when the model is absent", async ({ expect }) => {
@@ -114,7 +137,9 @@ describe.concurrent("hopscope render", () => {
   it("rejects a malformed version and unknown options", async ({ expect }) => {
     const version = await render(["--ollama-version", "latest"], JSON.stringify(ARTICLE_REQUEST));
     expect(version.code).toBe(2);
-    expect(version.stderr).toContain('--ollama-version expects a version such as 0.32.15, 0.14.0 or 0.13.5 (what GET /api/version reports), got "latest"');
+    expect(version.stderr).toContain(
+      '--ollama-version expects a version such as 0.32.15, 0.14.0 or 0.13.5 (what GET /api/version reports), got "latest"',
+    );
     const unknown = await render(["--yaml"], JSON.stringify(ARTICLE_REQUEST));
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown option "--yaml"');

@@ -46,7 +46,9 @@ async function storedTrace(id: string, exchangeCount: number): Promise<Trace> {
 function shape(trace: Trace): string[] {
   const seq = new Map(trace.exchanges.map((e) => [e.id, e.seq]));
   return [
-    ...trace.exchanges.map((e) => `${e.seq} ${e.tap} ${e.method} ${e.url} ${e.status} ${JSON.stringify(e.classification)}`),
+    ...trace.exchanges.map(
+      (e) => `${e.seq} ${e.tap} ${e.method} ${e.url} ${e.status} ${JSON.stringify(e.classification)}`,
+    ),
     ...trace.links.map((l) => `${l.kind} ${l.toolName} #${seq.get(l.from)} → #${seq.get(l.to)}`),
   ];
 }
@@ -81,7 +83,9 @@ describe.concurrent("hopscope replay", () => {
     const escaped = `${recorder.url}/#/trace/`.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
     const notes = bundle.notes ?? [];
     expect(notes.length).toBe(1); // the file gained "buy milk": its lane must show in the replay too
-    const line = new RegExp(`^replaying "${name.replace(/[()]/g, "\\$&")}" \\(${bundle.exchanges.length} exchanges, 1 notes-file change, \\d+\\.\\d s\\): ${escaped}([0-9a-f]{32})\\n$`);
+    const line = new RegExp(
+      `^replaying "${name.replace(/[()]/g, "\\$&")}" \\(${bundle.exchanges.length} exchanges, 1 notes-file change, \\d+\\.\\d s\\): ${escaped}([0-9a-f]{32})\\n$`,
+    );
     expect(stdout).toMatch(line);
     const id = (line.exec(stdout) as RegExpExecArray)[1] as string;
     expect(id).not.toBe(bundle.trace.id);
@@ -93,13 +97,21 @@ describe.concurrent("hopscope replay", () => {
     const list = (await (await fetch(`${recorder.url}/api/traces`)).json()) as { traces: { id: string }[] };
     expect(list.traces.map((t) => t.id)).toContain(id);
     // The notes-file change came along, on the replayed tools/call (the same hop of the copy).
-    const replayed = NotesChangesSchema.parse(await (await fetch(`${recorder.url}/api/notes/changes?traceId=${id}`)).json()).changes;
+    const replayed = NotesChangesSchema.parse(
+      await (await fetch(`${recorder.url}/api/notes/changes?traceId=${id}`)).json(),
+    ).changes;
     expect(replayed).toHaveLength(1);
     const [change] = replayed as [NotesChange];
     const original = notes[0] as NotesChange;
-    expect({ event: change.event, before: change.before, after: change.after, file: change.file }).toEqual({ event: original.event, before: original.before, after: original.after, file: original.file });
+    expect({ event: change.event, before: change.before, after: change.after, file: change.file }).toEqual({
+      event: original.event,
+      before: original.before,
+      after: original.after,
+      file: original.file,
+    });
     expect(change.traceId).toBe(id);
-    const seqOf = (t: { exchanges: { id: number; seq: number }[] }, exchangeId: number) => t.exchanges.find((x) => x.id === exchangeId)?.seq;
+    const seqOf = (t: { exchanges: { id: number; seq: number }[] }, exchangeId: number) =>
+      t.exchanges.find((x) => x.id === exchangeId)?.seq;
     expect(change.cause.kind).toBe("tool-call");
     if (change.cause.kind === "tool-call" && original.cause.kind === "tool-call") {
       expect(change.cause.traceId).toBe(id);
@@ -107,12 +119,17 @@ describe.concurrent("hopscope replay", () => {
       expect(seqOf(trace, change.cause.exchangeId)).toBeDefined();
     }
     // Moved in time with the trace: as far after its first request as it was then.
-    const first = (t: { exchanges: { timings: { start: number } }[] }) => Math.min(...t.exchanges.map((x) => x.timings.start));
+    const first = (t: { exchanges: { timings: { start: number } }[] }) =>
+      Math.min(...t.exchanges.map((x) => x.timings.start));
     expect(change.at - first(trace)).toBeCloseTo(original.at - first(bundle.trace), 0);
   });
 
   it("replays a stored trace given its id", async ({ expect }) => {
-    const imported = await fetch(`${recorder.url}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: await readFile(BUY_MILK) });
+    const imported = await fetch(`${recorder.url}/api/import`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: await readFile(BUY_MILK),
+    });
     expect(imported.status).toBe(200);
     const { id: storedId } = (await imported.json()) as { id: string };
     const { code, stdout } = await hopscope(["replay", storedId, "--speed", "50"]);
@@ -124,7 +141,9 @@ describe.concurrent("hopscope replay", () => {
     const copy = await storedTrace(id as string, original.exchangeCount);
     expect(shape(copy)).toEqual(shape(original));
     // The stored trace's notes-file change is replayed with it.
-    const changes = NotesChangesSchema.parse(await (await fetch(`${recorder.url}/api/notes/changes?traceId=${id}`)).json()).changes;
+    const changes = NotesChangesSchema.parse(
+      await (await fetch(`${recorder.url}/api/notes/changes?traceId=${id}`)).json(),
+    ).changes;
     expect(changes.map((c) => [c.event, c.cause.kind, c.traceId])).toEqual([["changed", "tool-call", id]]);
   });
 
@@ -133,7 +152,10 @@ describe.concurrent("hopscope replay", () => {
     const doc = JSON.parse(await readFile(BUY_MILK, "utf8")) as { version: unknown };
     doc.version = 99;
     await writeFile(broken, JSON.stringify(doc));
-    const [unknown, bad] = await Promise.all([hopscope(["replay", "0123456789abcdef0123456789abcdef"]), hopscope(["replay", broken])]);
+    const [unknown, bad] = await Promise.all([
+      hopscope(["replay", "0123456789abcdef0123456789abcdef"]),
+      hopscope(["replay", broken]),
+    ]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/POST \/api\/replay → 404: no trace 0123456789abcdef0123456789abcdef/);
     expect(bad.code).toBe(1);

@@ -21,7 +21,15 @@ describe("hopscope import / traces", () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "hopscope-cli-traces-"));
     recorder = await start(
-      loadConfig({ UI_PORT: "0", MODEL_TAP_PORT: "0", MCP_TAP_PORT: "0", AGENT_TAP_PORT: "0", DB_FILE: join(dir, "rec.sqlite"), TRACES_DIR: join(dir, "traces"), NOTES_FILE: "off" }),
+      loadConfig({
+        UI_PORT: "0",
+        MODEL_TAP_PORT: "0",
+        MCP_TAP_PORT: "0",
+        AGENT_TAP_PORT: "0",
+        DB_FILE: join(dir, "rec.sqlite"),
+        TRACES_DIR: join(dir, "traces"),
+        NOTES_FILE: "off",
+      }),
     );
   });
   afterAll(async () => {
@@ -29,20 +37,28 @@ describe("hopscope import / traces", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("says exchanges, not hops, and does not count the Inspector's GET 405 (no stream offered) as an error", { timeout: 60_000 }, async () => {
-    const milk = await hopscope(["import", join(TRACES, "buy-milk.hopscope.json")]);
-    expect(milk.code).toBe(0);
-    expect(milk.stdout).toMatch(/^imported [0-9a-f]+: buy milk \(the article's trace, Ollama 0\.13\.5\) \(5 exchanges\)\n$/);
-    const inspector = await hopscope(["import", join(TRACES, "inspector-session.hopscope.json")]);
-    expect(inspector.code).toBe(0);
-    const list = await hopscope(["traces"]);
-    expect(list.code).toBe(0);
-    const lines = list.stdout.trim().split("\n");
-    expect(lines).toHaveLength(2);
-    expect(lines.find((l) => l.includes("buy milk"))).toMatch(/ 5 exchanges {2}buy milk/);
-    expect(lines.find((l) => l.includes("MCP Inspector"))).toMatch(/ 5 exchanges {2}MCP Inspector: tools\/call append$/);
-    expect(list.stdout).not.toContain("hops");
-  });
+  it(
+    "says exchanges, not hops, and does not count the Inspector's GET 405 (no stream offered) as an error",
+    { timeout: 60_000 },
+    async () => {
+      const milk = await hopscope(["import", join(TRACES, "buy-milk.hopscope.json")]);
+      expect(milk.code).toBe(0);
+      expect(milk.stdout).toMatch(
+        /^imported [0-9a-f]+: buy milk \(the article's trace, Ollama 0\.13\.5\) \(5 exchanges\)\n$/,
+      );
+      const inspector = await hopscope(["import", join(TRACES, "inspector-session.hopscope.json")]);
+      expect(inspector.code).toBe(0);
+      const list = await hopscope(["traces"]);
+      expect(list.code).toBe(0);
+      const lines = list.stdout.trim().split("\n");
+      expect(lines).toHaveLength(2);
+      expect(lines.find((l) => l.includes("buy milk"))).toMatch(/ 5 exchanges {2}buy milk/);
+      expect(lines.find((l) => l.includes("MCP Inspector"))).toMatch(
+        / 5 exchanges {2}MCP Inspector: tools\/call append$/,
+      );
+      expect(list.stdout).not.toContain("hops");
+    },
+  );
 
   it("lists every export format in the help", async () => {
     const help = await hopscope(["--help"]);
@@ -50,6 +66,11 @@ describe("hopscope import / traces", () => {
   });
 
   it("writes counts as words: 1 error, 2 errors, 1 exchange", () => {
-    expect([plural(1, "error"), plural(2, "error"), exchangesText(1), exchangesText(5)]).toEqual(["1 error", "2 errors", "1 exchange", "5 exchanges"]);
+    expect([plural(1, "error"), plural(2, "error"), exchangesText(1), exchangesText(5)]).toEqual([
+      "1 error",
+      "2 errors",
+      "1 exchange",
+      "5 exchanges",
+    ]);
   });
 });

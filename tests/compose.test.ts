@@ -21,7 +21,10 @@ function composeConfig(...args: string[]): string {
 describe("docker-compose.yml", () => {
   it("is valid Compose, with the stand-in model only under the sim profile", () => {
     const resolved = composeConfig("--profile", "sim");
-    const services = resolved.match(/^  (\S+):$/gm)?.map((l) => l.trim().slice(0, -1)).sort();
+    const services = resolved
+      .match(/^  (\S+):$/gm)
+      ?.map((l) => l.trim().slice(0, -1))
+      .sort();
     expect(services).toEqual(["host", "mcp-server", "model-sim", "proxy"]);
     const sim = resolved.split(/\n  (?=\S)/).find((b) => b.startsWith("model-sim:"));
     expect(sim).toMatch(/profiles:\s*\n\s*- sim/);
@@ -55,12 +58,15 @@ describe("docker-compose.yml", () => {
   it("lets each service accept the service names the others reach it by (ALLOWED_HOSTS), and only those", () => {
     const resolved = composeConfig("--profile", "sim");
     const block = (name: string) => resolved.split(/\n  (?=\S)/).find((b) => b.startsWith(`${name}:`)) ?? "";
-    const env = (name: string, key: string) => new RegExp(`\\n\\s+${key}: (.+)`).exec(block(name))?.[1]?.trim().replace(/^"|"$/g, "");
+    const env = (name: string, key: string) =>
+      new RegExp(`\\n\\s+${key}: (.+)`).exec(block(name))?.[1]?.trim().replace(/^"|"$/g, "");
     const allowed = (name: string) => (env(name, "ALLOWED_HOSTS") ?? "").split(",");
     const hostOf = (url: string | undefined) => new URL(url ?? "http://missing").host;
     expect(allowed("mcp-server")).toContain(hostOf(env("proxy", "MCP_UPSTREAM")));
     expect(allowed("host")).toContain(hostOf(env("proxy", "AGENT_UPSTREAM")));
-    expect(allowed("proxy")).toEqual(expect.arrayContaining([hostOf(env("host", "OLLAMA_URL")), hostOf(env("host", "MCP_URL"))]));
+    expect(allowed("proxy")).toEqual(
+      expect.arrayContaining([hostOf(env("host", "OLLAMA_URL")), hostOf(env("host", "MCP_URL"))]),
+    );
     expect(allowed("model-sim")).toContain("model-sim:11435");
   });
 });

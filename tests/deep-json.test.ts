@@ -22,21 +22,35 @@ describe("a 100,000-deep body", () => {
       expect(res, path).toEqual({ status: 400, body: { error: "invalid character '[' exceeded max depth" } });
     }
     // Go's limit is 10,000: one level more is refused at the 10,001st bracket, whatever its kind.
-    const over = await postJson(`${stack.simUrl}/api/chat`, `{"model":"qwen2.5:7b","options":{"x":${"{\"a\":".repeat(9_999)}1${"}".repeat(9_999)}}}`);
+    const over = await postJson(
+      `${stack.simUrl}/api/chat`,
+      `{"model":"qwen2.5:7b","options":{"x":${'{"a":'.repeat(9_999)}1${"}".repeat(9_999)}}}`,
+    );
     expect(over).toEqual({ status: 400, body: { error: "invalid character '{' exceeded max depth" } });
-    const chat = await postJson(`${stack.simUrl}/api/chat`, { model: "qwen2.5:7b", stream: false, messages: [{ role: "user", content: "hi" }] });
+    const chat = await postJson(`${stack.simUrl}/api/chat`, {
+      model: "qwen2.5:7b",
+      stream: false,
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(chat.status).toBe(200);
   });
 
   it("a body just under Go's limit is not a 500", async () => {
-    const under = await postJson(`${stack.simUrl}/api/chat`, `{"model":"qwen2.5:7b","stream":false,"messages":[{"role":"user","content":"hi"}],"options":{"x":${nested(9_990)}}}`);
+    const under = await postJson(
+      `${stack.simUrl}/api/chat`,
+      `{"model":"qwen2.5:7b","stream":false,"messages":[{"role":"user","content":"hi"}],"options":{"x":${nested(9_990)}}}`,
+    );
     expect(under.status).toBeLessThan(500);
   });
 
   it("the MCP server answers a JSON-RPC parse error (400), and still serves", async () => {
     const res = await postJson(stack.mcpServerUrl, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":${DEEP}}`);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error: JSON nested deeper than 1000 levels/) } });
+    expect(res.body).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: expect.stringMatching(/^Parse error: JSON nested deeper than 1000 levels/) },
+    });
   });
 
   it("the host answers 400 saying what is wrong", async () => {

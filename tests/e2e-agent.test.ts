@@ -30,7 +30,10 @@ interface McpRecord {
 }
 
 function mcpRequests(stack: Stack): McpRecord[] {
-  return stack.mcpRecorder!.exchanges.map((e) => ({ headers: e.headers, body: JSON.parse(e.requestBody) as McpRecord["body"] }));
+  return stack.mcpRecorder!.exchanges.map((e) => ({
+    headers: e.headers,
+    body: JSON.parse(e.requestBody) as McpRecord["body"],
+  }));
 }
 
 function traceIdOf(header: unknown): string {
@@ -51,7 +54,9 @@ describe("the article's trace: add buy milk, then read it back", () => {
   afterAll(() => stack?.close());
 
   it("adds the line with exactly one append call and says so", async () => {
-    expect(first.toolCalls).toEqual([{ name: "append", arguments: { content: "buy milk" }, output: "Success", isError: false }]);
+    expect(first.toolCalls).toEqual([
+      { name: "append", arguments: { content: "buy milk" }, output: "Success", isError: false },
+    ]);
     expect(first.steps).toBe(2);
     expect(first.reply).toContain("buy milk");
     expect((await stack.readNotes()).trimEnd().endsWith("buy milk")).toBe(true);
@@ -69,12 +74,17 @@ describe("the article's trace: add buy milk, then read it back", () => {
     const [req] = modelRequests(stack);
     expect(req).toMatchObject({ model: "qwen2.5:7b", stream: false, keep_alive: "30m" });
     expect(req!.messages).toEqual([{ role: "user", content: "Add buy milk to my notes" }]);
-    const listed = resultResponseSchema(ListToolsResultSchema).parse(JSON.parse(stack.mcpRecorder!.exchanges[0]!.responseBody));
+    const listed = resultResponseSchema(ListToolsResultSchema).parse(
+      JSON.parse(stack.mcpRecorder!.exchanges[0]!.responseBody),
+    );
     expect(listed.result.tools.map((t) => t.name)).toEqual(["read", "write", "append", "update", "clear"]);
     // The article's single map(): inputSchema becomes parameters, byte for byte.
     const sent = JSON.parse(stack.modelRecorder!.exchanges[0]!.requestBody) as { tools: unknown[] };
     expect(sent.tools).toEqual(
-      listed.result.tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } })),
+      listed.result.tools.map((t) => ({
+        type: "function",
+        function: { name: t.name, description: t.description, parameters: t.inputSchema },
+      })),
     );
   });
 
@@ -88,7 +98,11 @@ describe("the article's trace: add buy milk, then read it back", () => {
       expect.objectContaining({ name: "append", arguments: { content: "buy milk" } }),
     ]);
     expect(r2).toEqual([...r1!, appendCall, { role: "tool", content: "Success", tool_name: "append" }]);
-    expect(r3).toEqual([...r2!, { role: "assistant", content: first.reply }, { role: "user", content: "What's in my notes?" }]);
+    expect(r3).toEqual([
+      ...r2!,
+      { role: "assistant", content: first.reply },
+      { role: "user", content: "What's in my notes?" },
+    ]);
     const readCall = r4![r3!.length]!;
     expect(readCall.tool_calls?.map((c) => c.function.name)).toEqual(["read"]);
     expect(r4).toEqual([...r3!, readCall, { role: "tool", content: second.toolCalls[0]!.output, tool_name: "read" }]);
@@ -121,7 +135,10 @@ describe("the article's trace: add buy milk, then read it back", () => {
   it("continues the incoming traceparent on every hop: same trace id, a new span each, also in _meta", () => {
     const firstTurnModel = stack.modelRecorder!.exchanges.slice(0, 2);
     const firstTurnMcp = mcpRequests(stack).slice(0, 2);
-    const headers = [...firstTurnModel.map((e) => e.headers.traceparent), ...firstTurnMcp.map((r) => r.headers.traceparent)];
+    const headers = [
+      ...firstTurnModel.map((e) => e.headers.traceparent),
+      ...firstTurnMcp.map((r) => r.headers.traceparent),
+    ];
     for (const h of headers) expect(traceIdOf(h)).toBe(TRACE_ID);
     const spans = headers.map((h) => String(h).split("-")[2]);
     expect(new Set(spans).size).toBe(spans.length);
@@ -132,7 +149,9 @@ describe("the article's trace: add buy milk, then read it back", () => {
   it("starts one trace per question when none comes in", () => {
     const secondTurn = [
       ...stack.modelRecorder!.exchanges.slice(2).map((e) => e.headers.traceparent),
-      ...mcpRequests(stack).slice(2).map((r) => r.headers.traceparent),
+      ...mcpRequests(stack)
+        .slice(2)
+        .map((r) => r.headers.traceparent),
     ];
     const ids = new Set(secondTurn.map(traceIdOf));
     expect(ids.size).toBe(1);
@@ -194,11 +213,22 @@ describe("lessons (AGENT_LESSON → x-hopscope-lesson)", () => {
     const stack = await startStack({ lesson: "unknown-tool" });
     try {
       const r = ok(await stack.ask("Add buy milk to my notes"));
-      expect(modelRequests(stack)[0]!.tools?.map((t) => t.function.name)).toEqual(["read", "write", "append", "update", "clear", "add_note"]);
+      expect(modelRequests(stack)[0]!.tools?.map((t) => t.function.name)).toEqual([
+        "read",
+        "write",
+        "append",
+        "update",
+        "clear",
+        "add_note",
+      ]);
       expect(r.toolCalls[0]).toMatchObject({ name: "add_note", isError: true });
       expect(r.toolCalls[0]!.output).toMatch(/^Error: .*Unknown tool: add_note.*\(-32602\)$/);
       expect(r.toolCalls.at(-1)).toMatchObject({ name: "append", arguments: { content: "buy milk" }, isError: false });
-      expect(modelRequests(stack)[1]!.messages.at(-1)).toEqual({ role: "tool", content: r.toolCalls[0]!.output, tool_name: "add_note" });
+      expect(modelRequests(stack)[1]!.messages.at(-1)).toEqual({
+        role: "tool",
+        content: r.toolCalls[0]!.output,
+        tool_name: "add_note",
+      });
       expect(await stack.readNotes()).toBe("buy milk\n");
     } finally {
       await stack.close();
@@ -281,7 +311,9 @@ describe("host errors a learner can act on", () => {
       const res = await stack.ask("Add buy milk to my notes");
       expect(stack.modelRecorder!.exchanges[0]!.status).toBe(404);
       expect(res.status).toBe(502);
-      expect(AgentErrorSchema.parse(res.body).error).toMatch(/^model llama3\.2:1b is not pulled: run `ollama pull llama3\.2:1b`/);
+      expect(AgentErrorSchema.parse(res.body).error).toMatch(
+        /^model llama3\.2:1b is not pulled: run `ollama pull llama3\.2:1b`/,
+      );
     } finally {
       await stack.close();
     }
@@ -294,7 +326,9 @@ describe("host errors a learner can act on", () => {
       expect(res.status).toBe(422);
       const body = AgentErrorSchema.parse(res.body);
       expect(body.error).toMatch(/within 1 steps/);
-      expect(body.toolCalls).toEqual([{ name: "append", arguments: { content: "buy milk" }, output: "Success", isError: false }]);
+      expect(body.toolCalls).toEqual([
+        { name: "append", arguments: { content: "buy milk" }, output: "Success", isError: false },
+      ]);
       expect(await stack.readNotes()).toBe("buy milk\n");
     } finally {
       await stack.close();

@@ -26,9 +26,16 @@ let mcpTools: { name: string; description: string; parameters: Record<string, un
 beforeAll(async () => {
   // The stand-in imitates today's Ollama (the default family): every dialect endpoint is served.
   stack = await startRecorderStack();
-  mcp = new Client({ name: "dialect-agent", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  mcp = new Client(
+    { name: "dialect-agent", version: "1.0.0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${stack.tapUrls.mcp}/mcp`)));
-  mcpTools = (await mcp.listTools()).tools.map((t) => ({ name: t.name, description: t.description ?? "", parameters: t.inputSchema as Record<string, unknown> }));
+  mcpTools = (await mcp.listTools()).tools.map((t) => ({
+    name: t.name,
+    description: t.description ?? "",
+    parameters: t.inputSchema as Record<string, unknown>,
+  }));
 });
 afterAll(async () => {
   await mcp?.close();
@@ -50,7 +57,10 @@ interface Run {
 
 async function nativeAgent(): Promise<Run> {
   const ollama = new Ollama({ host: stack.tapUrls.model });
-  const tools: Tool[] = mcpTools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters as Tool["function"]["parameters"] } }));
+  const tools: Tool[] = mcpTools.map((t) => ({
+    type: "function",
+    function: { name: t.name, description: t.description, parameters: t.parameters as Tool["function"]["parameters"] },
+  }));
   const messages: Message[] = [{ role: "user", content: ASK }];
   const calls: Run["calls"] = [];
   for (let step = 0; step < 4; step++) {
@@ -59,7 +69,11 @@ async function nativeAgent(): Promise<Run> {
     if (!res.message.tool_calls?.length) return { answer: res.message.content, calls };
     for (const c of res.message.tool_calls) {
       calls.push([c.function.name, c.function.arguments]);
-      messages.push({ role: "tool", content: await callTool(c.function.name, c.function.arguments), tool_name: c.function.name });
+      messages.push({
+        role: "tool",
+        content: await callTool(c.function.name, c.function.arguments),
+        tool_name: c.function.name,
+      });
     }
   }
   throw new Error("the native agent did not finish in 4 steps");
@@ -74,7 +88,9 @@ async function openaiChatAgent(stream: boolean): Promise<Run> {
     // Streaming: the SDK's own stream reader assembles the turn from the SSE deltas.
     // (A stream carries usage only when asked: stream_options.include_usage, as Ollama's ChatWriter does.)
     const res = stream
-      ? await openai.chat.completions.stream({ model: MODEL, messages, tools, stream_options: { include_usage: true } }).finalChatCompletion()
+      ? await openai.chat.completions
+          .stream({ model: MODEL, messages, tools, stream_options: { include_usage: true } })
+          .finalChatCompletion()
       : await openai.chat.completions.create({ model: MODEL, messages, tools });
     const message = res.choices[0]!.message;
     messages.push(message);
@@ -95,10 +111,17 @@ async function responsesAgent(stream: boolean): Promise<Run> {
   const input: OpenAI.Responses.ResponseInputItem[] = [{ role: "user", content: [{ type: "input_text", text: ASK }] }];
   const calls: Run["calls"] = [];
   for (let step = 0; step < 4; step++) {
-    const res: OpenAI.Responses.Response = stream ? await openai.responses.stream({ model: MODEL, input, tools }).finalResponse() : await openai.responses.create({ model: MODEL, input, tools });
-    const fnCalls = res.output.filter((o): o is OpenAI.Responses.ResponseFunctionToolCall => o.type === "function_call");
+    const res: OpenAI.Responses.Response = stream
+      ? await openai.responses.stream({ model: MODEL, input, tools }).finalResponse()
+      : await openai.responses.create({ model: MODEL, input, tools });
+    const fnCalls = res.output.filter(
+      (o): o is OpenAI.Responses.ResponseFunctionToolCall => o.type === "function_call",
+    );
     // From the output items (the SDK adds `output_text` to create()'s answer only, not to a stream's final response).
-    const text = res.output.flatMap((o) => (o.type === "message" ? o.content : [])).map((c) => (c.type === "output_text" ? c.text : "")).join("");
+    const text = res.output
+      .flatMap((o) => (o.type === "message" ? o.content : []))
+      .map((c) => (c.type === "output_text" ? c.text : ""))
+      .join("");
     if (fnCalls.length === 0) return { answer: text, calls };
     // The stateless way (Ollama keeps no responses): the previous output items go back in, then each result.
     input.push(...(res.output as OpenAI.Responses.ResponseInputItem[]));
@@ -113,19 +136,29 @@ async function responsesAgent(stream: boolean): Promise<Run> {
 
 async function anthropicAgent(stream: boolean): Promise<Run> {
   const anthropic = new Anthropic({ baseURL: stack.tapUrls.model, apiKey: "ollama", maxRetries: 0 });
-  const tools: Anthropic.Tool[] = mcpTools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema }));
+  const tools: Anthropic.Tool[] = mcpTools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: t.parameters as Anthropic.Tool.InputSchema,
+  }));
   const messages: Anthropic.MessageParam[] = [{ role: "user", content: ASK }];
   const calls: Run["calls"] = [];
   for (let step = 0; step < 4; step++) {
     const params = { model: MODEL, max_tokens: 1024, messages, tools };
-    const res = stream ? await anthropic.messages.stream(params).finalMessage() : await anthropic.messages.create(params);
+    const res = stream
+      ? await anthropic.messages.stream(params).finalMessage()
+      : await anthropic.messages.create(params);
     messages.push({ role: "assistant", content: res.content });
     const uses = res.content.filter((b) => b.type === "tool_use");
     if (uses.length === 0) return { answer: res.content.map((b) => (b.type === "text" ? b.text : "")).join(""), calls };
     const results: Anthropic.ToolResultBlockParam[] = [];
     for (const u of uses) {
       calls.push([u.name, u.input]);
-      results.push({ type: "tool_result", tool_use_id: u.id, content: await callTool(u.name, u.input as Record<string, unknown>) });
+      results.push({
+        type: "tool_result",
+        tool_use_id: u.id,
+        content: await callTool(u.name, u.input as Record<string, unknown>),
+      });
     }
     messages.push({ role: "user", content: results });
   }
@@ -141,7 +174,13 @@ async function conversationTraces(path: string, turns: number, since: number): P
     let seen = 0;
     for (const s of list.traces) {
       const trace = TraceSchema.parse(JSON.parse(await stack.api(`/api/traces/${s.id}`)));
-      const here = trace.exchanges.filter((e) => e.tap === "model" && new URL(e.url, "http://x").pathname === path && e.state === "complete" && e.timings.start >= since - 1);
+      const here = trace.exchanges.filter(
+        (e) =>
+          e.tap === "model" &&
+          new URL(e.url, "http://x").pathname === path &&
+          e.state === "complete" &&
+          e.timings.start >= since - 1,
+      );
       if (here.length > 0) traces.push(trace);
       seen += here.length;
     }
@@ -151,7 +190,8 @@ async function conversationTraces(path: string, turns: number, since: number): P
   }
 }
 
-const views = async (id: number): Promise<ExchangeViews> => ExchangeViewsSchema.parse(JSON.parse(await stack.api(`/api/exchanges/${id}/views`)));
+const views = async (id: number): Promise<ExchangeViews> =>
+  ExchangeViewsSchema.parse(JSON.parse(await stack.api(`/api/exchanges/${id}/views`)));
 
 /** What each model turn of the trace showed as "what the model saw" and "what the model wrote". */
 async function turnViews(trace: Trace): Promise<ExchangeViews[]> {
@@ -161,8 +201,18 @@ async function turnViews(trace: Trace): Promise<ExchangeViews[]> {
 /** The native request Ollama builds for turn `n` (0, 1) of this conversation, for the prompt it renders. */
 function nativeTurn(n: number, tools: typeof mcpTools): Parameters<typeof renderChat>[0] {
   const messages: unknown[] = [{ role: "user", content: ASK }];
-  if (n > 0) messages.push({ role: "assistant", content: "", tool_calls: [{ function: { name: "append", arguments: { content: "buy milk" } } }] }, { role: "tool", content: "Success" });
-  return { model: MODEL, messages, tools: tools.map((t) => ({ type: "function", function: t })) } as Parameters<typeof renderChat>[0];
+  if (n > 0)
+    messages.push(
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [{ function: { name: "append", arguments: { content: "buy milk" } } }],
+      },
+      { role: "tool", content: "Success" },
+    );
+  return { model: MODEL, messages, tools: tools.map((t) => ({ type: "function", function: t })) } as Parameters<
+    typeof renderChat
+  >[0];
 }
 
 let native: { run: Run; trace: Trace; views: ExchangeViews[] };
@@ -176,16 +226,33 @@ describe("the article's question, asked by agents written with the official clie
     const traces = await conversationTraces("/api/chat", 2, since);
     expect(traces).toHaveLength(1);
     const trace = traces[0]!;
-    expect(trace.exchanges.map((e) => `${e.tap} ${e.classification.kind === "mcp" ? e.classification.method : new URL(e.url, "http://x").pathname}`)).toEqual(["model /api/chat", "mcp tools/call", "model /api/chat"]);
+    expect(
+      trace.exchanges.map(
+        (e) =>
+          `${e.tap} ${e.classification.kind === "mcp" ? e.classification.method : new URL(e.url, "http://x").pathname}`,
+      ),
+    ).toEqual(["model /api/chat", "mcp tools/call", "model /api/chat"]);
     const v = await turnViews(trace);
-    expect(v.map((x) => x.prompt!.text)).toEqual([0, 1].map((n) => renderChat(nativeTurn(n, mcpTools), { ollamaVersion: DEFAULT_OLLAMA_VERSION }).text));
+    expect(v.map((x) => x.prompt!.text)).toEqual(
+      [0, 1].map((n) => renderChat(nativeTurn(n, mcpTools), { ollamaVersion: DEFAULT_OLLAMA_VERSION }).text),
+    );
     native = { run, trace, views: v };
   });
 
   const dialects = [
     { name: "openai chat completions", path: "/v1/chat/completions", agent: openaiChatAgent, dialect: "openai-chat" },
-    { name: "openai Responses API (function_call_output follow-up)", path: "/v1/responses", agent: responsesAgent, dialect: "openai-responses" },
-    { name: "@anthropic-ai/sdk messages (tool_result follow-up)", path: "/v1/messages", agent: anthropicAgent, dialect: "anthropic" },
+    {
+      name: "openai Responses API (function_call_output follow-up)",
+      path: "/v1/responses",
+      agent: responsesAgent,
+      dialect: "openai-responses",
+    },
+    {
+      name: "@anthropic-ai/sdk messages (tool_result follow-up)",
+      path: "/v1/messages",
+      agent: anthropicAgent,
+      dialect: "anthropic",
+    },
   ] as const;
 
   for (const d of dialects) {
@@ -200,10 +267,22 @@ describe("the article's question, asked by agents written with the official clie
         expect((await stack.readNotes()).length).toBeGreaterThan(before.length);
 
         const traces = await conversationTraces(d.path, 2, since);
-        expect(traces.map((t) => t.exchanges.length), "the conversation is one trace").toEqual([3]);
+        expect(
+          traces.map((t) => t.exchanges.length),
+          "the conversation is one trace",
+        ).toEqual([3]);
         const trace = traces[0]!;
-        expect(trace.exchanges.map((e) => `${e.tap} ${e.classification.kind === "mcp" ? e.classification.method : new URL(e.url, "http://x").pathname}`)).toEqual([`model ${d.path}`, "mcp tools/call", `model ${d.path}`]);
-        expect(trace.exchanges.filter((e) => e.tap === "model").map((e) => e.classification.kind === "model.chat" && e.classification.stream)).toEqual([stream, stream]);
+        expect(
+          trace.exchanges.map(
+            (e) =>
+              `${e.tap} ${e.classification.kind === "mcp" ? e.classification.method : new URL(e.url, "http://x").pathname}`,
+          ),
+        ).toEqual([`model ${d.path}`, "mcp tools/call", `model ${d.path}`]);
+        expect(
+          trace.exchanges
+            .filter((e) => e.tap === "model")
+            .map((e) => e.classification.kind === "model.chat" && e.classification.stream),
+        ).toEqual([stream, stream]);
         expect(trace.groupedBy).not.toBe("traceparent");
         expect(trace.name).toBe(ASK);
 
@@ -213,7 +292,10 @@ describe("the article's question, asked by agents written with the official clie
         expect(v.map((x) => x.rawOutput!.text)).toEqual(native.views.map((x) => x.rawOutput!.text));
         expect(v[1]!.diff!.previousExchangeId).toBe(trace.exchanges[0]!.id);
         // Token counts from each dialect's usage (Anthropic's input_tokens, OpenAI's prompt_tokens) are the server's count.
-        const counts = (t: Trace) => t.exchanges.filter((e) => e.tap === "model").map((e) => (e.classification.kind === "model.chat" ? e.classification.promptEvalCount : null));
+        const counts = (t: Trace) =>
+          t.exchanges
+            .filter((e) => e.tap === "model")
+            .map((e) => (e.classification.kind === "model.chat" ? e.classification.promptEvalCount : null));
         expect(counts(trace)).toEqual(counts(native.trace));
         expect(counts(trace)).toEqual(v.map((x) => x.prompt!.tokens!.count));
         // The token view and the diff with the previous turn, as for the native client.

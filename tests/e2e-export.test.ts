@@ -27,7 +27,11 @@ async function exportAs(format: string): Promise<string> {
 }
 
 async function importBack(text: string): Promise<Trace> {
-  const summary = TraceSummarySchema.parse(JSON.parse(await stack.api("/api/import", { method: "POST", headers: { "content-type": "application/json" }, body: text })));
+  const summary = TraceSummarySchema.parse(
+    JSON.parse(
+      await stack.api("/api/import", { method: "POST", headers: { "content-type": "application/json" }, body: text }),
+    ),
+  );
   expect(summary.id).not.toBe(trace.id);
   return TraceSchema.parse(JSON.parse(await stack.api(`/api/traces/${summary.id}`)));
 }
@@ -44,15 +48,13 @@ describe("exports of a recorded trace", () => {
 
   it("HAR 1.2: opens as a log of the five HTTP calls, and imports back as the same trace", async () => {
     const text = await exportAs("har");
-    const har = JSON.parse(text) as { log: { version: string; entries: { request: { method: string; url: string }; response: { status: number } }[] } };
+    const har = JSON.parse(text) as {
+      log: { version: string; entries: { request: { method: string; url: string }; response: { status: number } }[] };
+    };
     expect(har.log.version).toBe("1.2");
-    expect(har.log.entries.map((e) => `${e.request.method} ${new URL(e.request.url).pathname} ${e.response.status}`)).toEqual([
-      "POST /agent 200",
-      "POST /mcp 200",
-      "POST /api/chat 200",
-      "POST /mcp 200",
-      "POST /api/chat 200",
-    ]);
+    expect(
+      har.log.entries.map((e) => `${e.request.method} ${new URL(e.request.url).pathname} ${e.response.status}`),
+    ).toEqual(["POST /agent 200", "POST /mcp 200", "POST /api/chat 200", "POST /mcp 200", "POST /api/chat 200"]);
     const back = await importBack(text);
     expect(traceShape(back)).toEqual(traceShape(trace));
   });

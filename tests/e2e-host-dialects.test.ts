@@ -19,7 +19,12 @@ afterAll(() => stack.close());
 
 async function prompts(trace: Trace): Promise<{ path: string; text: string }[]> {
   const model = trace.exchanges.filter((e) => e.tap === "model" && e.classification.kind === "model.chat");
-  return Promise.all(model.map(async (e) => ({ path: new URL(e.url, "http://x").pathname, text: ExchangeViewsSchema.parse(JSON.parse(await stack.api(`/api/exchanges/${e.id}/views`))).prompt!.text })));
+  return Promise.all(
+    model.map(async (e) => ({
+      path: new URL(e.url, "http://x").pathname,
+      text: ExchangeViewsSchema.parse(JSON.parse(await stack.api(`/api/exchanges/${e.id}/views`))).prompt!.text,
+    })),
+  );
 }
 
 describe("the host in three dialects", () => {
@@ -82,6 +87,8 @@ describe("a dialect the model server does not serve", () => {
   it("says which Ollama it needs, with the server's 404", async () => {
     const res = await old.ask(ASK, undefined, { dialect: "anthropic" });
     expect(res.status).toBe(502);
-    expect(JSON.stringify(res.body)).toContain("/v1/messages answered HTTP 404: 404 page not found (does this Ollama serve /v1/messages? It needs Ollama 0.14.0 or newer)");
+    expect(JSON.stringify(res.body)).toContain(
+      "/v1/messages answered HTTP 404: 404 page not found (does this Ollama serve /v1/messages? It needs Ollama 0.14.0 or newer)",
+    );
   });
 });

@@ -27,7 +27,11 @@ describe("notes-file changes in the trace", () => {
     });
     await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
     const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-    stack = await startRecorderStack({ lesson: "write-instead-of-append", notes: "call the dentist\n", otlp: { endpoint, quietMs: 300 } });
+    stack = await startRecorderStack({
+      lesson: "write-instead-of-append",
+      notes: "call the dentist\n",
+      otlp: { endpoint, quietMs: 300 },
+    });
   });
   afterAll(async () => {
     await stack?.close();
@@ -37,33 +41,58 @@ describe("notes-file changes in the trace", () => {
   it("records the write on its tools/call, and keeps it through export and import", async () => {
     await stack.ask("Add buy milk to my notes");
     const trace = await stack.waitForTrace("Add buy milk to my notes");
-    const call = trace.exchanges.find((x) => x.classification.kind === "mcp" && x.classification.method === "tools/call");
+    const call = trace.exchanges.find(
+      (x) => x.classification.kind === "mcp" && x.classification.method === "tools/call",
+    );
     expect(call?.classification).toMatchObject({ toolName: "write" });
     // The cause is decided a moment after the change is seen (the recorder catches up first): poll for it.
-    const changesOf = async (id: string) => NotesChangesSchema.parse(JSON.parse(await stack.api(`/api/notes/changes?traceId=${id}`))).changes;
+    const changesOf = async (id: string) =>
+      NotesChangesSchema.parse(JSON.parse(await stack.api(`/api/notes/changes?traceId=${id}`))).changes;
     await expect.poll(async () => (await changesOf(trace.id)).length, { timeout: 5_000 }).toBe(1);
     const changes = await changesOf(trace.id);
-    expect(changes[0]).toMatchObject({ event: "changed", traceId: trace.id, cause: { kind: "tool-call", exchangeId: call?.id, toolName: "write" } });
+    expect(changes[0]).toMatchObject({
+      event: "changed",
+      traceId: trace.id,
+      cause: { kind: "tool-call", exchangeId: call?.id, toolName: "write" },
+    });
     expect(changes[0]?.before?.data).toBe("call the dentist\n");
     expect(changes[0]?.after?.data).toBe("buy milk");
 
     const bundle = parseTraceBundle(JSON.parse(await stack.api(`/api/traces/${trace.id}/export?format=hopscope`)));
-    expect(bundle.notes?.map((c) => c.cause)).toEqual([{ kind: "tool-call", traceId: trace.id, exchangeId: call?.id, toolName: "write" }]);
+    expect(bundle.notes?.map((c) => c.cause)).toEqual([
+      { kind: "tool-call", traceId: trace.id, exchangeId: call?.id, toolName: "write" },
+    ]);
 
-    const imported = TraceSummarySchema.parse(JSON.parse(await stack.api("/api/import", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(bundle) })));
+    const imported = TraceSummarySchema.parse(
+      JSON.parse(
+        await stack.api("/api/import", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(bundle),
+        }),
+      ),
+    );
     const copy = TraceSchema.parse(JSON.parse(await stack.api(`/api/traces/${imported.id}`)));
-    const copiedCall = copy.exchanges.find((x) => x.classification.kind === "mcp" && x.classification.method === "tools/call");
-    const again = NotesChangesSchema.parse(JSON.parse(await stack.api(`/api/notes/changes?traceId=${imported.id}`))).changes;
-    expect(again.filter((c) => c.traceId === imported.id).map((c) => c.cause)).toEqual([{ kind: "tool-call", traceId: imported.id, exchangeId: copiedCall?.id, toolName: "write" }]);
+    const copiedCall = copy.exchanges.find(
+      (x) => x.classification.kind === "mcp" && x.classification.method === "tools/call",
+    );
+    const again = NotesChangesSchema.parse(
+      JSON.parse(await stack.api(`/api/notes/changes?traceId=${imported.id}`)),
+    ).changes;
+    expect(again.filter((c) => c.traceId === imported.id).map((c) => c.cause)).toEqual([
+      { kind: "tool-call", traceId: imported.id, exchangeId: copiedCall?.id, toolName: "write" },
+    ]);
   });
 
   it("sends the change with the trace on the live OTLP export, as an event of the tool call that made it", async () => {
     // Only the live trace is exported over OTLP (the first test also imported a copy of it, with the same name).
     await expect.poll(() => exported.some((b) => b.includes("hopscope.notes.changed")), { timeout: 10_000 }).toBe(true);
     const body = exported.filter((b) => b.includes("hopscope.notes.changed")).at(-1) as string;
-    const spans = (JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: { name: string; events?: { name: string }[] }[] }[] }[] }).resourceSpans.flatMap((r) =>
-      r.scopeSpans.flatMap((s) => s.spans),
-    );
+    const spans = (
+      JSON.parse(body) as {
+        resourceSpans: { scopeSpans: { spans: { name: string; events?: { name: string }[] }[] }[] }[];
+      }
+    ).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
     const withChange = spans.filter((sp) => (sp.events ?? []).some((e) => e.name === "hopscope.notes.changed"));
     expect(withChange).toHaveLength(1);
     expect(withChange[0]!.name).toContain("write");

@@ -30,7 +30,8 @@ async function unavailable(): Promise<string | null> {
   const tags = TagsResponseSchema.safeParse(await res.json().catch(() => null));
   if (!tags.success) return `${OLLAMA_URL}/api/tags did not answer like Ollama`;
   const names = tags.data.models.map((m) => m.name);
-  if (!names.includes(MODEL)) return `${MODEL} is not pulled at ${OLLAMA_URL} (has: ${names.join(", ") || "none"}); run \`ollama pull ${MODEL}\``;
+  if (!names.includes(MODEL))
+    return `${MODEL} is not pulled at ${OLLAMA_URL} (has: ${names.join(", ") || "none"}); run \`ollama pull ${MODEL}\``;
   return null;
 }
 
@@ -61,28 +62,48 @@ describe.skipIf(reason !== null)(`the agent against a real Ollama (${MODEL} at $
   });
 });
 
-describe.skipIf(reason !== null)(`a /v1/chat/completions exchange verified by the real Ollama (${MODEL} at ${OLLAMA_URL})`, () => {
-  let stack: RecorderStack;
-  beforeAll(async () => {
-    stack = await startRecorderStack({ modelUpstream: OLLAMA_URL });
-  });
-  afterAll(() => stack?.close());
-
-  it("the openai client's own request is rendered by Ollama's /v1/chat/completions and equals what the model saw", { timeout: 600_000 }, async () => {
-    const openai = new OpenAI({ baseURL: `${stack.tapUrls.model}/v1`, apiKey: "ollama", maxRetries: 0 });
-    const parameters = { type: "object", properties: { content: { type: "string", description: "Content that gets appended" } }, required: ["content"] };
-    await openai.chat.completions.create({
-      model: MODEL,
-      messages: [{ role: "user", content: [{ type: "text", text: "Add buy milk to my notes" }] }],
-      tools: [{ type: "function", function: { name: "append", description: "Append content to the end of the file", parameters } }],
+describe.skipIf(reason !== null)(
+  `a /v1/chat/completions exchange verified by the real Ollama (${MODEL} at ${OLLAMA_URL})`,
+  () => {
+    let stack: RecorderStack;
+    beforeAll(async () => {
+      stack = await startRecorderStack({ modelUpstream: OLLAMA_URL });
     });
-    const list = TraceListSchema.parse(JSON.parse(await stack.api("/api/traces?limit=10")));
-    const trace = TraceSchema.parse(JSON.parse(await stack.api(`/api/traces/${list.traces[0]!.id}`)));
-    const ex = trace.exchanges.find((e) => e.url === "/v1/chat/completions")!;
-    const views = ExchangeViewsSchema.parse(JSON.parse(await stack.api(`/api/exchanges/${ex.id}/views`)));
-    const version = views.prompt!.verified!.ollamaVersion!;
-    const route = debugRenderRoute("openai-chat", version);
-    expect(views.prompt!.verified, JSON.stringify(views.prompt!.verified)).toMatchObject({ match: true, endpoint: route.endpoint, sent: route.sent });
-    expect(views.prompt!.verified!.server).toBe(views.prompt!.text);
-  });
-});
+    afterAll(() => stack?.close());
+
+    it(
+      "the openai client's own request is rendered by Ollama's /v1/chat/completions and equals what the model saw",
+      { timeout: 600_000 },
+      async () => {
+        const openai = new OpenAI({ baseURL: `${stack.tapUrls.model}/v1`, apiKey: "ollama", maxRetries: 0 });
+        const parameters = {
+          type: "object",
+          properties: { content: { type: "string", description: "Content that gets appended" } },
+          required: ["content"],
+        };
+        await openai.chat.completions.create({
+          model: MODEL,
+          messages: [{ role: "user", content: [{ type: "text", text: "Add buy milk to my notes" }] }],
+          tools: [
+            {
+              type: "function",
+              function: { name: "append", description: "Append content to the end of the file", parameters },
+            },
+          ],
+        });
+        const list = TraceListSchema.parse(JSON.parse(await stack.api("/api/traces?limit=10")));
+        const trace = TraceSchema.parse(JSON.parse(await stack.api(`/api/traces/${list.traces[0]!.id}`)));
+        const ex = trace.exchanges.find((e) => e.url === "/v1/chat/completions")!;
+        const views = ExchangeViewsSchema.parse(JSON.parse(await stack.api(`/api/exchanges/${ex.id}/views`)));
+        const version = views.prompt!.verified!.ollamaVersion!;
+        const route = debugRenderRoute("openai-chat", version);
+        expect(views.prompt!.verified, JSON.stringify(views.prompt!.verified)).toMatchObject({
+          match: true,
+          endpoint: route.endpoint,
+          sent: route.sent,
+        });
+        expect(views.prompt!.verified!.server).toBe(views.prompt!.text);
+      },
+    );
+  },
+);

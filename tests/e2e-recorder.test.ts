@@ -13,7 +13,14 @@ import { Ollama } from "ollama";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import WebSocket from "ws";
 import { ExchangeViewsSchema } from "@hopscope/shared/trace/views";
-import { ExchangeSchema, ServerFrameSchema, TraceSchema, type Exchange, type ServerFrame, type Trace } from "@hopscope/shared/trace/schemas";
+import {
+  ExchangeSchema,
+  ServerFrameSchema,
+  TraceSchema,
+  type Exchange,
+  type ServerFrame,
+  type Trace,
+} from "@hopscope/shared/trace/schemas";
 import { loadConfig as loadProxyConfig } from "../apps/proxy/src/config";
 import { start as startProxy, type RecorderHandle } from "../apps/proxy/src/server";
 import { loadConfig as loadMcpConfig } from "../apps/mcp-server/src/config";
@@ -116,16 +123,32 @@ describe("a question through the agent tap", () => {
     await new Promise((r) => ws.once("open", r));
 
     const question = '{"message":"Add buy milk to my notes"}';
-    const res = await fetch(`${recorder.taps.agent.url}/agent`, { method: "POST", headers: { "content-type": "application/json" }, body: question });
+    const res = await fetch(`${recorder.taps.agent.url}/agent`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: question,
+    });
     const answerText = await res.text();
     expect(res.status).toBe(200);
     expect(await readFile(notesFile, "utf8")).toContain("buy milk");
 
-    const started = frames.find((f): f is Extract<ServerFrame, { type: "exchange.started" }> => f.type === "exchange.started" && f.exchange.tap === "agent");
+    const started = frames.find(
+      (f): f is Extract<ServerFrame, { type: "exchange.started" }> =>
+        f.type === "exchange.started" && f.exchange.tap === "agent",
+    );
     const traceId = started?.exchange.traceId ?? "";
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
-    const trace = await waitForTrace(traceId, (t) => t.exchanges.length >= 5 && t.exchanges.every((e) => e.state === "complete"));
-    expect(trace.exchanges.map(label)).toEqual(["POST /agent", "tools/list", "POST /api/chat", "tools/call append", "POST /api/chat"]);
+    const trace = await waitForTrace(
+      traceId,
+      (t) => t.exchanges.length >= 5 && t.exchanges.every((e) => e.state === "complete"),
+    );
+    expect(trace.exchanges.map(label)).toEqual([
+      "POST /agent",
+      "tools/list",
+      "POST /api/chat",
+      "tools/call append",
+      "POST /api/chat",
+    ]);
     expect(trace.groupedBy).toBe("traceparent");
     expect(trace.name).toBe("Add buy milk to my notes");
     expect(trace.simulated).toBe(true);
@@ -136,7 +159,11 @@ describe("a question through the agent tap", () => {
     ]);
 
     // Byte for byte: what the host sent and received on each hop is what the recorder stored.
-    const full = await Promise.all(trace.exchanges.map(async (e) => ExchangeSchema.parse(await json<Exchange>(`${recorder.url}/api/exchanges/${e.id}`))));
+    const full = await Promise.all(
+      trace.exchanges.map(async (e) =>
+        ExchangeSchema.parse(await json<Exchange>(`${recorder.url}/api/exchanges/${e.id}`)),
+      ),
+    );
     const agentEx = full[0]!;
     expect(agentEx.requestBody?.data).toBe(question);
     expect(agentEx.responseBody?.data).toBe(answerText);
@@ -167,7 +194,7 @@ describe("a question through the agent tap", () => {
     expect(views1.rawOutput?.text).toContain('<tool_call>\n{"name": "append"');
     expect(views2.diff).toMatchObject({ previousExchangeId: chat1!.id });
     expect(views2.diff!.commonPrefixLength).toBeGreaterThan(views1.prompt!.text.indexOf("Add buy milk"));
-    expect((await json<object>(`${recorder.url}/api/exchanges/${agent!.id}/views`))).toEqual({});
+    expect(await json<object>(`${recorder.url}/api/exchanges/${agent!.id}/views`)).toEqual({});
 
     // Live: every exchange of the trace was announced as started and completed on the feed.
     for (const e of trace.exchanges) {
@@ -183,10 +210,18 @@ describe("official clients through the taps", () => {
     const ollama = new Ollama({ host: recorder.taps.model.url });
     const version = await ollama.version();
     expect(version.version).toMatch(/^\d+\.\d+\.\d+/);
-    const once = await ollama.chat({ model: "qwen2.5:7b", messages: [{ role: "user", content: "Say hello" }], stream: false });
+    const once = await ollama.chat({
+      model: "qwen2.5:7b",
+      messages: [{ role: "user", content: "Say hello" }],
+      stream: false,
+    });
     expect(once.message.role).toBe("assistant");
     const parts: string[] = [];
-    for await (const part of await ollama.chat({ model: "qwen2.5:7b", messages: [{ role: "user", content: "Say hello again" }], stream: true })) {
+    for await (const part of await ollama.chat({
+      model: "qwen2.5:7b",
+      messages: [{ role: "user", content: "Say hello again" }],
+      stream: true,
+    })) {
       parts.push(part.message.content);
       if (part.done) expect(part.done_reason).toBeDefined();
     }
@@ -194,7 +229,10 @@ describe("official clients through the taps", () => {
   });
 
   it("the MCP client pinned to 2026-07-28 discovers, lists and calls through the MCP tap", async () => {
-    const client = new Client({ name: "hopscope-e2e", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    const client = new Client(
+      { name: "hopscope-e2e", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
     await client.connect(new StreamableHTTPClientTransport(new URL(`${recorder.taps.mcp.url}/mcp`)));
     try {
       expect(client.getProtocolEra()).toBe("modern");

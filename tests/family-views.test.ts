@@ -24,10 +24,14 @@ afterEach(async () => {
 
 const QUESTION = "Add buy milk to my notes";
 
-async function firstModelExchange(s: RecorderStack): Promise<{ ex: Exchange; views: ReturnType<typeof ExchangeViewsSchema.parse> }> {
+async function firstModelExchange(
+  s: RecorderStack,
+): Promise<{ ex: Exchange; views: ReturnType<typeof ExchangeViewsSchema.parse> }> {
   await s.ask(QUESTION);
   const trace = await s.waitForTrace(QUESTION);
-  const summary = trace.exchanges.filter((e) => e.classification.kind === "model.chat").sort((a, b) => a.seq - b.seq)[0]!;
+  const summary = trace.exchanges
+    .filter((e) => e.classification.kind === "model.chat")
+    .sort((a, b) => a.seq - b.seq)[0]!;
   const ex = ExchangeSchema.parse(JSON.parse(await s.api(`/api/exchanges/${summary.id}`)));
   const views = ExchangeViewsSchema.parse(JSON.parse(await s.api(`/api/exchanges/${summary.id}/views`)));
   return { ex, views };
@@ -46,15 +50,27 @@ describe("the prompt view follows the family of the version the stand-in imitate
     expect(c.kind === "model.chat" ? c.promptEvalCount : null).toBe(prompt.tokens!.count);
 
     // One comparison per other family, oldest first.
-    expect(prompt.comparisons!.map((c) => [c.familyId, c.ollamaVersion, c.newer, c.same])).toEqual([["0.13", "0.13.5", false, false], ["0.14", "0.14.0", false, true]]);
+    expect(prompt.comparisons!.map((c) => [c.familyId, c.ollamaVersion, c.newer, c.same])).toEqual([
+      ["0.13", "0.13.5", false, false],
+      ["0.14", "0.14.0", false, true],
+    ]);
     const cmp = prompt.comparisons![0]!;
-    expect(cmp).toMatchObject({ toolFormat: "json", familyLabel: "Ollama 0.13.5 and earlier", comparedWith: "Ollama 0.20+ (today's)" });
+    expect(cmp).toMatchObject({
+      toolFormat: "json",
+      familyLabel: "Ollama 0.13.5 and earlier",
+      comparedWith: "Ollama 0.20+ (today's)",
+    });
     // Two changes lie between the families; the notes tools have no nested `required`, so only the struct dump applies.
-    expect(cmp.reasons.map((r) => [r.issue, r.applies])).toEqual([["ollama/ollama#14601", true], ["ollama/ollama#15214", false]]);
+    expect(cmp.reasons.map((r) => [r.issue, r.applies])).toEqual([
+      ["ollama/ollama#14601", true],
+      ["ollama/ollama#15214", false],
+    ]);
     const request = JSON.parse(ex.requestBody!.data) as Record<string, unknown>;
     expect(cmp.text).toBe(renderChat(request, { ollamaVersion: "0.13.5" }).text);
     expect(cmp.text).toContain('{"type": "function", "function": {"name":"append",');
-    expect(cmp.segments.some((s) => s.kind === "tool" && cmp.text.slice(s.start, s.end).startsWith('{"name":"append"'))).toBe(true);
+    expect(
+      cmp.segments.some((s) => s.kind === "tool" && cmp.text.slice(s.start, s.end).startsWith('{"name":"append"')),
+    ).toBe(true);
     expect(cmp.tokenCount).not.toBe(prompt.tokens!.count);
     expect(prompt.comparisons![1]!.reasons.map((r) => [r.issue, r.applies])).toEqual([["ollama/ollama#15214", false]]);
     expect(prompt.comparisons![1]!.text).toBe(prompt.text);
@@ -62,15 +78,44 @@ describe("the prompt view follows the family of the version the stand-in imitate
 
   it("a tool with a nested property's own required: 0.14 differs from today's too, for the #15214 reason", async () => {
     stack = await startRecorderStack();
-    const note = { type: "object", description: "The note", required: ["text"], properties: { text: { type: "string", description: "What to remember" }, due: { type: "string", description: "When" } } };
-    const body = { model: "qwen2.5:7b", stream: false, messages: [{ role: "user", content: "Remember the dentist on Friday" }], tools: [{ type: "function", function: { name: "add_note", description: "Add a note", parameters: { type: "object", required: ["note"], properties: { note } } } }] };
-    const res = await fetch(`${stack.tapUrls.model}/api/chat`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const note = {
+      type: "object",
+      description: "The note",
+      required: ["text"],
+      properties: {
+        text: { type: "string", description: "What to remember" },
+        due: { type: "string", description: "When" },
+      },
+    };
+    const body = {
+      model: "qwen2.5:7b",
+      stream: false,
+      messages: [{ role: "user", content: "Remember the dentist on Friday" }],
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "add_note",
+            description: "Add a note",
+            parameters: { type: "object", required: ["note"], properties: { note } },
+          },
+        },
+      ],
+    };
+    const res = await fetch(`${stack.tapUrls.model}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(200);
     const views = await (async () => {
       for (let i = 0; i < 100; i++) {
         const list = TraceListSchema.parse(JSON.parse(await stack!.api("/api/traces?limit=5")));
-        const id = list.traces[0] ? TraceSchema.parse(JSON.parse(await stack!.api(`/api/traces/${list.traces[0].id}`))).exchanges[0]?.id : undefined;
-        if (id !== undefined) return ExchangeViewsSchema.parse(JSON.parse(await stack!.api(`/api/exchanges/${id}/views`)));
+        const id = list.traces[0]
+          ? TraceSchema.parse(JSON.parse(await stack!.api(`/api/traces/${list.traces[0].id}`))).exchanges[0]?.id
+          : undefined;
+        if (id !== undefined)
+          return ExchangeViewsSchema.parse(JSON.parse(await stack!.api(`/api/exchanges/${id}/views`)));
         await new Promise((r) => setTimeout(r, 50));
       }
       throw new Error("the /api/chat exchange was not recorded");
@@ -79,7 +124,10 @@ describe("the prompt view follows the family of the version the stand-in imitate
     expect(views.prompt!.text).toContain(',"required":["text"]}');
     expect(byFamily["0.14"]).toMatchObject({ same: false, reasons: [{ issue: "ollama/ollama#15214", applies: true }] });
     expect(byFamily["0.14"]!.text).not.toContain(',"required":["text"]');
-    expect(byFamily["0.13"]!.reasons.map((r) => [r.issue, r.applies])).toEqual([["ollama/ollama#14601", true], ["ollama/ollama#15214", true]]);
+    expect(byFamily["0.13"]!.reasons.map((r) => [r.issue, r.applies])).toEqual([
+      ["ollama/ollama#14601", true],
+      ["ollama/ollama#15214", true],
+    ]);
   });
 
   it("as 0.14.0: compared with the older JSON family and the newer one (the same prompt for these tools)", async () => {
@@ -91,7 +139,10 @@ describe("the prompt view follows the family of the version the stand-in imitate
       ["0.13", "0.13.5", false, false, "Ollama 0.14"],
       ["0.20+", "0.32.15", true, true, "Ollama 0.14"],
     ]);
-    expect(cs.map((c) => c.reasons.map((r) => [r.issue, r.applies]))).toEqual([[["ollama/ollama#14601", true]], [["ollama/ollama#15214", false]]]);
+    expect(cs.map((c) => c.reasons.map((r) => [r.issue, r.applies]))).toEqual([
+      [["ollama/ollama#14601", true]],
+      [["ollama/ollama#15214", false]],
+    ]);
   });
 
   it("as 0.13.5 (SIM_OLLAMA_VERSION): JSON tools, compared with the two newer families", async () => {
@@ -99,7 +150,10 @@ describe("the prompt view follows the family of the version the stand-in imitate
     const { ex, views } = await firstModelExchange(stack);
     expect(ex.responseHeaders).toContainEqual([SIMULATED_VERSION_HEADER, "0.13.5"]);
     expect(views.prompt).toMatchObject({ ollamaVersion: "0.13.5", toolFormat: "json" });
-    expect(views.prompt!.comparisons!.map((c) => [c.familyId, c.newer, c.same, c.toolFormat])).toEqual([["0.14", true, false, "struct-dump"], ["0.20+", true, false, "struct-dump"]]);
+    expect(views.prompt!.comparisons!.map((c) => [c.familyId, c.newer, c.same, c.toolFormat])).toEqual([
+      ["0.14", true, false, "struct-dump"],
+      ["0.20+", true, false, "struct-dump"],
+    ]);
     expect(views.prompt!.comparisons![0]!.reasons.map((r) => r.issue)).toEqual(["ollama/ollama#14601"]);
     const c = ex.classification;
     expect(c.kind === "model.chat" ? c.promptEvalCount : null).toBe(views.prompt!.tokens!.count);
@@ -121,12 +175,16 @@ describe("a saved trace keeps the family it was recorded in", () => {
     try {
       await writeFile(join(dir, "old.hopscope.json"), file);
       stack = await startRecorderStack({ tracesDir: dir });
-      const loaded = TraceSummarySchema.parse(JSON.parse(await stack.api("/api/saved/old.hopscope.json/load", { method: "POST" })));
+      const loaded = TraceSummarySchema.parse(
+        JSON.parse(await stack.api("/api/saved/old.hopscope.json/load", { method: "POST" })),
+      );
       const trace = TraceSchema.parse(JSON.parse(await stack.api(`/api/traces/${loaded.id}`)));
       const chat = trace.exchanges.find((e) => e.classification.kind === "model.chat")!;
       const views = ExchangeViewsSchema.parse(JSON.parse(await stack.api(`/api/exchanges/${chat.id}/views`)));
       // The upstream now is today's stand-in; the recorded exchange says it was answered as 0.13.5.
-      expect((JSON.parse(await stack.api("/api/config")) as { ollamaVersion: string }).ollamaVersion).toBe(DEFAULT_OLLAMA_VERSION);
+      expect((JSON.parse(await stack.api("/api/config")) as { ollamaVersion: string }).ollamaVersion).toBe(
+        DEFAULT_OLLAMA_VERSION,
+      );
       expect(views.prompt).toMatchObject({ ollamaVersion: "0.13.5", toolFormat: "json" });
       const c = chat.classification;
       expect(c.kind === "model.chat" ? c.promptEvalCount : null).toBe(views.prompt!.tokens!.count);

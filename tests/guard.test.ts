@@ -24,7 +24,10 @@ interface Answer {
   body: string;
 }
 
-function send(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+function send(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: opts.method ?? "GET", headers: opts.headers }, (res) => {
       let body = "";
@@ -41,7 +44,13 @@ function send(url: string, opts: { method?: string; headers?: Record<string, str
 function upgrade(url: string, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${url}/ws`, {
-      headers: { Host: host, Connection: "Upgrade", Upgrade: "websocket", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==" },
+      headers: {
+        Host: host,
+        Connection: "Upgrade",
+        Upgrade: "websocket",
+        "Sec-WebSocket-Version": "13",
+        "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+      },
     });
     req.on("upgrade", (res, socket) => {
       socket.destroy();
@@ -68,14 +77,26 @@ describe("the request guard, on every listener", () => {
 
   it("a foreign page's text/plain POST to the host or the agent tap writes nothing to the notes file", async () => {
     for (const url of [stack.hostUrl, stack.agentTapUrl]) {
-      const page = await send(`${url}/agent`, { method: "POST", headers: { Origin: "https://evil.example", "Content-Type": "text/plain;charset=UTF-8" }, body: ATTACK });
+      const page = await send(`${url}/agent`, {
+        method: "POST",
+        headers: { Origin: "https://evil.example", "Content-Type": "text/plain;charset=UTF-8" },
+        body: ATTACK,
+      });
       expect(page.status, url).toBe(403);
       expect(JSON.parse(page.body).error).toMatch(/Origin "https:\/\/evil\.example" is not local/);
       // Even with no Origin (an old browser, a form post), a state-changing request must say JSON.
-      const plain = await send(`${url}/agent`, { method: "POST", headers: { "Content-Type": "text/plain" }, body: ATTACK });
+      const plain = await send(`${url}/agent`, {
+        method: "POST",
+        headers: { "Content-Type": "text/plain" },
+        body: ATTACK,
+      });
       expect(plain.status, url).toBe(415);
       expect(JSON.parse(plain.body).error).toMatch(/send Content-Type: application\/json \(got 'text\/plain'\)/);
-      const form = await send(`${url}/agent`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "message=pwned" });
+      const form = await send(`${url}/agent`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: "message=pwned",
+      });
       expect(form.status, url).toBe(415);
     }
     expect(await stack.readNotes()).toBe("");
@@ -93,14 +114,42 @@ describe("the request guard, on every listener", () => {
 
   it("refuses a rebinding Host on every listener, the live feed included", async () => {
     const listeners: [string, string, { method?: string; headers?: Record<string, string>; body?: string }][] = [
-      ["host", `${stack.hostUrl}/agent`, { method: "POST", headers: { "Content-Type": "application/json" }, body: ATTACK }],
-      ["MCP server", `${stack.mcpServerUrl}/mcp`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }],
+      [
+        "host",
+        `${stack.hostUrl}/agent`,
+        { method: "POST", headers: { "Content-Type": "application/json" }, body: ATTACK },
+      ],
+      [
+        "MCP server",
+        `${stack.mcpServerUrl}/mcp`,
+        {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        },
+      ],
       ["stand-in", `${stack.simUrl}/api/tags`, {}],
       ["recorder API", `${stack.uiUrl}/api/traces`, {}],
-      ["recorder /api/ask", `${stack.uiUrl}/api/ask`, { method: "POST", headers: { "Content-Type": "application/json" }, body: ATTACK }],
+      [
+        "recorder /api/ask",
+        `${stack.uiUrl}/api/ask`,
+        { method: "POST", headers: { "Content-Type": "application/json" }, body: ATTACK },
+      ],
       ["recorder UI", `${stack.uiUrl}/`, {}],
-      ["agent tap", `${stack.tapUrls.agent}/agent`, { method: "POST", headers: { "Content-Type": "application/json" }, body: ATTACK }],
-      ["MCP tap", `${stack.tapUrls.mcp}/mcp`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }],
+      [
+        "agent tap",
+        `${stack.tapUrls.agent}/agent`,
+        { method: "POST", headers: { "Content-Type": "application/json" }, body: ATTACK },
+      ],
+      [
+        "MCP tap",
+        `${stack.tapUrls.mcp}/mcp`,
+        {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        },
+      ],
       ["model tap", `${stack.tapUrls.model}/api/tags`, {}],
     ];
     for (const [name, url, opts] of listeners) {
@@ -108,7 +157,11 @@ describe("the request guard, on every listener", () => {
       expect(rebound.status, name).toBe(403);
       // The same request naming this machine is answered (so the 403 above is the Host check).
       const benign = opts.body === ATTACK ? JSON.stringify({ message: "hi" }) : opts.body;
-      const local = await send(url, { ...opts, headers: { ...opts.headers, Host: `localhost:${portOf(url)}` }, body: benign });
+      const local = await send(url, {
+        ...opts,
+        headers: { ...opts.headers, Host: `localhost:${portOf(url)}` },
+        body: benign,
+      });
       expect(local.status, `${name} with a local Host`).not.toBe(403);
     }
     expect(await upgrade(stack.uiUrl, `evil.example:${portOf(stack.uiUrl)}`)).toBe(403);
@@ -122,9 +175,17 @@ describe("the request guard, on every listener", () => {
     const foreign = await send(`${stack.simUrl}/api/version`, { headers: { Origin: "https://evil.example" } });
     expect(foreign.status).toBe(403);
     // `curl -d` (Ollama's documented examples) sends application/x-www-form-urlencoded.
-    const curl = await send(`${stack.simUrl}/api/show`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: '{"model":"qwen2.5:7b"}' });
+    const curl = await send(`${stack.simUrl}/api/show`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: '{"model":"qwen2.5:7b"}',
+    });
     expect(curl.status).toBe(200);
-    const viaTap = await send(`${stack.tapUrls.model}/api/show`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: '{"model":"qwen2.5:7b"}' });
+    const viaTap = await send(`${stack.tapUrls.model}/api/show`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: '{"model":"qwen2.5:7b"}',
+    });
     expect(viaTap.status).toBe(200);
   });
 });
@@ -150,14 +211,21 @@ describe("ALLOWED_HOSTS: the service names of docker-compose", () => {
     cleanup.push(() => closed.close());
     const headers = { Host: "mcp-server:8080", "Content-Type": "application/json" };
     expect((await send(`${open.url}/mcp`, { method: "POST", headers, body: LIST })).status).toBe(200);
-    expect((await send(`${open.url}/mcp`, { method: "POST", headers: { ...headers, Host: "mcp-server:9090" }, body: LIST })).status).toBe(403);
+    expect(
+      (await send(`${open.url}/mcp`, { method: "POST", headers: { ...headers, Host: "mcp-server:9090" }, body: LIST }))
+        .status,
+    ).toBe(403);
     expect((await send(`${closed.url}/mcp`, { method: "POST", headers, body: LIST })).status).toBe(403);
   });
 
   it("the host (host:8081) and the stand-in (model-sim:11435) accept their compose names when configured, and refuse them when not", async () => {
     for (const [name, start, path] of [
       ["host:8081", (env: Record<string, string>) => startHost(loadHostConfig(env)), "/health"],
-      ["model-sim:11435", (env: Record<string, string>) => startSim({ ...loadSimConfig(env), loadMs: 0 }), "/api/version"],
+      [
+        "model-sim:11435",
+        (env: Record<string, string>) => startSim({ ...loadSimConfig(env), loadMs: 0 }),
+        "/api/version",
+      ],
     ] as const) {
       const open = await start({ PORT: "0", ALLOWED_HOSTS: name });
       cleanup.push(() => open.close());
@@ -170,7 +238,14 @@ describe("ALLOWED_HOSTS: the service names of docker-compose", () => {
 
   it("the recorder's taps and API accept proxy:7071 when configured, and refuse it when not", async () => {
     const dir = await tempDir();
-    const env = { UI_PORT: "0", MODEL_TAP_PORT: "0", MCP_TAP_PORT: "0", AGENT_TAP_PORT: "0", DB_FILE: join(dir, "a.sqlite"), MODEL_UPSTREAM: "http://127.0.0.1:9" };
+    const env = {
+      UI_PORT: "0",
+      MODEL_TAP_PORT: "0",
+      MCP_TAP_PORT: "0",
+      AGENT_TAP_PORT: "0",
+      DB_FILE: join(dir, "a.sqlite"),
+      MODEL_UPSTREAM: "http://127.0.0.1:9",
+    };
     // docker-compose.yml's own value for the recorder.
     const open = await startRecorder(loadRecorderConfig({ ...env, ALLOWED_HOSTS: "proxy:7071,proxy:7072" }));
     cleanup.push(() => open.close());

@@ -32,7 +32,12 @@ interface Launched {
 
 /** `npm start` in its own process group (as a shell's foreground job), output kept line by line. */
 function launch(env: Record<string, string>): Launched {
-  const child = spawn("npm", ["start"], { cwd: root, env: { ...process.env, ...env }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("npm", ["start"], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const stdout: string[] = [];
   const stderr: string[] = [];
   const waiters: { re: RegExp; resolve: (l: string) => void }[] = [];
@@ -68,13 +73,21 @@ function launch(env: Record<string, string>): Launched {
       if (seen !== undefined) return Promise.resolve(seen);
       return new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => {
-          reject(new Error(`no line matching ${re} within ${timeoutMs} ms\nstdout:\n${stdout.join("\n")}\nstderr:\n${stderr.join("\n")}`));
+          reject(
+            new Error(
+              `no line matching ${re} within ${timeoutMs} ms\nstdout:\n${stdout.join("\n")}\nstderr:\n${stderr.join("\n")}`,
+            ),
+          );
         }, timeoutMs);
         const waiter = { re, resolve: (l: string) => (clearTimeout(timer), resolve(l)) };
         waiters.push(waiter);
         void exited.then(() => {
           clearTimeout(timer);
-          reject(new Error(`npm start exited before printing a line matching ${re}\nstdout:\n${stdout.join("\n")}\nstderr:\n${stderr.join("\n")}`));
+          reject(
+            new Error(
+              `npm start exited before printing a line matching ${re}\nstdout:\n${stdout.join("\n")}\nstderr:\n${stderr.join("\n")}`,
+            ),
+          );
         });
       });
     },
@@ -108,9 +121,15 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
   }
 }
 
-function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "-s", "hopscope", "--", ...args], { cwd: root, env: { ...process.env, ...env } });
+    const child = spawn("npm", ["run", "-s", "hopscope", "--", ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
@@ -152,93 +171,111 @@ describe("npm start", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("starts every service, records a question as numbered hops, and stops cleanly on Ctrl-C", { timeout: 240_000 }, async () => {
-    const { env, ports } = await launcherEnv(dir);
-    launched = launch(env);
-    const open = await launched.waitForLine(/Open http:\/\//, 180_000);
-    expect(open).toContain(`Open http://127.0.0.1:${ports.UI_PORT}/`);
+  it(
+    "starts every service, records a question as numbered hops, and stops cleanly on Ctrl-C",
+    { timeout: 240_000 },
+    async () => {
+      const { env, ports } = await launcherEnv(dir);
+      launched = launch(env);
+      const open = await launched.waitForLine(/Open http:\/\//, 180_000);
+      expect(open).toContain(`Open http://127.0.0.1:${ports.UI_PORT}/`);
 
-    const serviceLines = launched.stdout.filter((l) => l.startsWith("  ✓ "));
-    expect(serviceLines).toHaveLength(4);
-    const line = (prefix: string) => serviceLines.find((l) => l.startsWith(`  ✓ ${prefix}`)) ?? "";
-    expect(line("MCP server")).toContain(`:${ports.MCP_SERVER_PORT}/mcp`);
-    expect(line("MCP server")).toContain(env.NOTES_FILE);
-    expect(line("model")).toContain(`:${ports.SIM_PORT}`);
-    expect(line("model")).toContain("stand-in");
-    expect(line("recorder")).toContain(`model :${ports.MODEL_TAP_PORT}`);
-    expect(line("recorder")).toContain(`mcp :${ports.MCP_TAP_PORT}`);
-    expect(line("recorder")).toContain(`agent :${ports.AGENT_TAP_PORT}`);
-    expect(line("agent host")).toContain(`:${ports.AGENT_HOST_PORT}/agent`);
+      const serviceLines = launched.stdout.filter((l) => l.startsWith("  ✓ "));
+      expect(serviceLines).toHaveLength(4);
+      const line = (prefix: string) => serviceLines.find((l) => l.startsWith(`  ✓ ${prefix}`)) ?? "";
+      expect(line("MCP server")).toContain(`:${ports.MCP_SERVER_PORT}/mcp`);
+      expect(line("MCP server")).toContain(env.NOTES_FILE);
+      expect(line("model")).toContain(`:${ports.SIM_PORT}`);
+      expect(line("model")).toContain("stand-in");
+      expect(line("recorder")).toContain(`model :${ports.MODEL_TAP_PORT}`);
+      expect(line("recorder")).toContain(`mcp :${ports.MCP_TAP_PORT}`);
+      expect(line("recorder")).toContain(`agent :${ports.AGENT_TAP_PORT}`);
+      expect(line("agent host")).toContain(`:${ports.AGENT_HOST_PORT}/agent`);
 
-    // The UI is served, and the health API names the taps it was given.
-    const ui = await fetch(`http://127.0.0.1:${ports.UI_PORT}/`);
-    expect(ui.status).toBe(200);
-    expect(await ui.text()).toMatch(/<html/i);
+      // The UI is served, and the health API names the taps it was given.
+      const ui = await fetch(`http://127.0.0.1:${ports.UI_PORT}/`);
+      expect(ui.status).toBe(200);
+      expect(await ui.text()).toMatch(/<html/i);
 
-    // As the README says: the CLI, pointed at the agent tap.
-    const agentTap = `http://127.0.0.1:${ports.AGENT_TAP_PORT}`;
-    const cli = await runCli(["ask", "Add buy milk to my notes"], { HOPSCOPE_AGENT_URL: agentTap });
-    expect(cli.code, cli.stderr).toBe(0);
-    expect(cli.stdout).toContain("buy milk");
-    expect(cli.stdout).toMatch(/1\. append \{"content":"buy milk"\}/);
+      // As the README says: the CLI, pointed at the agent tap.
+      const agentTap = `http://127.0.0.1:${ports.AGENT_TAP_PORT}`;
+      const cli = await runCli(["ask", "Add buy milk to my notes"], { HOPSCOPE_AGENT_URL: agentTap });
+      expect(cli.code, cli.stderr).toBe(0);
+      expect(cli.stdout).toContain("buy milk");
+      expect(cli.stdout).toMatch(/1\. append \{"content":"buy milk"\}/);
 
-    // And over plain HTTP, as curl would.
-    const res = await fetch(`${agentTap}/agent`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ message: "What's in my notes?" }),
-    });
-    expect(res.status).toBe(200);
-    const answer = AgentResponseSchema.parse(await res.json());
-    expect(answer.toolCalls.map((c) => c.name)).toEqual(["read"]);
-    expect(answer.reply).toContain("buy milk");
+      // And over plain HTTP, as curl would.
+      const res = await fetch(`${agentTap}/agent`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ message: "What's in my notes?" }),
+      });
+      expect(res.status).toBe(200);
+      const answer = AgentResponseSchema.parse(await res.json());
+      expect(answer.toolCalls.map((c) => c.name)).toEqual(["read"]);
+      expect(answer.reply).toContain("buy milk");
 
-    expect(await readFile(env.NOTES_FILE!, "utf8")).toMatch(/^buy milk$/m);
+      expect(await readFile(env.NOTES_FILE!, "utf8")).toMatch(/^buy milk$/m);
 
-    // One line per hop, numbered like the timeline (the article's eight hops for the first question).
-    await launched.waitForLine(/^\s*1–8\s+you\s+→ host\s+POST \/agent\s+"Add buy milk to my notes"/, 20_000);
-    await launched.waitForLine(/^\s*1–8\s+you\s+→ host\s+POST \/agent\s+"What's in my notes\?"/, 20_000);
-    const hops = launched.stdout.filter((l) => /^\s*\d+(–\d+)?\s+(you|host)\s+→/.test(l));
-    expect(hops.filter((l) => /^\s*2\s+host → mcp\s+POST \/mcp\s+tools\/list/.test(l))).toHaveLength(2);
-    expect(hops.filter((l) => /^\s*3–4\s+host → model\s+POST \/api\/chat\s.*tool_calls: append/.test(l))).toHaveLength(1);
-    expect(hops.filter((l) => /^\s*5\s+host → mcp\s+POST \/mcp\s+tools\/call append/.test(l))).toHaveLength(1);
-    expect(hops.filter((l) => /^\s*3–4\s+host → model\s+POST \/api\/chat\s.*tool_calls: read/.test(l))).toHaveLength(1);
-    expect(hops.filter((l) => /^\s*6–7\s+host → model\s+POST \/api\/chat/.test(l))).toHaveLength(2);
+      // One line per hop, numbered like the timeline (the article's eight hops for the first question).
+      await launched.waitForLine(/^\s*1–8\s+you\s+→ host\s+POST \/agent\s+"Add buy milk to my notes"/, 20_000);
+      await launched.waitForLine(/^\s*1–8\s+you\s+→ host\s+POST \/agent\s+"What's in my notes\?"/, 20_000);
+      const hops = launched.stdout.filter((l) => /^\s*\d+(–\d+)?\s+(you|host)\s+→/.test(l));
+      expect(hops.filter((l) => /^\s*2\s+host → mcp\s+POST \/mcp\s+tools\/list/.test(l))).toHaveLength(2);
+      expect(
+        hops.filter((l) => /^\s*3–4\s+host → model\s+POST \/api\/chat\s.*tool_calls: append/.test(l)),
+      ).toHaveLength(1);
+      expect(hops.filter((l) => /^\s*5\s+host → mcp\s+POST \/mcp\s+tools\/call append/.test(l))).toHaveLength(1);
+      expect(hops.filter((l) => /^\s*3–4\s+host → model\s+POST \/api\/chat\s.*tool_calls: read/.test(l))).toHaveLength(
+        1,
+      );
+      expect(hops.filter((l) => /^\s*6–7\s+host → model\s+POST \/api\/chat/.test(l))).toHaveLength(2);
 
-    // Ctrl-C: SIGINT to the foreground process group.
-    const pgid = launched.child.pid!;
-    process.kill(-pgid, "SIGINT");
-    const exit = await Promise.race([
-      launched.exited,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`npm start did not exit within 20 s of SIGINT:\n${launched!.stdout.join("\n")}`)), 20_000)),
-    ]);
-    expect(exit.code === 0 || exit.signal === "SIGINT", JSON.stringify(exit)).toBe(true);
-    expect(launched.stdout.join("\n")).toContain("stopping");
-    await until("every process of npm start has exited", () => groupGone(pgid), 10_000);
-    for (const name of PORT_NAMES) expect(await canBind(ports[name]), `${name} ${ports[name]} is free again`).toBe(true);
-  });
+      // Ctrl-C: SIGINT to the foreground process group.
+      const pgid = launched.child.pid!;
+      process.kill(-pgid, "SIGINT");
+      const exit = await Promise.race([
+        launched.exited,
+        new Promise<never>((_, reject) =>
+          setTimeout(
+            () => reject(new Error(`npm start did not exit within 20 s of SIGINT:\n${launched!.stdout.join("\n")}`)),
+            20_000,
+          ),
+        ),
+      ]);
+      expect(exit.code === 0 || exit.signal === "SIGINT", JSON.stringify(exit)).toBe(true);
+      expect(launched.stdout.join("\n")).toContain("stopping");
+      await until("every process of npm start has exited", () => groupGone(pgid), 10_000);
+      for (const name of PORT_NAMES)
+        expect(await canBind(ports[name]), `${name} ${ports[name]} is free again`).toBe(true);
+    },
+  );
 
-  it("refuses a port already in use: exit code 1, naming the port and the env var that moves it", { timeout: 60_000 }, async () => {
-    const { env, ports } = await launcherEnv(dir);
-    const blocker: Server = createServer();
-    await new Promise<void>((resolve, reject) => {
-      blocker.once("error", reject);
-      blocker.listen(ports.UI_PORT, "127.0.0.1", resolve);
-    });
-    try {
-      const run = launch(env);
-      const exit = await run.exited;
-      expect(exit.code).toBe(1);
-      const err = run.stderr.join("\n");
-      expect(err).toContain(`port ${ports.UI_PORT}`);
-      expect(err).toContain("UI_PORT=");
-      expect(err).toContain("already in use");
-      // Nothing was started: the other ports are still free.
-      for (const name of PORT_NAMES.filter((n) => n !== "UI_PORT")) expect(await canBind(ports[name]), name).toBe(true);
-      expect(run.stdout.some((l) => l.startsWith("  ✓ "))).toBe(false);
-    } finally {
-      await new Promise<void>((resolve) => blocker.close(() => resolve()));
-    }
-  });
-
+  it(
+    "refuses a port already in use: exit code 1, naming the port and the env var that moves it",
+    { timeout: 60_000 },
+    async () => {
+      const { env, ports } = await launcherEnv(dir);
+      const blocker: Server = createServer();
+      await new Promise<void>((resolve, reject) => {
+        blocker.once("error", reject);
+        blocker.listen(ports.UI_PORT, "127.0.0.1", resolve);
+      });
+      try {
+        const run = launch(env);
+        const exit = await run.exited;
+        expect(exit.code).toBe(1);
+        const err = run.stderr.join("\n");
+        expect(err).toContain(`port ${ports.UI_PORT}`);
+        expect(err).toContain("UI_PORT=");
+        expect(err).toContain("already in use");
+        // Nothing was started: the other ports are still free.
+        for (const name of PORT_NAMES.filter((n) => n !== "UI_PORT"))
+          expect(await canBind(ports[name]), name).toBe(true);
+        expect(run.stdout.some((l) => l.startsWith("  ✓ "))).toBe(false);
+      } finally {
+        await new Promise<void>((resolve) => blocker.close(() => resolve()));
+      }
+    },
+  );
 });

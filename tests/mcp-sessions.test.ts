@@ -21,7 +21,16 @@ import { loadConfig as loadMcpConfig } from "../apps/mcp-server/src/config";
 import { start as startMcp } from "../apps/mcp-server/src/server";
 
 const run = promisify(execFile);
-const INSPECTOR = path.join(import.meta.dirname, "..", "node_modules", "@modelcontextprotocol", "inspector", "cli", "build", "cli.js");
+const INSPECTOR = path.join(
+  import.meta.dirname,
+  "..",
+  "node_modules",
+  "@modelcontextprotocol",
+  "inspector",
+  "cli",
+  "build",
+  "cli.js",
+);
 
 let dir: string;
 let notesFile: string;
@@ -47,7 +56,9 @@ beforeEach(() => writeFile(notesFile, ""));
 
 async function allTraces(): Promise<Trace[]> {
   const list = TraceListSchema.parse(await (await fetch(`${recorder.url}/api/traces?limit=200`)).json());
-  return Promise.all(list.traces.map(async (t) => TraceSchema.parse(await (await fetch(`${recorder.url}/api/traces/${t.id}`)).json())));
+  return Promise.all(
+    list.traces.map(async (t) => TraceSchema.parse(await (await fetch(`${recorder.url}/api/traces/${t.id}`)).json())),
+  );
 }
 
 /** The traces that appeared since `before`, once they have `count` exchanges in all, every one complete. */
@@ -56,34 +67,65 @@ async function newTraces(before: Set<string>, count: number): Promise<Trace[]> {
   for (let i = 0; i < 250; i++) {
     seen = (await allTraces()).filter((t) => !before.has(t.id));
     const exchanges = seen.flatMap((t) => t.exchanges);
-    if (exchanges.length >= count && exchanges.every((e) => e.state !== "pending" && e.state !== "streaming")) return seen;
+    if (exchanges.length >= count && exchanges.every((e) => e.state !== "pending" && e.state !== "streaming"))
+      return seen;
     await new Promise((r) => setTimeout(r, 20));
   }
-  const all = (await allTraces()).map((t) => ({ name: t.name, steps: steps(t), ids: t.exchanges.map((e) => (e.classification.kind === "mcp" ? e.classification.jsonrpcId : null)) }));
-  throw new Error(`expected ${count} new exchanges, saw ${JSON.stringify(seen.map((t) => ({ name: t.name, n: t.exchanges.length })))}; all: ${JSON.stringify(all)}`);
+  const all = (await allTraces()).map((t) => ({
+    name: t.name,
+    steps: steps(t),
+    ids: t.exchanges.map((e) => (e.classification.kind === "mcp" ? e.classification.jsonrpcId : null)),
+  }));
+  throw new Error(
+    `expected ${count} new exchanges, saw ${JSON.stringify(seen.map((t) => ({ name: t.name, n: t.exchanges.length })))}; all: ${JSON.stringify(all)}`,
+  );
 }
 
 const ids = async () => new Set((await allTraces()).map((t) => t.id));
 
 /** Each exchange as "<http method> <mcp method> <tool>" in trace order. */
 const steps = (t: Trace) =>
-  [...t.exchanges].sort((a, b) => a.seq - b.seq).map((e) => [e.method, e.classification.kind === "mcp" ? [e.classification.method, e.classification.toolName].filter(Boolean).join(" ") : `${e.status}`].join(" "));
+  [...t.exchanges]
+    .sort((a, b) => a.seq - b.seq)
+    .map((e) =>
+      [
+        e.method,
+        e.classification.kind === "mcp"
+          ? [e.classification.method, e.classification.toolName].filter(Boolean).join(" ")
+          : `${e.status}`,
+      ].join(" "),
+    );
 
 function inspector(...args: string[]) {
   // The Inspector's CLI mode talks only to the URL it is given (here the loopback tap); no browser, no proxy.
-  return run(process.execPath, [INSPECTOR, "--cli", `${recorder.taps.mcp.url}/mcp`, "--transport", "http", ...args], { timeout: 30_000 });
+  return run(process.execPath, [INSPECTOR, "--cli", `${recorder.taps.mcp.url}/mcp`, "--transport", "http", ...args], {
+    timeout: 30_000,
+  });
 }
 
 describe("MCP sessions without traceparent", () => {
   it("the Inspector CLI's tools/call is one trace: initialize, initialized, GET 405, tools/list, tools/call", async () => {
     const before = await ids();
-    const { stdout } = await inspector("--method", "tools/call", "--tool-name", "append", "--tool-arg", "content=buy milk");
+    const { stdout } = await inspector(
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "append",
+      "--tool-arg",
+      "content=buy milk",
+    );
     expect(JSON.parse(stdout)).toMatchObject({ content: [{ type: "text", text: "Success" }], isError: false });
     expect(await readFile(notesFile, "utf8")).toBe("buy milk\n");
     const [trace, ...others] = await newTraces(before, 5);
     expect(others).toEqual([]);
     expect(trace).toMatchObject({ name: "MCP session: tools/call append", groupedBy: "session", exchangeCount: 5 });
-    expect(steps(trace!)).toEqual(["POST initialize", "POST notifications/initialized", "GET 405", "POST tools/list", "POST tools/call append"]);
+    expect(steps(trace!)).toEqual([
+      "POST initialize",
+      "POST notifications/initialized",
+      "GET 405",
+      "POST tools/list",
+      "POST tools/call append",
+    ]);
   });
 
   it("two Inspector runs in a row are two traces", async () => {
@@ -105,12 +147,22 @@ describe("MCP sessions without traceparent", () => {
     const [trace, ...others] = await newTraces(before, 6);
     expect(others).toEqual([]);
     expect(trace).toMatchObject({ name: "MCP session: tools/call append", groupedBy: "session" });
-    expect(steps(trace!)).toEqual(["POST initialize", "POST notifications/initialized", "GET 405", "POST tools/list", "POST tools/call append", "POST tools/call read"]);
+    expect(steps(trace!)).toEqual([
+      "POST initialize",
+      "POST notifications/initialized",
+      "GET 405",
+      "POST tools/list",
+      "POST tools/call append",
+      "POST tools/call read",
+    ]);
   });
 
   it("an SDK v2 client pinned to 2026-07-28 is one trace: server/discover, tools/list, tools/call", async () => {
     const before = await ids();
-    const client = new Client({ name: "modern-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    const client = new Client(
+      { name: "modern-test", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
     await client.connect(new StreamableHTTPClientTransport(new URL(`${recorder.taps.mcp.url}/mcp`)));
     expect(client.getProtocolEra()).toBe("modern");
     await client.listTools();
@@ -126,7 +178,9 @@ describe("MCP sessions without traceparent", () => {
     const before = await ids();
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
     const client = new LegacyClient({ name: "traced", version: "1.0.0" });
-    const transport = new LegacyTransport(new URL(`${recorder.taps.mcp.url}/mcp`), { requestInit: { headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } } });
+    const transport = new LegacyTransport(new URL(`${recorder.taps.mcp.url}/mcp`), {
+      requestInit: { headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } },
+    });
     await client.connect(transport);
     await client.listTools();
     await client.close();

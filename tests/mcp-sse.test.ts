@@ -50,13 +50,17 @@ it("records an SSE-answering SDK server's session as one trace, its answers even
   await client.connect(transport);
   expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
   await client.listTools();
-  expect(await client.callTool({ name: "slow_append", arguments: { content: "buy milk" } })).toMatchObject({ content: [{ text: "Appended: buy milk" }] });
+  expect(await client.callTool({ name: "slow_append", arguments: { content: "buy milk" } })).toMatchObject({
+    content: [{ text: "Appended: buy milk" }],
+  });
   await transport.terminateSession();
   await client.close();
 
   const trace = await onlyTrace(5);
   expect(trace).toMatchObject({ groupedBy: "session", name: "MCP session: tools/call slow_append" });
-  const call = trace.exchanges.find((e) => e.classification.kind === "mcp" && e.classification.method === "tools/call")!;
+  const call = trace.exchanges.find(
+    (e) => e.classification.kind === "mcp" && e.classification.method === "tools/call",
+  )!;
   expect(call.classification).toMatchObject({ outcome: "ok", resultText: "Appended: buy milk" });
   const full = ExchangeSchema.parse(await (await fetch(`${recorder.url}/api/exchanges/${call.id}`)).json());
   expect(full.responseBody?.contentType).toMatch(/text\/event-stream/);
@@ -66,8 +70,12 @@ it("records an SSE-answering SDK server's session as one trace, its answers even
     ["response", `id ${JSON.stringify((JSON.parse(full.requestBody!.data) as { id: number }).id)}`],
   ]);
 
-  const hopscope = parseTraceBundle(await (await fetch(`${recorder.url}/api/traces/${trace.id}/export?format=hopscope`)).json());
+  const hopscope = parseTraceBundle(
+    await (await fetch(`${recorder.url}/api/traces/${trace.id}/export?format=hopscope`)).json(),
+  );
   expect(hopscope.exchanges.find((e) => e.id === call.id)?.responseBody?.data).toBe(full.responseBody!.data);
-  const har = (await (await fetch(`${recorder.url}/api/traces/${trace.id}/export?format=har`)).json()) as { log: { entries: { response: { content: { text?: string; mimeType: string } } }[] } };
+  const har = (await (await fetch(`${recorder.url}/api/traces/${trace.id}/export?format=har`)).json()) as {
+    log: { entries: { response: { content: { text?: string; mimeType: string } } }[] };
+  };
   expect(har.log.entries.map((e) => e.response.content.text)).toContain(full.responseBody!.data);
 });

@@ -22,7 +22,9 @@ import { startRecorderStack, type RecorderStack } from "./support/recorder-stack
 
 const root = join(import.meta.dirname, "..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
-const rootScripts = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+const rootScripts = (
+  JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }
+).scripts;
 
 /** The body of the `## <title>` section (up to the next `## `). */
 function section(title: string): string {
@@ -89,7 +91,9 @@ function npmProblems(line: string): string[] {
   if (workspaces.length > 0) {
     for (const ws of workspaces) {
       const pkg = join(root, ws, "package.json");
-      const scripts = existsSync(pkg) ? (JSON.parse(readFileSync(pkg, "utf8")) as { scripts?: Record<string, string> }).scripts : undefined;
+      const scripts = existsSync(pkg)
+        ? (JSON.parse(readFileSync(pkg, "utf8")) as { scripts?: Record<string, string> }).scripts
+        : undefined;
       if (!scripts?.[script]) problems.push(`${line}: ${ws} has no "${script}" script`);
     }
     return problems;
@@ -97,14 +101,17 @@ function npmProblems(line: string): string[] {
   if (!rootScripts[script]) problems.push(`${line}: package.json has no "${script}" script`);
   if (script === "start" || script === "dev") {
     const launcher = readFileSync(join(root, "scripts", "start.ts"), "utf8");
-    for (const flag of after) if (!launcher.includes(`"${flag}"`)) problems.push(`${line}: scripts/start.ts does not read ${flag}`);
+    for (const flag of after)
+      if (!launcher.includes(`"${flag}"`)) problems.push(`${line}: scripts/start.ts does not read ${flag}`);
     const known = Object.keys(LauncherConfigSchema.shape);
     for (const name of env) if (!known.includes(name)) problems.push(`${line}: the launcher does not read ${name}`);
   }
   if (script === "hopscope") {
     const [command, ...args] = after;
-    if (!command || !existsSync(join(root, "scripts", "cli", `${command}.ts`))) problems.push(`${line}: no CLI command file scripts/cli/${command}.ts`);
-    for (const arg of args) if (/\.(json|har)$/.test(arg) && !existsSync(join(root, arg))) problems.push(`${line}: no file ${arg}`);
+    if (!command || !existsSync(join(root, "scripts", "cli", `${command}.ts`)))
+      problems.push(`${line}: no CLI command file scripts/cli/${command}.ts`);
+    for (const arg of args)
+      if (/\.(json|har)$/.test(arg) && !existsSync(join(root, arg))) problems.push(`${line}: no file ${arg}`);
   }
   return problems;
 }
@@ -135,14 +142,26 @@ function tableRows(text: string): string[][] {
     .split("\n")
     .filter((l) => l.startsWith("|") && !/^\|[-| ]+\|$/.test(l))
     .slice(1)
-    .map((l) => l.slice(1, -1).split("|").map((c) => c.trim()));
+    .map((l) =>
+      l
+        .slice(1, -1)
+        .split("|")
+        .map((c) => c.trim()),
+    );
 }
 
 describe("README.md, checked against the code", () => {
   it("names only npm scripts, CLI commands, files, flags and variables that exist", () => {
     const commands = [...shellLines(readme), ...inlineNpmCommands()].filter((l) => /^([A-Z_]+=\S+\s+)*npm\s/.test(l));
     // The Quick start, the ask commands and the saved-trace commands at least.
-    expect(commands).toEqual(expect.arrayContaining(["npm ci", "npm start", "npm test", 'npm run -s hopscope -- ask "Add buy milk to my notes"']));
+    expect(commands).toEqual(
+      expect.arrayContaining([
+        "npm ci",
+        "npm start",
+        "npm test",
+        'npm run -s hopscope -- ask "Add buy milk to my notes"',
+      ]),
+    );
     expect(commands.flatMap(npmProblems)).toEqual([]);
   });
 
@@ -160,8 +179,12 @@ describe("README.md, checked against the code", () => {
           continue;
         }
         for (const dir of dirs) {
-          const code = sources(dir).map((f) => readFileSync(f, "utf8")).join("\n");
-          for (const name of names) if (!new RegExp(`\\b${name}\\b`).test(code)) problems.push(`${name}: not read in ${dir} (README says "${who}")`);
+          const code = sources(dir)
+            .map((f) => readFileSync(f, "utf8"))
+            .join("\n");
+          for (const name of names)
+            if (!new RegExp(`\\b${name}\\b`).test(code))
+              problems.push(`${name}: not read in ${dir} (README says "${who}")`);
         }
       }
     }
@@ -175,8 +198,10 @@ describe("README.md, checked against the code", () => {
       join(root, "scripts", "launcher", "config.ts"),
     ];
     const read = new Set<string>();
-    for (const f of configFiles) for (const m of readFileSync(f, "utf8").matchAll(/^\s+([A-Z][A-Z0-9_]+)\??:/gm)) read.add(m[1]!);
-    for (const f of sources("scripts/cli")) for (const m of readFileSync(f, "utf8").matchAll(/env\.([A-Z][A-Z0-9_]+)/g)) read.add(m[1]!);
+    for (const f of configFiles)
+      for (const m of readFileSync(f, "utf8").matchAll(/^\s+([A-Z][A-Z0-9_]+)\??:/gm)) read.add(m[1]!);
+    for (const f of sources("scripts/cli"))
+      for (const m of readFileSync(f, "utf8").matchAll(/env\.([A-Z][A-Z0-9_]+)/g)) read.add(m[1]!);
     expect(read.size).toBeGreaterThan(20);
     expect([...read].filter((v) => !listed.has(v)).sort()).toEqual([]);
   });
@@ -188,19 +213,24 @@ describe("README.md, checked against the code", () => {
     for (const [port, , variable] of rows) {
       const name = /`([A-Z_]+)`/.exec(variable!)?.[1];
       expect(name, `env var of port ${port}`).toBeDefined();
-      const expected = name === "OLLAMA_URL" ? Number(new URL(defaults.OLLAMA_URL).port) : defaults[name as keyof typeof defaults];
+      const expected =
+        name === "OLLAMA_URL" ? Number(new URL(defaults.OLLAMA_URL).port) : defaults[name as keyof typeof defaults];
       expect(Number(port), `${name}`).toBe(expected);
       mapped.add(Number(port));
     }
     // Ports named anywhere else (the diagram, URLs in the text) are mapped ones, or Vite's dev server.
     const viteDev = Number(/"--port",\s*"(\d+)"/.exec(readFileSync(join(root, "scripts", "start.ts"), "utf8"))?.[1]);
-    const elsewhere = [...readme.matchAll(/(?:127\.0\.0\.1|localhost|host\.docker\.internal)?:(\d{4,5})\b/g)].map((m) => Number(m[1]));
+    const elsewhere = [...readme.matchAll(/(?:127\.0\.0\.1|localhost|host\.docker\.internal)?:(\d{4,5})\b/g)].map((m) =>
+      Number(m[1]),
+    );
     expect(elsewhere.length).toBeGreaterThan(5);
     expect(elsewhere.filter((p) => !mapped.has(p) && p !== viteDev)).toEqual([]);
   });
 
   it("links only to files that exist", () => {
-    const links = [...readme.matchAll(/!?\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((l) => !/^(https?:|#|mailto:)/.test(l));
+    const links = [...readme.matchAll(/!?\[[^\]]*\]\(([^)\s]+)\)/g)]
+      .map((m) => m[1]!)
+      .filter((l) => !/^(https?:|#|mailto:)/.test(l));
     expect(links.length).toBeGreaterThan(2);
     expect(links.filter((l) => !existsSync(join(root, l.split("#")[0]!)))).toEqual([]);
   });
@@ -209,10 +239,15 @@ describe("README.md, checked against the code", () => {
 /** Runs one README line with sh, in the repo root, with extra env. */
 function sh(line: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile("sh", ["-c", line], { cwd: root, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      "sh",
+      ["-c", line],
+      { cwd: root, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -223,7 +258,8 @@ describe("the README's commands, as written, against the real stack", () => {
   const savedBlock = shellLines(section("Saved traces, exports and replay"));
   const line = (lines: string[], start: string) => {
     const found = lines.find((l) => l.startsWith(start));
-    if (!found) throw new Error(`README.md has no command starting with ${JSON.stringify(start)}; it is the one this test runs`);
+    if (!found)
+      throw new Error(`README.md has no command starting with ${JSON.stringify(start)}; it is the one this test runs`);
     return found;
   };
 
@@ -246,11 +282,16 @@ describe("the README's commands, as written, against the real stack", () => {
     const curl = await sh(curlLine.replace(`:${defaultTap}/agent`, `:${env.AGENT_TAP_PORT}/agent`), env);
     expect(curl.code, curl.stderr).toBe(0);
     const answer = AgentResponseSchema.parse(JSON.parse(curl.stdout));
-    expect(answer.toolCalls).toEqual([{ name: "append", arguments: { content: "buy milk" }, output: "Success", isError: false }]);
+    expect(answer.toolCalls).toEqual([
+      { name: "append", arguments: { content: "buy milk" }, output: "Success", isError: false },
+    ]);
     expect((await stack.readNotes()).split("\n").filter((l) => l === "buy milk")).toHaveLength(2);
 
     // The recorder writes on an interval, so the second trace may be listed a moment after curl returned.
-    const listed = async () => TraceListSchema.parse(JSON.parse(await stack.api("/api/traces"))).traces.filter((t) => t.name === "Add buy milk to my notes").length;
+    const listed = async () =>
+      TraceListSchema.parse(JSON.parse(await stack.api("/api/traces"))).traces.filter(
+        (t) => t.name === "Add buy milk to my notes",
+      ).length;
     await expect.poll(listed, { timeout: 5000 }).toBe(2);
   });
 
@@ -275,7 +316,9 @@ describe("the README's commands, as written, against the real stack", () => {
     const imported = await sh(importLine, env);
     expect(imported.code, imported.stderr).toBe(0);
     const importedTraces = async () =>
-      TraceListSchema.parse(JSON.parse(await stack.api("/api/traces"))).traces.filter((t) => t.source === "imported").map((t) => t.name);
+      TraceListSchema.parse(JSON.parse(await stack.api("/api/traces")))
+        .traces.filter((t) => t.source === "imported")
+        .map((t) => t.name);
     await expect.poll(importedTraces, { timeout: 5000 }).toEqual([bundle.trace.name]);
   });
 });

@@ -29,7 +29,11 @@ describe("a model with a built-in renderer, through the recorder", () => {
   let browser: Browser;
   beforeAll(async () => {
     ui = await buildUi();
-    stack = await startRecorderStack({ webDist: ui.dir, sim: { builtinRendererModel: true }, host: { model: "qwen3-coder:30b" } });
+    stack = await startRecorderStack({
+      webDist: ui.dir,
+      sim: { builtinRendererModel: true },
+      host: { model: "qwen3-coder:30b" },
+    });
     browser = await openBrowser();
   });
   afterAll(async () => {
@@ -45,7 +49,12 @@ describe("a model with a built-in renderer, through the recorder", () => {
     const ex = ExchangeSchema.parse(JSON.parse(await stack.api(`/api/exchanges/${chats[0]!.id}`)));
     const views = ExchangeViewsSchema.parse(JSON.parse(await stack.api(`/api/exchanges/${chats[0]!.id}/views`)));
     const request = JSON.parse(ex.requestBody!.data) as Record<string, unknown>;
-    expect(views.prompt?.source).toEqual({ renderedBy: "server", renderer: "qwen3-coder", family: "qwen3moe", renderedAt: "/api/chat" });
+    expect(views.prompt?.source).toEqual({
+      renderedBy: "server",
+      renderer: "qwen3-coder",
+      family: "qwen3moe",
+      renderedAt: "/api/chat",
+    });
     expect(views.prompt?.text).toBe(renderBuiltin(request));
     expect(views.prompt?.segments).toEqual([]);
     expect(views.prompt?.comparisons).toBeUndefined();
@@ -63,12 +72,21 @@ describe("a model with a built-in renderer, through the recorder", () => {
     const { page } = browser;
     // The model is listed as pulled, as Ollama lists it.
     const config = JSON.parse(await stack.api("/api/config")) as { modelTapUrl: string };
-    const tags = (await (await fetch(`${config.modelTapUrl}/api/tags`)).json()) as { models: { name: string; details: { family: string } }[] };
-    expect(tags.models.map((m) => [m.name, m.details.family])).toEqual([["qwen2.5:7b", "qwen2"], ["qwen3-coder:30b", "qwen3moe"]]);
+    const tags = (await (await fetch(`${config.modelTapUrl}/api/tags`)).json()) as {
+      models: { name: string; details: { family: string } }[];
+    };
+    expect(tags.models.map((m) => [m.name, m.details.family])).toEqual([
+      ["qwen2.5:7b", "qwen2"],
+      ["qwen3-coder:30b", "qwen3moe"],
+    ]);
     await page.goto(`${stack.uiUrl}/#/trace/${trace.id}/hop/3`);
     await page.getByTestId("server-rendered").waitFor();
-    expect(await page.getByTestId("server-rendered").textContent()).toBe("rendered by the server's built-in qwen3-coder renderer (its own render, from /api/chat)");
-    expect(await page.getByTestId("token-count").getAttribute("data-count")).toBe(String(c.kind === "model.chat" ? c.promptEvalCount : -1));
+    expect(await page.getByTestId("server-rendered").textContent()).toBe(
+      "rendered by the server's built-in qwen3-coder renderer (its own render, from /api/chat)",
+    );
+    expect(await page.getByTestId("token-count").getAttribute("data-count")).toBe(
+      String(c.kind === "model.chat" ? c.promptEvalCount : -1),
+    );
     expect(await page.getByTestId("server-token-count").count()).toBe(0);
     expect(await page.getByTestId("rendered-prompt").textContent()).toContain("# Tools\n<tools>");
     await browser.screenshot("31-builtin-renderer-1280");
@@ -86,7 +104,9 @@ describe("a model with a Go TEMPLATE: rendered from /api/show's template", () =>
       const { chats } = await modelExchanges(stack);
       const views = ExchangeViewsSchema.parse(JSON.parse(await stack.api(`/api/exchanges/${chats[0]!.id}/views`)));
       expect(views.prompt?.source).toEqual({ renderedBy: "engine", template: "api-show", family: "qwen2" });
-      expect(views.prompt?.tokens?.count).toBe(chats[0]!.classification.kind === "model.chat" ? chats[0]!.classification.promptEvalCount : -1);
+      expect(views.prompt?.tokens?.count).toBe(
+        chats[0]!.classification.kind === "model.chat" ? chats[0]!.classification.promptEvalCount : -1,
+      );
       expect(views.prompt?.segments.length).toBeGreaterThan(5);
     } finally {
       await stack.close();

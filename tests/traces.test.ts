@@ -42,10 +42,14 @@ describe("the recorder opens every curated trace from traces/", () => {
 
   it("lists each file with its name, and loads it with every exchange and link", async () => {
     const saved = SavedListSchema.parse(JSON.parse(await stack.api("/api/saved")));
-    expect(saved.files.map((f) => [f.file, f.name]).sort()).toEqual(SCENARIOS.map((s) => [`${s.name}.hopscope.json`, s.title]).sort());
+    expect(saved.files.map((f) => [f.file, f.name]).sort()).toEqual(
+      SCENARIOS.map((s) => [`${s.name}.hopscope.json`, s.title]).sort(),
+    );
     for (const s of SCENARIOS) {
       const bundle = await curated(s.name);
-      const loaded = TraceSummarySchema.parse(JSON.parse(await stack.api(`/api/saved/${s.name}.hopscope.json/load`, { method: "POST" })));
+      const loaded = TraceSummarySchema.parse(
+        JSON.parse(await stack.api(`/api/saved/${s.name}.hopscope.json/load`, { method: "POST" })),
+      );
       expect(loaded.exchangeCount, s.name).toBe(bundle.exchanges.length);
       const trace = TraceSchema.parse(JSON.parse(await stack.api(`/api/traces/${loaded.id}`)));
       expect(traceShape(trace), s.name).toEqual(traceShape(bundle.trace));
@@ -68,7 +72,8 @@ describe.each(SCENARIOS.map((s) => [s.name, s] as const))("traces/%s.hopscope.js
       const agent = bundle.trace.exchanges.find((e) => e.tap === "agent");
       expect(agent?.classification).toMatchObject({ kind: "agent", message: scenario.question });
     }
-    if (scenario.stream) expect(bundle.exchanges.filter((e) => e.tap === "model").every((e) => e.chunks.length > 1)).toBe(true);
+    if (scenario.stream)
+      expect(bundle.exchanges.filter((e) => e.tap === "model").every((e) => e.chunks.length > 1)).toBe(true);
 
     const fresh = await recordScenario(scenario, { simTokensPerSecond: 0 });
     expect(traceShape(bundle.trace)).toEqual(traceShape(fresh.trace));

@@ -7,10 +7,15 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "..");
-const rootManifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { workspaces: string[]; scripts: Record<string, string> };
-const packages = rootManifest.workspaces.flatMap((w) =>
-  w.endsWith("/*") ? readdirSync(join(root, w.slice(0, -2))).map((d) => `${w.slice(0, -2)}/${d}`) : [w],
-).filter((dir) => existsSync(join(root, dir, "package.json")));
+const rootManifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+  workspaces: string[];
+  scripts: Record<string, string>;
+};
+const packages = rootManifest.workspaces
+  .flatMap((w) =>
+    w.endsWith("/*") ? readdirSync(join(root, w.slice(0, -2))).map((d) => `${w.slice(0, -2)}/${d}`) : [w],
+  )
+  .filter((dir) => existsSync(join(root, dir, "package.json")));
 
 function sources(dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, encoding: "utf8" })
@@ -22,7 +27,9 @@ describe("workspace packages", () => {
   it("export only what exists", () => {
     const problems: string[] = [];
     for (const dir of packages) {
-      const manifest = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")) as { exports?: Record<string, string> };
+      const manifest = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")) as {
+        exports?: Record<string, string>;
+      };
       for (const [key, target] of Object.entries(manifest.exports ?? {})) {
         const path = join(root, dir, target);
         // A pattern export ("./*": "./src/*.ts") needs its folder; a plain one its file.
@@ -35,7 +42,9 @@ describe("workspace packages", () => {
   });
 
   it("shared/ stays browser-pure: it never imports nodekit/ (nor node:*, which its tsconfig refuses)", () => {
-    const offenders = sources("shared/src").filter((f) => /from "@hopscope\/nodekit|from "node:/.test(readFileSync(f, "utf8")));
+    const offenders = sources("shared/src").filter((f) =>
+      /from "@hopscope\/nodekit|from "node:/.test(readFileSync(f, "utf8")),
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -45,7 +54,9 @@ describe("workspace packages", () => {
     for (const app of apps) {
       for (const f of sources(`apps/${app}/src`)) {
         const text = readFileSync(f, "utf8");
-        for (const other of apps) if (other !== app && new RegExp(`from "(@hopscope/${other}|\\.\\./\\.\\./${other})\\b`).test(text)) problems.push(`${f} imports ${other}`);
+        for (const other of apps)
+          if (other !== app && new RegExp(`from "(@hopscope/${other}|\\.\\./\\.\\./${other})\\b`).test(text))
+            problems.push(`${f} imports ${other}`);
       }
     }
     expect(problems).toEqual([]);

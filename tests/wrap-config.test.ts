@@ -65,7 +65,8 @@ interface Entry {
   env?: Record<string, string>;
 }
 
-const entry = (text: string, key: string, name: string) => (parse(text) as Record<string, Record<string, Entry>>)[key]![name]!;
+const entry = (text: string, key: string, name: string) =>
+  (parse(text) as Record<string, Record<string, Entry>>)[key]![name]!;
 
 describe("hopscope wrap --config / unwrap", () => {
   it("wraps a Claude Desktop entry, which then runs through the tap and is recorded, and unwraps to the same bytes", async () => {
@@ -75,7 +76,16 @@ describe("hopscope wrap --config / unwrap", () => {
     const original = claude(notesFile);
     await writeFile(file, original);
 
-    const { stderr } = await run(process.execPath, ["--import", TSX, HOPSCOPE_CLI, "wrap", "--config", file, "--server", "notes"]);
+    const { stderr } = await run(process.execPath, [
+      "--import",
+      TSX,
+      HOPSCOPE_CLI,
+      "wrap",
+      "--config",
+      file,
+      "--server",
+      "notes",
+    ]);
     expect(stderr).toMatch(/"notes" in .* now runs through the stdio tap/);
     const text = await readFile(file, "utf8");
     expect(await readFile(backupPath(file, "notes"), "utf8")).toBe(original);
@@ -88,8 +98,16 @@ describe("hopscope wrap --config / unwrap", () => {
 
     // A host launching the entry as written: command, args, env.
     const client = new Client({ name: "a-host", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: notes.command, args: notes.args, env: { PATH: process.env.PATH ?? "", ...notes.env, HOPSCOPE_URL: recorder.url } }));
-    expect(await client.callTool({ name: "append", arguments: { content: "buy milk" } })).toMatchObject({ content: [{ text: "Success" }] });
+    await client.connect(
+      new StdioClientTransport({
+        command: notes.command,
+        args: notes.args,
+        env: { PATH: process.env.PATH ?? "", ...notes.env, HOPSCOPE_URL: recorder.url },
+      }),
+    );
+    expect(await client.callTool({ name: "append", arguments: { content: "buy milk" } })).toMatchObject({
+      content: [{ text: "Success" }],
+    });
     await client.close();
     expect(await readFile(notesFile, "utf8")).toBe("buy milk\n");
     let names: string[] = [];
@@ -99,7 +117,16 @@ describe("hopscope wrap --config / unwrap", () => {
     }
     expect(names).toContain("MCP session: tools/call append");
 
-    const back = await run(process.execPath, ["--import", TSX, HOPSCOPE_CLI, "unwrap", "--config", file, "--server", "notes"]);
+    const back = await run(process.execPath, [
+      "--import",
+      TSX,
+      HOPSCOPE_CLI,
+      "unwrap",
+      "--config",
+      file,
+      "--server",
+      "notes",
+    ]);
     expect(back.stderr).toMatch(/back to its bytes before wrap/);
     expect(await readFile(file, "utf8")).toBe(original);
     await expect(stat(backupPath(file, "notes"))).rejects.toThrow(/ENOENT/);
@@ -112,7 +139,9 @@ describe("hopscope wrap --config / unwrap", () => {
     const text = await readFile(file, "utf8");
     expect(text).toContain("// VS Code's .vscode/mcp.json: comments are allowed");
     expect(text).toContain("// ours");
-    expect(entry(text, "servers", "notes").args.slice(-7)).toEqual(["wrap", "--", "npm", "run", "-s", "hopscope", "--", "notes-server", "--stdio"].slice(-7));
+    expect(entry(text, "servers", "notes").args.slice(-7)).toEqual(
+      ["wrap", "--", "npm", "run", "-s", "hopscope", "--", "notes-server", "--stdio"].slice(-7),
+    );
     await expect(wrapFile(file, "notes")).rejects.toThrow(/was wrapped before/);
     await unwrapFile(file, "notes");
     expect(await readFile(file, "utf8")).toBe(vscode);

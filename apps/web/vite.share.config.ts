@@ -23,7 +23,10 @@ function sha256(text: string): string {
 function scriptSafe(code: string): string {
   const safe = code.replace(/<\/(script)/gi, "<\\/$1");
   const bad = /<!--|<script/i.exec(safe);
-  if (bad) throw new Error(`inline-page: the bundled script contains <!-- or <script, which cannot be inlined safely; find the string in the bundle and split it: …${safe.slice(Math.max(0, bad.index - 80), bad.index + 40)}…`);
+  if (bad)
+    throw new Error(
+      `inline-page: the bundled script contains <!-- or <script, which cannot be inlined safely; find the string in the bundle and split it: …${safe.slice(Math.max(0, bad.index - 80), bad.index + 40)}…`,
+    );
   return safe;
 }
 
@@ -36,7 +39,10 @@ function inlinePage(): Plugin {
       const html = Object.values(bundle).find((f) => f.type === "asset" && f.fileName.endsWith(".html"));
       if (!html || html.type !== "asset") throw new Error("inline-page: no HTML page in the build");
       const chunks = Object.values(bundle).filter((f) => f.type === "chunk");
-      if (chunks.length !== 1 || chunks[0]?.type !== "chunk") throw new Error(`inline-page: expected one script chunk, got ${chunks.length}; remove dynamic imports from the share entry`);
+      if (chunks.length !== 1 || chunks[0]?.type !== "chunk")
+        throw new Error(
+          `inline-page: expected one script chunk, got ${chunks.length}; remove dynamic imports from the share entry`,
+        );
       const css = Object.values(bundle).filter((f) => f.type === "asset" && f.fileName.endsWith(".css"));
       // With one chunk, Vite leaves its preload marker on the (now inlined) dynamic imports: no deps to preload.
       const script = scriptSafe(chunks[0].code.replaceAll("__VITE_PRELOAD__", "void 0"));
@@ -55,15 +61,17 @@ function inlinePage(): Plugin {
         .replace(/<script type="module"[^>]*\ssrc="[^"]*"[^>]*><\/script>\s*/g, "")
         .replace(/<link rel="stylesheet"[^>]*>\s*/g, "")
         .replace(/<link rel="modulepreload"[^>]*>\s*/g, "");
-      if (/<script[^>]*\ssrc=|<link rel="stylesheet"/.test(page)) throw new Error("inline-page: the page still references a script or stylesheet after inlining");
+      if (/<script[^>]*\ssrc=|<link rel="stylesheet"/.test(page))
+        throw new Error("inline-page: the page still references a script or stylesheet after inlining");
       page = page
-        .replace(/<meta charset="utf-8" \/>/, (m) => `${m}\n    <meta http-equiv="Content-Security-Policy" content="${csp}" />`)
-        .replace("</head>", () => `    <style>${style}</style>\n  </head>`)
         .replace(
-          "</body>",
-          () => `    <script type="module">${script}</script>\n  </body>`,
-        );
-      if (!page.includes("Content-Security-Policy")) throw new Error('inline-page: the page has no <meta charset="utf-8" /> to put the policy after');
+          /<meta charset="utf-8" \/>/,
+          (m) => `${m}\n    <meta http-equiv="Content-Security-Policy" content="${csp}" />`,
+        )
+        .replace("</head>", () => `    <style>${style}</style>\n  </head>`)
+        .replace("</body>", () => `    <script type="module">${script}</script>\n  </body>`);
+      if (!page.includes("Content-Security-Policy"))
+        throw new Error('inline-page: the page has no <meta charset="utf-8" /> to put the policy after');
       html.source = page;
       for (const f of [chunks[0], ...css]) delete bundle[f.fileName];
     },
@@ -78,7 +86,11 @@ export default defineConfig({
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
   plugins: [inlinePage()],
   // The tokenizer (megabytes of vocabulary) stays out of the page: the counts were computed at export.
-  resolve: { alias: { "@hopscope/shared/tokens/qwen": fileURLToPath(new URL("./src/share/embedded-tokenizer.ts", import.meta.url)) } },
+  resolve: {
+    alias: {
+      "@hopscope/shared/tokens/qwen": fileURLToPath(new URL("./src/share/embedded-tokenizer.ts", import.meta.url)),
+    },
+  },
   build: {
     outDir: fileURLToPath(new URL("./dist", import.meta.url)),
     emptyOutDir: false,
@@ -87,6 +99,9 @@ export default defineConfig({
     assetsInlineLimit: Number.MAX_SAFE_INTEGER,
     cssCodeSplit: false,
     modulePreload: false,
-    rolldownOptions: { input: fileURLToPath(new URL("./share.html", import.meta.url)), output: { codeSplitting: false } },
+    rolldownOptions: {
+      input: fileURLToPath(new URL("./share.html", import.meta.url)),
+      output: { codeSplitting: false },
+    },
   },
 });

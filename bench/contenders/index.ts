@@ -94,10 +94,14 @@ export const nodePassthrough: Contender = {
   unavailable: () => null,
   async start(upstreamPort) {
     const port = await freePort();
-    const child = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "passthrough.ts"), String(port), String(upstreamPort)], {
-      cwd: root,
-      stdio: ["ignore", "ignore", "inherit"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", join(import.meta.dirname, "passthrough.ts"), String(port), String(upstreamPort)],
+      {
+        cwd: root,
+        stdio: ["ignore", "ignore", "inherit"],
+      },
+    );
     await waitFor(`http://127.0.0.1:${port}/health`, child, "node pass-through");
     return { mcpPort: port, modelPort: port, pid: child.pid ?? null, stop: stopper(child) };
   },
@@ -122,33 +126,41 @@ export interface RecorderChild {
  * dir. `env` adds or overrides settings (e.g. WEB_DIST for the timeline bench); `nodeArgs` go to node itself
  * (e.g. --cpu-prof, which NODE_OPTIONS does not allow).
  */
-export async function startRecorder(upstreamPort: number, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<RecorderChild> {
+export async function startRecorder(
+  upstreamPort: number,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<RecorderChild> {
   const dir = mkdtempSync(join(tmpdir(), "hopscope-bench-"));
   const [ui, model, mcp, agent] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const dbFile = join(dir, "bench.sqlite");
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", join(root, "apps", "proxy", "src", "main.ts")], {
-    cwd: root,
-    env: {
-      ...process.env,
-      HOST: "127.0.0.1",
-      UI_PORT: String(ui),
-      MODEL_TAP_PORT: String(model),
-      MCP_TAP_PORT: String(mcp),
-      AGENT_TAP_PORT: String(agent),
-      MODEL_UPSTREAM: `http://127.0.0.1:${upstreamPort}`,
-      MCP_UPSTREAM: `http://127.0.0.1:${upstreamPort}`,
-      AGENT_UPSTREAM: `http://127.0.0.1:${upstreamPort}`,
-      DB_FILE: dbFile,
-      TRACES_DIR: join(dir, "traces"),
-      // Retention off, so every exchange sent can be counted in SQLite (nothing lost); in normal use
-      // MAX_TRACES (default 10,000) bounds the database.
-      MAX_TRACES: "0",
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, "--import", "tsx", join(root, "apps", "proxy", "src", "main.ts")],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        HOST: "127.0.0.1",
+        UI_PORT: String(ui),
+        MODEL_TAP_PORT: String(model),
+        MCP_TAP_PORT: String(mcp),
+        AGENT_TAP_PORT: String(agent),
+        MODEL_UPSTREAM: `http://127.0.0.1:${upstreamPort}`,
+        MCP_UPSTREAM: `http://127.0.0.1:${upstreamPort}`,
+        AGENT_UPSTREAM: `http://127.0.0.1:${upstreamPort}`,
+        DB_FILE: dbFile,
+        TRACES_DIR: join(dir, "traces"),
+        // Retention off, so every exchange sent can be counted in SQLite (nothing lost); in normal use
+        // MAX_TRACES (default 10,000) bounds the database.
+        MAX_TRACES: "0",
+        ...env,
+      },
+      // The recorder logs a warning per upstream failure; the bench cuts connections at the end of each load
+      // run, so those lines are expected noise and go to a file in the temp dir instead of the terminal.
+      stdio: ["ignore", "ignore", "pipe"],
     },
-    // The recorder logs a warning per upstream failure; the bench cuts connections at the end of each load
-    // run, so those lines are expected noise and go to a file in the temp dir instead of the terminal.
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  );
   const errLog = createWriteStream(join(dir, "recorder.log"));
   child.stderr?.pipe(errLog);
   try {
@@ -165,7 +177,11 @@ export async function startRecorder(upstreamPort: number, env: Record<string, st
     if (stopping || (child.exitCode === null && child.signalCode === null)) return null;
     let tail = "";
     try {
-      tail = readFileSync(join(dir, "recorder.log"), "utf8").split("\n").filter((l) => /Error|error|throw/.test(l)).slice(0, 2).join(" / ");
+      tail = readFileSync(join(dir, "recorder.log"), "utf8")
+        .split("\n")
+        .filter((l) => /Error|error|throw/.test(l))
+        .slice(0, 2)
+        .join(" / ");
     } catch (err) {
       tail = `(its log could not be read: ${(err as Error).message})`;
     }
@@ -243,9 +259,16 @@ http {
 }
 `;
     writeFileSync(join(dir, "nginx.conf"), conf);
-    const child = spawn("nginx", ["-c", join(dir, "nginx.conf"), "-p", dir], { stdio: ["ignore", "ignore", "inherit"] });
+    const child = spawn("nginx", ["-c", join(dir, "nginx.conf"), "-p", dir], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     await waitFor(`http://127.0.0.1:${port}/health`, child, "nginx");
-    return { mcpPort: port, modelPort: port, pid: child.pid ?? null, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
+    return {
+      mcpPort: port,
+      modelPort: port,
+      pid: child.pid ?? null,
+      stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })),
+    };
   },
 };
 
@@ -257,11 +280,26 @@ export const mitmdump: Contender = {
     const dir = mkdtempSync(join(tmpdir(), "hopscope-bench-mitm-"));
     const child = spawn(
       "mitmdump",
-      ["--mode", `reverse:http://127.0.0.1:${upstreamPort}`, "--listen-host", "127.0.0.1", "--listen-port", String(port), "-q", "--set", `confdir=${dir}`],
+      [
+        "--mode",
+        `reverse:http://127.0.0.1:${upstreamPort}`,
+        "--listen-host",
+        "127.0.0.1",
+        "--listen-port",
+        String(port),
+        "-q",
+        "--set",
+        `confdir=${dir}`,
+      ],
       { stdio: ["ignore", "ignore", "inherit"] },
     );
     await waitFor(`http://127.0.0.1:${port}/health`, child, "mitmdump");
-    return { mcpPort: port, modelPort: port, pid: child.pid ?? null, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
+    return {
+      mcpPort: port,
+      modelPort: port,
+      pid: child.pid ?? null,
+      stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })),
+    };
   },
 };
 

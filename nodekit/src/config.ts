@@ -14,7 +14,11 @@ type EnvObject = z.ZodObject;
  * Reads `env` through `schema` (an object of variables, or one piped into a renaming transform): only
  * the object's own keys are read. Throws one message with a line per bad variable.
  */
-export function readConfig<S extends EnvObject | z.ZodPipe<EnvObject, z.ZodType>>(app: string, schema: S, env: Record<string, string | undefined>): z.output<S> {
+export function readConfig<S extends EnvObject | z.ZodPipe<EnvObject, z.ZodType>>(
+  app: string,
+  schema: S,
+  env: Record<string, string | undefined>,
+): z.output<S> {
   const object: EnvObject = schema instanceof z.ZodPipe ? schema.in : (schema as EnvObject);
   const picked = Object.fromEntries(Object.keys(object.shape).map((k) => [k, env[k] === "" ? undefined : env[k]]));
   const parsed = schema.safeParse(picked);
@@ -53,10 +57,17 @@ export const bool = (name: string, fallback: boolean) =>
     .transform((v) => v === "true" || v === "1");
 
 export const positiveInt = (name: string, fallback: number) =>
-  z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`).positive(`${name} must be a positive integer`).default(fallback);
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .positive(`${name} must be a positive integer`)
+    .default(fallback);
 
 export const nonNegative = (name: string, fallback: number, unit: string) =>
-  z.coerce.number({ error: `${name} must be a number of ${unit}` }).min(0, `${name} must be 0 or more ${unit}`).default(fallback);
+  z.coerce
+    .number({ error: `${name} must be a number of ${unit}` })
+    .min(0, `${name} must be 0 or more ${unit}`)
+    .default(fallback);
 
 export const bindHost = () => z.string().min(1).default("127.0.0.1");
 
@@ -70,5 +81,19 @@ export const allowedHosts = (name = "ALLOWED_HOSTS") =>
   z
     .string()
     .default("")
-    .transform((v) => v.split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== ""))
-    .pipe(z.array(z.string().regex(HOST_ENTRY, `${name} must list host names such as mcp-server:8080,proxy:7071 (comma-separated, no scheme or path)`)));
+    .transform((v) =>
+      v
+        .split(",")
+        .map((h) => h.trim().toLowerCase())
+        .filter((h) => h !== ""),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            HOST_ENTRY,
+            `${name} must list host names such as mcp-server:8080,proxy:7071 (comma-separated, no scheme or path)`,
+          ),
+      ),
+    );

@@ -55,7 +55,13 @@ export function splitHost(value: string): { name: string; port: string | null } 
 }
 
 export function isLoopbackName(name: string): boolean {
-  return name === "localhost" || name.endsWith(".localhost") || IPV4_LOOPBACK.test(name) || name === "[::1]" || name === "::1";
+  return (
+    name === "localhost" ||
+    name.endsWith(".localhost") ||
+    IPV4_LOOPBACK.test(name) ||
+    name === "[::1]" ||
+    name === "::1"
+  );
 }
 
 function listed(name: string, port: string | null, policy: GuardPolicy): boolean {
@@ -115,7 +121,12 @@ export function checkRequest(req: GuardedRequest, policy: GuardPolicy): Refusal 
     };
   }
   const method = req.method.toUpperCase();
-  if ((policy.requireJson ?? true) && STATE_CHANGING.has(method) && (req.hasBody || req.contentType !== undefined) && !isJsonContentType(req.contentType)) {
+  if (
+    (policy.requireJson ?? true) &&
+    STATE_CHANGING.has(method) &&
+    (req.hasBody || req.contentType !== undefined) &&
+    !isJsonContentType(req.contentType)
+  ) {
     return {
       status: 415,
       reason: "content-type",
@@ -132,17 +143,32 @@ const hasBody = (contentLength: string | null | undefined, transferEncoding: str
 export function checkIncoming(req: IncomingMessage, policy: GuardPolicy): Refusal | null {
   const h = req.headers;
   return checkRequest(
-    { method: req.method ?? "GET", host: h.host, origin: h.origin, contentType: h["content-type"], hasBody: hasBody(h["content-length"], h["transfer-encoding"]) },
+    {
+      method: req.method ?? "GET",
+      host: h.host,
+      origin: h.origin,
+      contentType: h["content-type"],
+      hasBody: hasBody(h["content-length"], h["transfer-encoding"]),
+    },
     policy,
   );
 }
 
 /** The guard as Hono middleware; `respond` writes the refusal in the app's own error shape. */
-export function guard(policy: GuardPolicy, respond: (c: Context, refusal: Refusal) => Response | Promise<Response>): MiddlewareHandler {
+export function guard(
+  policy: GuardPolicy,
+  respond: (c: Context, refusal: Refusal) => Response | Promise<Response>,
+): MiddlewareHandler {
   return async (c, next) => {
     const h = (name: string) => c.req.header(name);
     const refusal = checkRequest(
-      { method: c.req.method, host: h("host"), origin: h("origin"), contentType: h("content-type"), hasBody: hasBody(h("content-length"), h("transfer-encoding")) },
+      {
+        method: c.req.method,
+        host: h("host"),
+        origin: h("origin"),
+        contentType: h("content-type"),
+        hasBody: hasBody(h("content-length"), h("transfer-encoding")),
+      },
       policy,
     );
     if (refusal) return respond(c, refusal);

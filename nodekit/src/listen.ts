@@ -38,7 +38,11 @@ export async function listenServer(server: Server, port: number, host: string): 
 }
 
 /** Serves a fetch handler (a Hono app's `fetch`). */
-export function listen(fetch: (req: Request) => Response | Promise<Response>, port: number, host: string): Promise<Listening> {
+export function listen(
+  fetch: (req: Request) => Response | Promise<Response>,
+  port: number,
+  host: string,
+): Promise<Listening> {
   return listenServer(createAdaptorServer({ fetch, overrideGlobalObjects: false }) as Server, port, host);
 }
 

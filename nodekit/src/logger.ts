@@ -14,7 +14,9 @@ export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 /** A logger writing `{"level","time","app","msg",...}` lines to stderr; Errors keep their stack. */
 export function stderrLogger(app: string): Logger {
   const write = (level: string, obj: object, msg: string) => {
-    const fields = Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, v instanceof Error ? { message: v.message, stack: v.stack } : v]));
+    const fields = Object.fromEntries(
+      Object.entries(obj).map(([k, v]) => [k, v instanceof Error ? { message: v.message, stack: v.stack } : v]),
+    );
     process.stderr.write(`${JSON.stringify({ level, time: new Date().toISOString(), app, msg, ...fields })}\n`);
   };
   return {

@@ -44,5 +44,7 @@ export interface RequestTrace {
 /** The trace of an incoming request: its own `traceparent` when valid, else a new sampled trace. */
 export function continueOrStartTrace(header: string | null | undefined): RequestTrace {
   const given = parseTraceparent(header);
-  return given ? { traceId: given.traceId, parentId: given.parentId, flags: given.flags } : { traceId: randomHexId(16), parentId: null, flags: "01" };
+  return given
+    ? { traceId: given.traceId, parentId: given.parentId, flags: given.flags }
+    : { traceId: randomHexId(16), parentId: null, flags: "01" };
 }

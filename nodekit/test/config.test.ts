@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { port, positiveInt, readConfig } from "../src/config";
 
-const Schema = z.object({ UI_PORT: port("UI_PORT", 7070), MAX: positiveInt("MAX", 5) }).transform((e) => ({ uiPort: e.UI_PORT, max: e.MAX }));
+const Schema = z
+  .object({ UI_PORT: port("UI_PORT", 7070), MAX: positiveInt("MAX", 5) })
+  .transform((e) => ({ uiPort: e.UI_PORT, max: e.MAX }));
 
 describe("readConfig", () => {
   it("an empty value counts as unset: the default applies (UI_PORT= is 7070, UI_PORT=0 a free port)", () => {
@@ -26,8 +28,16 @@ describe("readConfig", () => {
     const { loadConfig: sim } = await import("../../apps/model-sim/src/config");
     const { loadConfig: recorder } = await import("../../apps/proxy/src/config");
     const { loadLauncherConfig } = await import("../../scripts/launcher/config");
-    for (const [app, load] of [["host", host], ["mcp-server", mcp], ["model-sim", sim], ["recorder", recorder], ["launcher", loadLauncherConfig]] as const) {
-      expect(() => load({ HOST: "127.0.0.1", PORT: "x", UI_PORT: "x", ALLOWED_HOSTS: "a/b" }), app).toThrow(new RegExp(`^invalid ${app} configuration`));
+    for (const [app, load] of [
+      ["host", host],
+      ["mcp-server", mcp],
+      ["model-sim", sim],
+      ["recorder", recorder],
+      ["launcher", loadLauncherConfig],
+    ] as const) {
+      expect(() => load({ HOST: "127.0.0.1", PORT: "x", UI_PORT: "x", ALLOWED_HOSTS: "a/b" }), app).toThrow(
+        new RegExp(`^invalid ${app} configuration`),
+      );
     }
     expect(recorder({ UI_PORT: "" }).uiPort).toBe(7070);
     expect(loadLauncherConfig({ UI_PORT: "" }).UI_PORT).toBe(7070);

@@ -3,15 +3,39 @@ import { allowedHosts } from "../src/config";
 import { checkRequest, hostAllowed, originAllowed, type GuardPolicy } from "../src/guard";
 
 const local: GuardPolicy = { allowedHosts: [], bindHost: "127.0.0.1" };
-const compose: GuardPolicy = { allowedHosts: allowedHosts().parse("mcp-server:8080, Proxy:7071,model-sim"), bindHost: "0.0.0.0" };
-const post = (headers: { host?: string; origin?: string; contentType?: string }, hasBody = true) => ({ method: "POST", host: headers.host ?? "127.0.0.1:8080", origin: headers.origin, contentType: headers.contentType, hasBody });
+const compose: GuardPolicy = {
+  allowedHosts: allowedHosts().parse("mcp-server:8080, Proxy:7071,model-sim"),
+  bindHost: "0.0.0.0",
+};
+const post = (headers: { host?: string; origin?: string; contentType?: string }, hasBody = true) => ({
+  method: "POST",
+  host: headers.host ?? "127.0.0.1:8080",
+  origin: headers.origin,
+  contentType: headers.contentType,
+  hasBody,
+});
 
 describe("Host (DNS rebinding)", () => {
-  it.each(["localhost:8080", "LOCALHOST", "127.0.0.1:7070", "127.1.2.3", "[::1]:8080", "app.localhost:5173", "localhost.:80"])("accepts the loopback name %s", (host) => {
+  it.each([
+    "localhost:8080",
+    "LOCALHOST",
+    "127.0.0.1:7070",
+    "127.1.2.3",
+    "[::1]:8080",
+    "app.localhost:5173",
+    "localhost.:80",
+  ])("accepts the loopback name %s", (host) => {
     expect(hostAllowed(host, local)).toBe(true);
   });
 
-  it.each(["evil.example:8080", "localhost.evil.example", "127.0.0.1.evil.example", "mcp-server:8080", "", "0.0.0.0:8080"])("refuses %j when nothing else is configured", (host) => {
+  it.each([
+    "evil.example:8080",
+    "localhost.evil.example",
+    "127.0.0.1.evil.example",
+    "mcp-server:8080",
+    "",
+    "0.0.0.0:8080",
+  ])("refuses %j when nothing else is configured", (host) => {
     expect(hostAllowed(host, local)).toBe(false);
   });
 
@@ -38,7 +62,10 @@ describe("Host (DNS rebinding)", () => {
   });
 
   it("a missing Host is refused", () => {
-    expect(checkRequest({ method: "GET", host: undefined, origin: undefined, contentType: undefined, hasBody: false }, local)?.reason).toBe("host");
+    expect(
+      checkRequest({ method: "GET", host: undefined, origin: undefined, contentType: undefined, hasBody: false }, local)
+        ?.reason,
+    ).toBe("host");
   });
 });
 
@@ -51,14 +78,28 @@ describe("Origin (other web pages)", () => {
     expect(originAllowed("http://model-sim:3000", "127.0.0.1", compose)).toBe(true);
   });
 
-  it.each(["https://evil.example", "null", "http://localhost.evil.example", "file:///tmp/x.html", "chrome-extension://abc"])("refuses %s", (origin) => {
+  it.each([
+    "https://evil.example",
+    "null",
+    "http://localhost.evil.example",
+    "file:///tmp/x.html",
+    "chrome-extension://abc",
+  ])("refuses %s", (origin) => {
     expect(originAllowed(origin, "127.0.0.1:7070", local)).toBe(false);
-    expect(checkRequest(post({ origin, contentType: "application/json" }), local)).toMatchObject({ status: 403, reason: "origin" });
+    expect(checkRequest(post({ origin, contentType: "application/json" }), local)).toMatchObject({
+      status: 403,
+      reason: "origin",
+    });
   });
 });
 
 describe("Content-Type of state-changing requests", () => {
-  it.each(["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"])("refuses %s with 415", (contentType) => {
+  it.each([
+    "text/plain",
+    "text/plain;charset=UTF-8",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+  ])("refuses %s with 415", (contentType) => {
     expect(checkRequest(post({ contentType }), local)).toMatchObject({ status: 415, reason: "content-type" });
   });
 
@@ -72,7 +113,9 @@ describe("Content-Type of state-changing requests", () => {
   });
 
   it("is not checked where the policy says so (the model tap, the stand-in: Ollama decodes any type)", () => {
-    expect(checkRequest(post({ contentType: "application/x-www-form-urlencoded" }), { ...local, requireJson: false })).toBeNull();
+    expect(
+      checkRequest(post({ contentType: "application/x-www-form-urlencoded" }), { ...local, requireJson: false }),
+    ).toBeNull();
   });
 });
 

@@ -71,14 +71,15 @@ export async function run(args: string[], io: AskIo = processIo): Promise<number
     return 1;
   }
   if (!configured && answer.url !== candidates[0]) {
-    io.stderr.write(`ask: the recorder's agent tap (${AGENT_TAP_URL}) is not running: asked the host at ${answer.url} directly; this question is not recorded\n`);
+    io.stderr.write(
+      `ask: the recorder's agent tap (${AGENT_TAP_URL}) is not running: asked the host at ${answer.url} directly; this question is not recorded\n`,
+    );
   }
   return print(answer, parsed.values.json === true, io);
 }
 
 export type AskAnswer =
-  | { kind: "answered"; url: string; status: number; body: unknown }
-  | { kind: "unreachable"; reason: string };
+  { kind: "answered"; url: string; status: number; body: unknown } | { kind: "unreachable"; reason: string };
 
 /**
  * POST `{ message, conversationId? }` to `<url>/agent` for the first URL that accepts a connection.
@@ -129,7 +130,8 @@ function print(answer: Extract<AskAnswer, { kind: "answered" }>, json: boolean, 
     return 0;
   }
   const err = AgentErrorSchema.safeParse(answer.body);
-  if (!err.success) throw new Error(`the host answered HTTP ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+  if (!err.success)
+    throw new Error(`the host answered HTTP ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
   if (json) {
     io.stdout.write(`${JSON.stringify(err.data, null, 2)}\n`);
     return 1;

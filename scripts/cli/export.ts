@@ -12,7 +12,9 @@ export async function run(args: string[]): Promise<number> {
     const oi = args.indexOf("--out");
     const out = oi >= 0 ? args[oi + 1] : undefined;
     if (!id) {
-      process.stderr.write("usage: hopscope export <traceId> [--format hopscope|har|otlp|mermaid|html] [--out FILE]\n(list ids with: npm run -s hopscope -- traces)\n");
+      process.stderr.write(
+        "usage: hopscope export <traceId> [--format hopscope|har|otlp|mermaid|html] [--out FILE]\n(list ids with: npm run -s hopscope -- traces)\n",
+      );
       return 2;
     }
     if (!FORMATS.includes(format as (typeof FORMATS)[number])) {

@@ -18,7 +18,11 @@ export async function run(args: string[]): Promise<number> {
       process.stderr.write(`hopscope import: cannot read ${file}: ${(err as Error).message}\n`);
       return 1;
     }
-    const trace = await call("/api/import", TraceSummarySchema, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const trace = await call("/api/import", TraceSummarySchema, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
     process.stdout.write(`imported ${trace.id}: ${trace.name} (${exchangesText(trace.exchangeCount)})\n`);
     return 0;
   });

@@ -20,13 +20,20 @@ export async function callText(path: string, init?: RequestInit): Promise<string
 /** Calls the recorder and validates the answer; errors say what to do next. */
 export async function call<T extends z.ZodType>(path: string, schema: T, init?: RequestInit): Promise<z.infer<T>>;
 export async function call(path: string, schema: null, init?: RequestInit): Promise<string>;
-export async function call<T extends z.ZodType>(path: string, schema: T | null, init?: RequestInit): Promise<z.infer<T> | string> {
+export async function call<T extends z.ZodType>(
+  path: string,
+  schema: T | null,
+  init?: RequestInit,
+): Promise<z.infer<T> | string> {
   const url = `${recorderUrl()}${path}`;
   let res: Response;
   try {
     res = await fetch(url, init);
   } catch (err) {
-    throw new RecorderError(`no recorder answers at ${recorderUrl()} (${err instanceof Error ? err.message : String(err)}): run \`npm start\`, or set HOPSCOPE_URL`, { cause: err });
+    throw new RecorderError(
+      `no recorder answers at ${recorderUrl()} (${err instanceof Error ? err.message : String(err)}): run \`npm start\`, or set HOPSCOPE_URL`,
+      { cause: err },
+    );
   }
   const text = await res.text();
   if (!res.ok) {

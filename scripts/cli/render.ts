@@ -68,7 +68,9 @@ function formatIssues(error: z.ZodError): string {
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) {
-    throw new UsageError("pipe an /api/chat request body into stdin, for example: npm run -s hopscope -- render < request.json");
+    throw new UsageError(
+      "pipe an /api/chat request body into stdin, for example: npm run -s hopscope -- render < request.json",
+    );
   }
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -93,7 +95,9 @@ async function render(options: Options): Promise<void> {
   const tokenCount = options.tokens ? (await loadQwenTokenizer(result.ollamaVersion)).count(result.text) : undefined;
   if (options.json) {
     const { text, segments, ollamaVersion, toolFormat, notes } = result;
-    process.stdout.write(`${JSON.stringify({ text, segments, tokenCount, ollamaVersion, family: family.id, toolFormat, notes }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ text, segments, tokenCount, ollamaVersion, family: family.id, toolFormat, notes }, null, 2)}\n`,
+    );
     return;
   }
   process.stdout.write(result.text);

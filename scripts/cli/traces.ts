@@ -18,13 +18,23 @@ export async function run(args: string[]): Promise<number> {
       return 0;
     }
     if (list.traces.length === 0) {
-      process.stdout.write("no traces yet: ask the agent something (npm run -s hopscope -- ask \"Add buy milk to my notes\")\n");
+      process.stdout.write(
+        'no traces yet: ask the agent something (npm run -s hopscope -- ask "Add buy milk to my notes")\n',
+      );
       return 0;
     }
     for (const t of list.traces) {
       const when = new Date(t.updatedAt).toISOString().replace("T", " ").slice(0, 19);
-      const flags = [t.simulated ? "stand-in" : t.simulated === false ? "ollama" : "", t.errorCount ? plural(t.errorCount, "error") : "", t.savedAs ? `saved: ${t.savedAs}` : ""].filter(Boolean).join(", ");
-      process.stdout.write(`${t.id}  ${when}  ${exchangesText(t.exchangeCount).padStart(13)}  ${t.name}${flags ? `  (${flags})` : ""}\n`);
+      const flags = [
+        t.simulated ? "stand-in" : t.simulated === false ? "ollama" : "",
+        t.errorCount ? plural(t.errorCount, "error") : "",
+        t.savedAs ? `saved: ${t.savedAs}` : "",
+      ]
+        .filter(Boolean)
+        .join(", ");
+      process.stdout.write(
+        `${t.id}  ${when}  ${exchangesText(t.exchangeCount).padStart(13)}  ${t.name}${flags ? `  (${flags})` : ""}\n`,
+      );
     }
     return 0;
   });

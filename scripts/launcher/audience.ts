@@ -10,9 +10,13 @@ import type { LauncherConfig } from "./config";
  * The address the audience view binds to, or null when it is off: `--audience-host ADDR` (`named`), else
  * AUDIENCE_HOST, else `auto` (the LAN address, chosen by the recorder) when `--audience` was given.
  */
-export function audienceHost(flags: { audience: boolean; named: string | undefined }, config: LauncherConfig): string | null {
+export function audienceHost(
+  flags: { audience: boolean; named: string | undefined },
+  config: LauncherConfig,
+): string | null {
   if (flags.named !== undefined) {
-    if (!flags.named || flags.named.startsWith("--")) throw new Error("--audience-host needs an address, e.g. --audience-host 192.168.1.20");
+    if (!flags.named || flags.named.startsWith("--"))
+      throw new Error("--audience-host needs an address, e.g. --audience-host 192.168.1.20");
     return flags.named;
   }
   if (config.AUDIENCE_HOST) return config.AUDIENCE_HOST;

@@ -25,10 +25,17 @@ export function ensureUiBuilt(root: string, log: (line: string) => void): boolea
   // Vite's warnings (chunk sizes, a PostCSS notice from inside Vite) are for whoever develops the UI, not for
   // a learner's first `npm start`, where they read as something gone wrong: shown only if the build fails.
   try {
-    execFileSync("npm", ["run", "-s", "build", "-w", "apps/web"], { cwd: root, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 16 * 1024 * 1024 });
+    execFileSync("npm", ["run", "-s", "build", "-w", "apps/web"], {
+      cwd: root,
+      stdio: ["ignore", "ignore", "pipe"],
+      maxBuffer: 16 * 1024 * 1024,
+    });
   } catch (err) {
     const stderr = (err as { stderr?: Buffer }).stderr?.toString("utf8").trim() ?? "";
-    throw new Error(`building the timeline UI failed (npm run build -w apps/web):\n${stderr || (err as Error).message}`, { cause: err });
+    throw new Error(
+      `building the timeline UI failed (npm run build -w apps/web):\n${stderr || (err as Error).message}`,
+      { cause: err },
+    );
   }
   return true;
 }

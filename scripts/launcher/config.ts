@@ -25,7 +25,9 @@ export const LauncherConfigSchema = z.object({
   // Checked here, before anything starts: a typo used to surface as the agent host's crash, stack trace and all.
   AGENT_LESSON: LessonSchema.optional(),
   AGENT_STREAM: z.enum(["true", "false"]).default("false"),
-  AGENT_DIALECT: z.enum(["ollama", "openai", "anthropic"], { error: "AGENT_DIALECT must be ollama, openai or anthropic" }).default("ollama"),
+  AGENT_DIALECT: z
+    .enum(["ollama", "openai", "anthropic"], { error: "AGENT_DIALECT must be ollama, openai or anthropic" })
+    .default("ollama"),
   NOTES_FILE: z.string().optional(),
   DB_FILE: z.string().optional(),
   /** The audience view's address (`--audience-host`); set, it opens the audience view (`--audience`). */

@@ -31,7 +31,9 @@ export function followHops(wsUrl: string, print: (line: string) => void): { clos
     socket.on("message", (data) => {
       const parsed = ServerFrameSchema.safeParse(JSON.parse(data.toString()));
       if (!parsed.success) {
-        print(`hop log: ignoring a frame the recorder sent that does not match the schema: ${parsed.error.issues[0]?.message}`);
+        print(
+          `hop log: ignoring a frame the recorder sent that does not match the schema: ${parsed.error.issues[0]?.message}`,
+        );
         return;
       }
       const frame = parsed.data;

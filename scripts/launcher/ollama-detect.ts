@@ -6,8 +6,7 @@ import { TagsResponseSchema, VersionResponseSchema, SIMULATED_HEADER } from "@ho
 import type { LauncherConfig } from "./config";
 
 export type ModelChoice =
-  | { kind: "ollama"; url: string; version: string; reason: string }
-  | { kind: "sim"; reason: string };
+  { kind: "ollama"; url: string; version: string; reason: string } | { kind: "sim"; reason: string };
 
 async function getJson(url: string, timeoutMs: number): Promise<{ res: Response; body: unknown }> {
   const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
@@ -26,7 +25,8 @@ export async function chooseModel(config: LauncherConfig): Promise<ModelChoice> 
     version = VersionResponseSchema.parse(body).version;
   } catch (err) {
     const reason = `no Ollama answers at ${base} (${err instanceof Error ? err.message : String(err)})`;
-    if (config.HOPSCOPE_MODEL === "ollama") throw new Error(`${reason}: start Ollama, or unset HOPSCOPE_MODEL to use the stand-in`);
+    if (config.HOPSCOPE_MODEL === "ollama")
+      throw new Error(`${reason}: start Ollama, or unset HOPSCOPE_MODEL to use the stand-in`);
     return { kind: "sim", reason };
   }
   const { body } = await getJson(`${base}/api/tags`, 3000);

@@ -18,7 +18,9 @@ export async function busyPorts(config: LauncherConfig, needed: (keyof typeof PO
     const err = await probe(port, config.HOST);
     if (!err) continue;
     const why = err.code === "EADDRINUSE" ? "is already in use" : `cannot be bound (${err.code ?? err.message})`;
-    problems.push(`port ${port} (${PORT_VARS[name]}) ${why}: stop what uses it, or move it with ${name}=<port> npm start`);
+    problems.push(
+      `port ${port} (${PORT_VARS[name]}) ${why}: stop what uses it, or move it with ${name}=<port> npm start`,
+    );
   }
   return problems;
 }

@@ -31,6 +31,11 @@ export function problemLine(service: string, line: string): string | null {
 }
 
 function valueText(v: unknown): string {
-  const text = typeof v === "string" ? v : v !== null && typeof v === "object" && "message" in v ? String((v as { message: unknown }).message) : JSON.stringify(v);
+  const text =
+    typeof v === "string"
+      ? v
+      : v !== null && typeof v === "object" && "message" in v
+        ? String((v as { message: unknown }).message)
+        : JSON.stringify(v);
   return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE)}…` : text;
 }

@@ -27,7 +27,12 @@ export interface RunningService {
 
 const OUTPUT_LINES = 40;
 
-export function startService(root: string, spec: ServiceSpec, watch: boolean, onProblem: (line: string) => void = () => {}): RunningService {
+export function startService(
+  root: string,
+  spec: ServiceSpec,
+  watch: boolean,
+  onProblem: (line: string) => void = () => {},
+): RunningService {
   const tsx = join(root, "node_modules", ".bin", "tsx");
   const args = [...(watch ? ["watch", "--clear-screen=false"] : []), join(root, "apps", spec.app, "src", "main.ts")];
   const child = spawn(tsx, args, {
@@ -63,7 +68,9 @@ export async function waitReady(service: RunningService, timeoutMs = 60_000): Pr
   const ok = service.spec.okStatuses ?? [200];
   while (Date.now() < deadline) {
     if (service.child.exitCode !== null || service.child.signalCode !== null) {
-      throw new Error(`${service.spec.name} exited (${service.child.exitCode ?? service.child.signalCode}):\n${service.output.join("\n")}`);
+      throw new Error(
+        `${service.spec.name} exited (${service.child.exitCode ?? service.child.signalCode}):\n${service.output.join("\n")}`,
+      );
     }
     try {
       const res = await fetch(service.spec.readyUrl, { signal: AbortSignal.timeout(1000) });
@@ -74,7 +81,9 @@ export async function waitReady(service: RunningService, timeoutMs = 60_000): Pr
     }
     await new Promise((r) => setTimeout(r, 150));
   }
-  throw new Error(`${service.spec.name} did not answer at ${service.spec.readyUrl} within ${timeoutMs / 1000}s:\n${service.output.join("\n")}`);
+  throw new Error(
+    `${service.spec.name} did not answer at ${service.spec.readyUrl} within ${timeoutMs / 1000}s:\n${service.output.join("\n")}`,
+  );
 }
 
 /** SIGTERM every child, then SIGKILL whatever is left after a grace period. */

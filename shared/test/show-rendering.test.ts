@@ -9,7 +9,7 @@ const MODELFILE = [
   "# FROM qwen3-coder:30b",
   "",
   "FROM /root/.ollama/models/blobs/sha256-1194192cf2a187eb02722edcc3f77b11d21f537048ce04b67ccf8ba78863006a",
-  'TEMPLATE {{ .Prompt }}',
+  "TEMPLATE {{ .Prompt }}",
   "RENDERER qwen3-coder",
   "PARSER qwen3-coder",
   "PARAMETER temperature 0.7",
@@ -18,7 +18,9 @@ const MODELFILE = [
 
 describe("renderingOf (/api/show)", () => {
   it("a model with a Go TEMPLATE is rendered from it", () => {
-    expect(renderingOf({ template: QWEN25_TEMPLATE, system: QWEN25_SYSTEM, details: { family: "qwen2" } as never })).toEqual({
+    expect(
+      renderingOf({ template: QWEN25_TEMPLATE, system: QWEN25_SYSTEM, details: { family: "qwen2" } as never }),
+    ).toEqual({
       kind: "template",
       template: QWEN25_TEMPLATE,
       system: QWEN25_SYSTEM,
@@ -26,16 +28,26 @@ describe("renderingOf (/api/show)", () => {
     });
   });
   it("a RENDERER in the Modelfile (what v0.32.15 fills) or the renderer field names a built-in renderer", () => {
-    expect(renderingOf({ modelfile: MODELFILE, template: "{{ .Prompt }}", details: { family: "qwen3moe" } as never })).toEqual({
+    expect(
+      renderingOf({ modelfile: MODELFILE, template: "{{ .Prompt }}", details: { family: "qwen3moe" } as never }),
+    ).toEqual({
       kind: "renderer",
       renderer: "qwen3-coder",
       parser: "qwen3-coder",
       family: "qwen3moe",
     });
-    expect(renderingOf({ renderer: "gemma4", template: "{{ .Prompt }}" })).toMatchObject({ kind: "renderer", renderer: "gemma4", parser: null, family: null });
+    expect(renderingOf({ renderer: "gemma4", template: "{{ .Prompt }}" })).toMatchObject({
+      kind: "renderer",
+      renderer: "gemma4",
+      parser: null,
+      family: null,
+    });
   });
   it("a Jinja chat template is llama-server's to apply", () => {
-    expect(renderingOf({ template: "{%- for message in messages %}{{ message.content }}{% endfor %}" })).toEqual({ kind: "chat-template", family: null });
+    expect(renderingOf({ template: "{%- for message in messages %}{{ message.content }}{% endfor %}" })).toEqual({
+      kind: "chat-template",
+      family: null,
+    });
   });
   it("reads quoted Modelfile arguments", () => {
     expect(modelfileCommand('SYSTEM """You are\nhelpful"""\nRENDERER "x y"', "RENDERER")).toBe("x y");

@@ -47,9 +47,9 @@ describe("asking the agent from the timeline", () => {
     await page.locator('[data-hop="8"]').waitFor();
     const appeared = await page.evaluate(() => (window as unknown as { __appeared: string[] }).__appeared);
     expect(appeared).toEqual(["1", "2", "3", "4", "5", "6", "7", "8"]);
-    const kinds = await page.locator("[data-hop]").evaluateAll((rows) =>
-      rows.map((r) => `${(r as HTMLElement).dataset.hop}:${(r as HTMLElement).dataset.kind}`),
-    );
+    const kinds = await page
+      .locator("[data-hop]")
+      .evaluateAll((rows) => rows.map((r) => `${(r as HTMLElement).dataset.hop}:${(r as HTMLElement).dataset.kind}`));
     expect(kinds).toEqual([
       "1:agent-request",
       "2:mcp",
@@ -61,7 +61,9 @@ describe("asking the agent from the timeline", () => {
       "8:agent-response",
     ]);
     // Following live selected each hop as it arrived: the view ends on the host's reply.
-    await expect.poll(() => page.evaluate(() => location.hash), { timeout: 10_000 }).toMatch(/^#\/trace\/[^/]+\/hop\/8$/);
+    await expect
+      .poll(() => page.evaluate(() => location.hash), { timeout: 10_000 })
+      .toMatch(/^#\/trace\/[^/]+\/hop\/8$/);
     await expect.poll(() => page.getByTestId("model-badge").textContent()).toContain("stand-in");
     await browser.screenshot("02-trace-live");
     await page.locator('[data-hop="8"]').click();
@@ -81,7 +83,9 @@ describe("asking the agent from the timeline", () => {
     await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/\/hop\/3$/);
     // Hovering the user's message highlights the JSON field it came from.
     await page.locator('[data-testid="rendered-prompt"] [data-path="/messages/0/content"]').first().hover();
-    await expect.poll(() => page.locator('[data-testid="request-json"] [data-path="/messages/0/content"]').getAttribute("class")).toBeTruthy();
+    await expect
+      .poll(() => page.locator('[data-testid="request-json"] [data-path="/messages/0/content"]').getAttribute("class"))
+      .toBeTruthy();
     await browser.screenshot("03-what-the-model-saw");
     await page.getByRole("button", { name: "Show tokens" }).click();
     const count = Number((await page.getByTestId("token-count").textContent())?.replace(/\D/g, ""));
@@ -153,7 +157,11 @@ describe("asking the agent from the timeline", () => {
     await panel.waitFor();
     // Every hop the value travels through (a tool description may mention it too, e.g. in tools/list).
     await expect
-      .poll(async () => [...new Set(await panel.locator("[data-hop]").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.hop)))])
+      .poll(async () => [
+        ...new Set(
+          await panel.locator("[data-hop]").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.hop)),
+        ),
+      ])
       .toEqual(expect.arrayContaining(["1", "3", "4", "5", "6", "7", "8"]));
     const origins = await panel.textContent();
     expect(origins).toContain("from /messages/0/content");

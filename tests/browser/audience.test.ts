@@ -10,7 +10,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { AudienceServerFrameSchema, AudienceStatusSchema, type AudienceServerFrame, type AudienceStatus } from "@hopscope/shared/trace/audience";
+import {
+  AudienceServerFrameSchema,
+  AudienceStatusSchema,
+  type AudienceServerFrame,
+  type AudienceStatus,
+} from "@hopscope/shared/trace/audience";
 import { loadConfig as loadProxyConfig } from "../../apps/proxy/src/config";
 import { start as startProxy, type RecorderHandle } from "../../apps/proxy/src/server";
 import { closedPortUrl } from "../support/closed-port";
@@ -35,11 +40,15 @@ async function putPosition(recorder: RecorderHandle, hop: number, traceId: strin
 }
 
 /** A WebSocket viewer that keeps every frame it receives. */
-function viewer(url: string): Promise<{ ws: WebSocket; frames: AudienceServerFrame[]; closed: Promise<{ code: number; reason: string }> }> {
+function viewer(
+  url: string,
+): Promise<{ ws: WebSocket; frames: AudienceServerFrame[]; closed: Promise<{ code: number; reason: string }> }> {
   const ws = new WebSocket(url);
   const frames: AudienceServerFrame[] = [];
   ws.on("message", (data) => frames.push(AudienceServerFrameSchema.parse(JSON.parse(String(data)))));
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on("close", (code, reason) => resolve({ code, reason: String(reason) })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on("close", (code, reason) => resolve({ code, reason: String(reason) })),
+  );
   return new Promise((resolve, reject) => {
     ws.once("open", () => resolve({ ws, frames, closed }));
     ws.once("error", reject);
@@ -65,13 +74,21 @@ describe("the audience view", () => {
       ...loadProxyConfig({}),
       host: "127.0.0.1",
       uiPort: 0,
-      taps: { model: { port: 0, upstream: nowhere }, mcp: { port: 0, upstream: nowhere }, agent: { port: 0, upstream: nowhere } },
+      taps: {
+        model: { port: 0, upstream: nowhere },
+        mcp: { port: 0, upstream: nowhere },
+        agent: { port: 0, upstream: nowhere },
+      },
       dbFile: join(dir, "hopscope.sqlite"),
       tracesDir: join(dir, "traces"),
       webDist: ui.dir,
       audience: { host: "127.0.0.1", port: 0 },
     });
-    const res = await fetch(`${recorder.url}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: await readFile(ARTICLE, "utf8") });
+    const res = await fetch(`${recorder.url}/api/import`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: await readFile(ARTICLE, "utf8"),
+    });
     traceId = ((await res.json()) as { id: string }).id;
     presenter = await openBrowser({ colorScheme: "dark" });
     room = await openBrowser({ colorScheme: "light" });
@@ -89,7 +106,14 @@ describe("the audience view", () => {
   it("a wrong or missing join code gets 403 and nothing else, on pages, API and feed", async () => {
     const { joinUrl, code } = await status(recorder);
     const origin = new URL(joinUrl).origin;
-    for (const path of ["/", "/j/", `/j/${code.slice(0, -1)}0/`, `/j/${code}0/api/traces`, "/api/traces", `/api/traces/${traceId}`]) {
+    for (const path of [
+      "/",
+      "/j/",
+      `/j/${code.slice(0, -1)}0/`,
+      `/j/${code}0/api/traces`,
+      "/api/traces",
+      `/api/traces/${traceId}`,
+    ]) {
       const res = await fetch(`${origin}${path}`);
       expect([path, res.status, await res.text()]).toEqual([path, 403, ""]);
     }
@@ -103,8 +127,19 @@ describe("the audience view", () => {
 
   it("has no route that changes anything, and drops a viewer that sends anything but ping", async () => {
     const { joinUrl } = await status(recorder);
-    for (const [method, path] of [["POST", "api/import"], ["PATCH", `api/traces/${traceId}`], ["DELETE", `api/traces/${traceId}`], ["PUT", "api/audience/position"], ["POST", "api/ask"], ["POST", ""]] as const) {
-      const res = await fetch(`${joinUrl}${path}`, { method, headers: { "content-type": "application/json" }, body: "{}" });
+    for (const [method, path] of [
+      ["POST", "api/import"],
+      ["PATCH", `api/traces/${traceId}`],
+      ["DELETE", `api/traces/${traceId}`],
+      ["PUT", "api/audience/position"],
+      ["POST", "api/ask"],
+      ["POST", ""],
+    ] as const) {
+      const res = await fetch(`${joinUrl}${path}`, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
       expect([method, path, res.status]).toEqual([method, path, 405]);
     }
     // The trace exists on the recorder, but the presenter has not shown it yet: a viewer cannot read it.
@@ -125,7 +160,11 @@ describe("the audience view", () => {
     await p.locator('[data-hop="1"][data-selected="true"]').waitFor();
     const { joinUrl } = await status(recorder);
     // Any breach of the viewer's Content-Security-Policy is a page error (asserted empty at the end).
-    await room.context.addInitScript(() => document.addEventListener("securitypolicyviolation", (e) => console.error(`CSP: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`)));
+    await room.context.addInitScript(() =>
+      document.addEventListener("securitypolicyviolation", (e) =>
+        console.error(`CSP: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+      ),
+    );
     await v.goto(joinUrl);
     await v.locator('[data-hop="1"][data-selected="true"]').waitFor();
     await p.locator("body").click({ position: { x: 5, y: 700 } });
@@ -160,7 +199,9 @@ describe("the audience view", () => {
     expect(await v.getByTestId("follow-live").count()).toBe(0);
     const state = v.getByTestId("presenter").getByTestId("audience-status");
     expect(await state.getAttribute("data-state")).toBe("following");
-    expect(await v.getByTestId("presenter-title").evaluate((e) => [e.textContent, e.scrollHeight <= e.clientHeight + 1])).toEqual(["buy milk (the article's trace, Ollama 0.13.5)", true]);
+    expect(
+      await v.getByTestId("presenter-title").evaluate((e) => [e.textContent, e.scrollHeight <= e.clientHeight + 1]),
+    ).toEqual(["buy milk (the article's trace, Ollama 0.13.5)", true]);
     await room.screenshot("audience-05-viewer-presenting-1280");
     await v.setViewportSize({ width: 1920, height: 1080 });
     await room.screenshot("audience-05-viewer-presenting-1920");
@@ -193,10 +234,18 @@ describe("the audience view", () => {
   });
 
   it("serves viewers only redacted data, and only of traces the speaker has shown", async () => {
-    const bundle = JSON.parse(await readFile(ARTICLE, "utf8")) as { trace: { name: string }; exchanges: { requestHeaders: [string, string][] }[] };
+    const bundle = JSON.parse(await readFile(ARTICLE, "utf8")) as {
+      trace: { name: string };
+      exchanges: { requestHeaders: [string, string][] }[];
+    };
     bundle.trace.name = "with a secret";
-    for (const x of bundle.exchanges) x.requestHeaders.push(["Authorization", "Bearer sk-room-SECRET-77"], ["X-Api-Key", "SECRET-88"]);
-    const res = await fetch(`${recorder.url}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(bundle) });
+    for (const x of bundle.exchanges)
+      x.requestHeaders.push(["Authorization", "Bearer sk-room-SECRET-77"], ["X-Api-Key", "SECRET-88"]);
+    const res = await fetch(`${recorder.url}/api/import`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(bundle),
+    });
     const secretId = ((await res.json()) as { id: string }).id;
     const { joinUrl } = await status(recorder);
     expect((await fetch(`${joinUrl}api/traces/${secretId}`)).status).toBe(404);
@@ -210,7 +259,9 @@ describe("the audience view", () => {
     // The viewer page followed the speaker into the other trace, and follows back.
     await expect.poll(() => room.page.getByTestId("trace-name").textContent()).toBe("with a secret");
     await putPosition(recorder, 2, traceId);
-    await expect.poll(() => room.page.getByTestId("trace-name").textContent()).toMatch(/^buy milk \(the article's trace/);
+    await expect
+      .poll(() => room.page.getByTestId("trace-name").textContent())
+      .toMatch(/^buy milk \(the article's trace/);
     await room.page.locator('[data-hop="2"][data-selected="true"]').waitFor();
     expect(await room.page.getByTestId("audience-status").getAttribute("data-state")).toBe("following");
   });
@@ -219,15 +270,31 @@ describe("the audience view", () => {
     const { joinUrl } = await status(recorder);
     const v = await viewer(feedUrl(joinUrl));
     // `hopscope replay` plays the article's trace into the recorder as a new trace at its recorded pace (~3 s).
-    const res = await fetch(`${recorder.url}/api/replay`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ traceId, speed: 1 }) });
+    const res = await fetch(`${recorder.url}/api/replay`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ traceId, speed: 1 }),
+    });
     expect(res.status).toBe(202);
     const live = ((await res.json()) as { traceId: string }).traceId;
     await putPosition(recorder, 1, live);
     await expect
-      .poll(() => v.frames.filter((f) => f.type === "live" && f.frame.type === "exchange.completed" && f.frame.exchange.traceId === live).length, { timeout: 10_000 })
+      .poll(
+        () =>
+          v.frames.filter(
+            (f) => f.type === "live" && f.frame.type === "exchange.completed" && f.frame.exchange.traceId === live,
+          ).length,
+        { timeout: 10_000 },
+      )
       .toBeGreaterThan(0);
     // Only the shown trace's events reach the room.
-    expect(v.frames.every((f) => f.type !== "live" || ("exchange" in f.frame ? f.frame.exchange.traceId : "traceId" in f.frame ? f.frame.traceId : live) === live)).toBe(true);
+    expect(
+      v.frames.every(
+        (f) =>
+          f.type !== "live" ||
+          ("exchange" in f.frame ? f.frame.exchange.traceId : "traceId" in f.frame ? f.frame.traceId : live) === live,
+      ),
+    ).toBe(true);
     v.ws.close();
     await putPosition(recorder, 2, traceId);
   });

@@ -52,6 +52,9 @@ it("a model stream that ends without done is captioned as cut, live", async () =
   expect(await page.getByTestId("no-tool-calls").textContent()).toContain("the stream was cut");
   // The only errors: the 502 of POST /api/ask and the ask box's report of the host giving up, naming the cut stream.
   expect(suite.browser.pageErrors.length).toBeGreaterThan(0);
-  for (const e of suite.browser.pageErrors) expect(e).toMatch(/ask failed.*the \/api\/chat stream ended before a chunk with done: true|^Failed to load resource: the server responded with a status of 502/);
+  for (const e of suite.browser.pageErrors)
+    expect(e).toMatch(
+      /ask failed.*the \/api\/chat stream ended before a chunk with done: true|^Failed to load resource: the server responded with a status of 502/,
+    );
   await expect.poll(() => page.getByText(/stream ended before a chunk with done: true/).count()).toBeGreaterThan(0);
 });

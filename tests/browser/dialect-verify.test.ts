@@ -47,16 +47,31 @@ describe("verification in the prompt view, per dialect", () => {
 
   it("an OpenAI request: checked at /v1/chat/completions as the client sent it, and where the renders part", async () => {
     const openai = new OpenAI({ baseURL: `${stack.tapUrls.model}/v1`, apiKey: "ollama", maxRetries: 0 });
-    await openai.chat.completions.create({ model: "qwen2.5:7b", messages: [{ role: "user", content: [{ type: "text", text: "Add buy milk" }, { type: "text", text: "to my notes" }] }] });
+    await openai.chat.completions.create({
+      model: "qwen2.5:7b",
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "Add buy milk" },
+            { type: "text", text: "to my notes" },
+          ],
+        },
+      ],
+    });
     await openNewest();
     const { page } = browser;
     const summary = page.locator("summary", { has: page.getByTestId("ollama-family") });
-    expect(await summary.textContent()).toMatch(/differs from a live Ollama's render \(\/v1\/chat\/completions\) at character \d+$/);
-    expect(await page.getByTestId("verify-route").textContent()).toBe("Checked at /v1/chat/completions with the client's own request, so Ollama's conversion is checked as well as its render.");
+    expect(await summary.textContent()).toMatch(
+      /differs from a live Ollama's render \(\/v1\/chat\/completions\) at character \d+$/,
+    );
+    expect(await page.getByTestId("verify-route").textContent()).toBe(
+      "Checked at /v1/chat/completions with the client's own request, so Ollama's conversion is checked as well as its render.",
+    );
     // Where they part: ours has the render's blank line between the two parts' messages, that server one newline.
     const diff = (await page.getByTestId("first-difference").textContent()) ?? "";
-    expect(diff).toContain('Add buy milk\\n\\nto my notes');
-    expect(diff).toContain('Add buy milk\\nto my notes');
+    expect(diff).toContain("Add buy milk\\n\\nto my notes");
+    expect(diff).toContain("Add buy milk\\nto my notes");
     await browser.screenshot("31-dialect-verify-openai-1280");
     await page.setViewportSize({ width: 1920, height: 1080 });
     await browser.screenshot("31-dialect-verify-openai-1920");
@@ -65,14 +80,18 @@ describe("verification in the prompt view, per dialect", () => {
 
   it("an Anthropic request: /v1/messages answers no render, so its native request is checked at /api/chat, and the view says why", async () => {
     const anthropic = new Anthropic({ baseURL: stack.tapUrls.model, apiKey: "ollama", maxRetries: 0 });
-    await anthropic.messages.create({ model: "qwen2.5:7b", max_tokens: 64, messages: [{ role: "user", content: "Add buy milk to my notes" }] });
+    await anthropic.messages.create({
+      model: "qwen2.5:7b",
+      max_tokens: 64,
+      messages: [{ role: "user", content: "Add buy milk to my notes" }],
+    });
     await openNewest();
     const { page } = browser;
     const summary = page.locator("summary", { has: page.getByTestId("ollama-family") });
     expect(await summary.textContent()).toMatch(/checked: a live Ollama \(\/api\/chat\) rendered exactly this text$/);
     const note = (await page.getByTestId("verify-route").textContent()) ?? "";
     expect(note).toContain("Checked at /api/chat with the native request.");
-    expect(note).toContain("Ollama's /v1/messages drops \"_debug_render_only\"");
+    expect(note).toContain('Ollama\'s /v1/messages drops "_debug_render_only"');
     expect(await page.getByTestId("first-difference").count()).toBe(0);
     await browser.screenshot("31-dialect-verify-anthropic-1280");
     expect(browser.pageErrors).toEqual([]);

@@ -14,13 +14,23 @@ const QUESTION = "Add buy milk to my notes";
 
 /** Records in the page every (hop, caption state, caption text) and every streaming text seen. */
 function watchScreen(): void {
-  const w = window as unknown as { __seen: { hop: string; state: string; text: string; streaming: string; selected: string }[] };
+  const w = window as unknown as {
+    __seen: { hop: string; state: string; text: string; streaming: string; selected: string }[];
+  };
   w.__seen = [];
   new MutationObserver(() => {
     const cap = document.querySelector('[data-testid="hop-detail"] [data-testid="caption"]') as HTMLElement | null;
-    const streaming = document.querySelector('[data-testid="hop-detail"] [data-testid="streaming-text"]')?.textContent ?? "";
-    const selected = (document.querySelector('[data-hop][data-selected="true"]') as HTMLElement | null)?.dataset.hop ?? "";
-    const entry = { hop: cap?.querySelector("span")?.textContent ?? "", state: cap?.dataset.state ?? "", text: cap?.textContent ?? "", streaming, selected };
+    const streaming =
+      document.querySelector('[data-testid="hop-detail"] [data-testid="streaming-text"]')?.textContent ?? "";
+    const selected =
+      (document.querySelector('[data-hop][data-selected="true"]') as HTMLElement | null)?.dataset.hop ?? "";
+    const entry = {
+      hop: cap?.querySelector("span")?.textContent ?? "",
+      state: cap?.dataset.state ?? "",
+      text: cap?.textContent ?? "",
+      streaming,
+      selected,
+    };
     const last = w.__seen.at(-1);
     if (!last || JSON.stringify(last) !== JSON.stringify(entry)) w.__seen.push(entry);
   }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
@@ -36,7 +46,12 @@ describe("following a live trace", () => {
   beforeAll(async () => {
     ui = await buildUi();
     // The slow lesson: a visible model load on every request and a few tokens per second.
-    stack = await startRecorderStack({ webDist: ui.dir, stream: true, lesson: "slow", sim: { slowLoadMs: 1500, slowTokensPerSecond: 6 } });
+    stack = await startRecorderStack({
+      webDist: ui.dir,
+      stream: true,
+      lesson: "slow",
+      sim: { slowLoadMs: 1500, slowTokensPerSecond: 6 },
+    });
     browser = await openBrowser();
     await browser.page.goto(stack.uiUrl);
     await browser.page.locator('[data-testid="connection"][data-state="live"]').waitFor();
@@ -68,7 +83,15 @@ describe("following a live trace", () => {
     await page.setViewportSize({ width: 1280, height: 720 });
     // The model's final words stream into the detail pane before the host has answered.
     const streamingText = page.getByTestId("hop-detail").getByTestId("streaming-text");
-    await expect.poll(async () => ((await streamingText.count()) ? ((await streamingText.textContent()) ?? "").replace("(waiting for the first token)", "").trim().length : 0), { timeout: 40_000 }).toBeGreaterThan(3);
+    await expect
+      .poll(
+        async () =>
+          (await streamingText.count())
+            ? ((await streamingText.textContent()) ?? "").replace("(waiting for the first token)", "").trim().length
+            : 0,
+        { timeout: 40_000 },
+      )
+      .toBeGreaterThan(3);
     expect(answered).toBe(0);
     await browser.screenshot("41-follow-live-streaming-1280");
     expect((await reply).status).toBe(200);
@@ -87,7 +110,9 @@ describe("following a live trace", () => {
     expect(browser.pageErrors).toEqual([]);
     // Once done, the model's answer shows the model server's own timings from the final chunk.
     await page.locator('[data-hop="4"]').click();
-    await expect.poll(() => page.getByTestId("hop-detail").getByTestId("caption-meter").textContent()).toMatch(/^Model server: loading the model [\d.]+ s · reading the prompt \(\d+ tokens\)/);
+    await expect
+      .poll(() => page.getByTestId("hop-detail").getByTestId("caption-meter").textContent())
+      .toMatch(/^Model server: loading the model [\d.]+ s · reading the prompt \(\d+ tokens\)/);
     await page.keyboard.press("l");
   });
 
@@ -122,7 +147,9 @@ describe("following a live trace", () => {
     await browser.screenshot("42-follow-live-paused-1280");
     // Another trace opened from the list says so (its first hop comes with it), until a hop is picked in it.
     await page.getByTestId("trace-list").locator("button[data-trace]").last().click();
-    await expect.poll(() => page.getByTestId("follow-live").textContent()).toContain("Paused — you opened another trace");
+    await expect
+      .poll(() => page.getByTestId("follow-live").textContent())
+      .toContain("Paused — you opened another trace");
     // Its hops must be there before a key can step through them (under load they arrive after the bar changes).
     await page.locator('[data-hop="1"][data-selected="true"]').waitFor();
     await page.keyboard.press("j");
@@ -137,17 +164,32 @@ describe("following a live trace", () => {
     expect(await page.locator('[data-hop="2"]').getAttribute("data-selected")).toBe("true");
     await page.keyboard.press("l");
     await page.locator('[data-testid="follow-live"][data-on="true"]').waitFor();
-    await expect.poll(async () => Number(await page.locator('[data-hop][data-selected="true"]').getAttribute("data-hop")), { timeout: 10_000 }).toBeGreaterThanOrEqual(5);
+    await expect
+      .poll(async () => Number(await page.locator('[data-hop][data-selected="true"]').getAttribute("data-hop")), {
+        timeout: 10_000,
+      })
+      .toBeGreaterThanOrEqual(5);
     await reply;
     await page.locator('[data-hop="8"][data-selected="true"]').waitFor({ timeout: 30_000 });
     // Paused while a new question starts: the view stays, and the bar says another one is running.
     await page.keyboard.press("g");
     await page.locator('[data-testid="follow-live"][data-on="false"]').waitFor();
     const other = stack.ask("What's in my notes?");
-    await expect.poll(() => page.getByTestId("follow-live-elsewhere").textContent().catch(() => ""), { timeout: 20_000 }).toBe("A question is running in another trace");
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId("follow-live-elsewhere")
+            .textContent()
+            .catch(() => ""),
+        { timeout: 20_000 },
+      )
+      .toBe("A question is running in another trace");
     expect(await page.locator('[data-hop="1"]').textContent()).toContain(QUESTION);
     await page.getByTestId("follow-live-resume").click();
-    await expect.poll(() => page.locator('[data-hop="1"]').textContent(), { timeout: 20_000 }).toContain("What's in my notes?");
+    await expect
+      .poll(() => page.locator('[data-hop="1"]').textContent(), { timeout: 20_000 })
+      .toContain("What's in my notes?");
     await other;
     await page.locator('[data-hop="8"][data-selected="true"]').waitFor({ timeout: 30_000 });
   });
@@ -168,12 +210,23 @@ describe("following a live trace", () => {
   it("two questions at once: the view follows the newest and says so; each trace keeps its own hops", async () => {
     const { page } = browser;
     const older = stack.ask("What's in my notes?");
-    await expect.poll(() => page.locator('[data-hop="1"]').textContent(), { timeout: 20_000 }).toContain("What's in my notes?");
+    await expect
+      .poll(() => page.locator('[data-hop="1"]').textContent(), { timeout: 20_000 })
+      .toContain("What's in my notes?");
     const newer = stack.ask(QUESTION);
     await expect.poll(() => page.locator('[data-hop="1"]').textContent(), { timeout: 20_000 }).toContain(QUESTION);
-    await expect.poll(() => page.getByTestId("follow-live-many").textContent().catch(() => ""), { timeout: 10_000 }).toBe("2 questions running — following the newest");
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId("follow-live-many")
+            .textContent()
+            .catch(() => ""),
+        { timeout: 10_000 },
+      )
+      .toBe("2 questions running — following the newest");
     await browser.screenshot("43-follow-live-two-questions-1280");
-    expect((await page.getByTestId("follow-live").getAttribute("data-on"))).toBe("true");
+    expect(await page.getByTestId("follow-live").getAttribute("data-on")).toBe("true");
     await Promise.all([older, newer]);
     await page.locator('[data-hop="8"][data-selected="true"]').waitFor({ timeout: 40_000 });
     expect(await page.locator('[data-hop="1"]').textContent()).toContain(QUESTION);
@@ -204,7 +257,9 @@ describe("following a live trace", () => {
         if (n && w.__numbers.at(-1) !== n) w.__numbers.push(n);
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
-    await expect.poll(() => presenter.getByTestId("caption").locator("span").first().textContent(), { timeout: 30_000 }).toBe("8");
+    await expect
+      .poll(() => presenter.getByTestId("caption").locator("span").first().textContent(), { timeout: 30_000 })
+      .toBe("8");
     const numbers = await page.evaluate(() => (window as unknown as { __numbers: string[] }).__numbers.map(Number));
     expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
     expect(numbers.length).toBeGreaterThanOrEqual(4);

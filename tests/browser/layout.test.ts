@@ -32,20 +32,26 @@ function overlaps(page: Page): Promise<Overlap[]> {
     for (const row of seq.querySelectorAll<HTMLElement>("[data-hop]")) {
       const hop = row.dataset.hop;
       row.querySelectorAll("[data-direction] > span").forEach((e) => others.push(box(e, `hop ${hop} arrow`)));
-      row.querySelectorAll("[data-number], [data-flag]").forEach((e) => others.push(box(e, `hop ${hop} ${e.textContent}`)));
+      row
+        .querySelectorAll("[data-number], [data-flag]")
+        .forEach((e) => others.push(box(e, `hop ${hop} ${e.textContent}`)));
       // A label's text, not its box (a label may use the free width beyond its arrow).
       row.querySelectorAll("[data-label]").forEach((e) => {
         const range = document.createRange();
         range.selectNodeContents(e);
-        for (const r of range.getClientRects()) others.push({ l: r.left, r: r.right, t: r.top, b: r.bottom, name: `hop ${hop} label "${e.textContent}"` });
+        for (const r of range.getClientRects())
+          others.push({ l: r.left, r: r.right, t: r.top, b: r.bottom, name: `hop ${hop} label "${e.textContent}"` });
       });
     }
-    const marks = [...seq.querySelectorAll('[data-testid="notes-mark"], [data-testid="notes-lane-name"]')].map((e) => box(e, `mark "${e.textContent}"`));
+    const marks = [...seq.querySelectorAll('[data-testid="notes-mark"], [data-testid="notes-lane-name"]')].map((e) =>
+      box(e, `mark "${e.textContent}"`),
+    );
     const out: { what: string; with: string }[] = [];
     for (const m of marks.filter(visible)) {
       for (const o of [...others, ...marks].filter(visible)) {
         if (o === m) continue;
-        if (m.l < o.r - 0.5 && o.l < m.r - 0.5 && m.t < o.b - 0.5 && o.t < m.b - 0.5) out.push({ what: m.name, with: o.name });
+        if (m.l < o.r - 0.5 && o.l < m.r - 0.5 && m.t < o.b - 0.5 && o.t < m.b - 0.5)
+          out.push({ what: m.name, with: o.name });
       }
     }
     return out;
@@ -59,7 +65,9 @@ const CLEAR_PX = 4;
  * How close the file lane's name comes to the rows below its strip: the first row's top edge, and every
  * arrow (with its head, which rises above its line), label text, hop number and flag in view, as boxes.
  */
-function nameClearance(page: Page): Promise<{ toFirstRow: number; nearest: { gap: number; what: string }; inside: boolean }> {
+function nameClearance(
+  page: Page,
+): Promise<{ toFirstRow: number; nearest: { gap: number; what: string }; inside: boolean }> {
   return page.evaluate(() => {
     const seq = document.querySelector('[data-testid="sequence"]') as HTMLElement;
     const name = (document.querySelector('[data-testid="notes-lane-name"]') as HTMLElement).getBoundingClientRect();
@@ -72,7 +80,13 @@ function nameClearance(page: Page): Promise<{ toFirstRow: number; nearest: { gap
         const head = getComputedStyle(e, "::after");
         // The head is a CSS triangle on the line's end: as tall as its borders, centred on the line.
         const half = (parseFloat(head.borderTopWidth) + parseFloat(head.borderBottomWidth)) / 2;
-        boxes.push({ l: b.left - 12, r: b.right + 12, t: b.top + b.height / 2 - half, b: b.top + b.height / 2 + half, what: `hop ${hop} arrow` });
+        boxes.push({
+          l: b.left - 12,
+          r: b.right + 12,
+          t: b.top + b.height / 2 - half,
+          b: b.top + b.height / 2 + half,
+          what: `hop ${hop} arrow`,
+        });
       });
       row.querySelectorAll("[data-number], [data-flag]").forEach((e) => {
         const b = e.getBoundingClientRect();
@@ -81,7 +95,8 @@ function nameClearance(page: Page): Promise<{ toFirstRow: number; nearest: { gap
       row.querySelectorAll("[data-label]").forEach((e) => {
         const range = document.createRange();
         range.selectNodeContents(e);
-        for (const r of range.getClientRects()) boxes.push({ l: r.left, r: r.right, t: r.top, b: r.bottom, what: `hop ${hop} label "${e.textContent}"` });
+        for (const r of range.getClientRects())
+          boxes.push({ l: r.left, r: r.right, t: r.top, b: r.bottom, what: `hop ${hop} label "${e.textContent}"` });
       });
     }
     let nearest = { gap: Number.POSITIVE_INFINITY, what: "" };
@@ -91,17 +106,29 @@ function nameClearance(page: Page): Promise<{ toFirstRow: number; nearest: { gap
     }
     const first = rows.find((r) => r.dataset.hop === "1")!.getBoundingClientRect();
     const view = seq.getBoundingClientRect();
-    return { toFirstRow: Math.round((first.top - name.bottom) * 10) / 10, nearest, inside: name.left >= view.left - 0.5 && name.right <= view.right + 0.5 };
+    return {
+      toFirstRow: Math.round((first.top - name.bottom) * 10) / 10,
+      nearest,
+      inside: name.left >= view.left - 0.5 && name.right <= view.right + 0.5,
+    };
   });
 }
 
 /** The Inspector's session played four times over: 20 MCP-only hops, so presenter mode shrinks its rows to compact. */
 async function longMcpSession(): Promise<string> {
-  const bundle = JSON.parse(await readFile(new URL("inspector-session.hopscope.json", TRACES), "utf8")) as { trace: { name: string }; exchanges: { id: number; seq: number; timings: Record<string, number | null> }[] };
+  const bundle = JSON.parse(await readFile(new URL("inspector-session.hopscope.json", TRACES), "utf8")) as {
+    trace: { name: string };
+    exchanges: { id: number; seq: number; timings: Record<string, number | null> }[];
+  };
   const one = bundle.exchanges;
   bundle.trace.name = "MCP Inspector: the session four times";
   bundle.exchanges = [0, 1, 2, 3].flatMap((round) =>
-    one.map((x, i) => ({ ...x, id: round * one.length + i + 1, seq: round * one.length + i + 1, timings: Object.fromEntries(Object.entries(x.timings).map(([k, v]) => [k, v === null ? null : v + round * 400])) })),
+    one.map((x, i) => ({
+      ...x,
+      id: round * one.length + i + 1,
+      seq: round * one.length + i + 1,
+      timings: Object.fromEntries(Object.entries(x.timings).map(([k, v]) => [k, v === null ? null : v + round * 400])),
+    })),
   );
   return JSON.stringify(bundle);
 }
@@ -111,9 +138,22 @@ describe("the sequence view's layout", () => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    for (const name of ["buy-milk", "write-instead-of-append", "missing-argument", "loop", "inspector-session", "stdio-session", "mcp-x4"]) {
-      const body = name === "mcp-x4" ? await longMcpSession() : await readFile(new URL(`${name}.hopscope.json`, TRACES));
-      const res = await fetch(new URL("/api/import", suite.stack.uiUrl), { method: "POST", headers: { "content-type": "application/json" }, body });
+    for (const name of [
+      "buy-milk",
+      "write-instead-of-append",
+      "missing-argument",
+      "loop",
+      "inspector-session",
+      "stdio-session",
+      "mcp-x4",
+    ]) {
+      const body =
+        name === "mcp-x4" ? await longMcpSession() : await readFile(new URL(`${name}.hopscope.json`, TRACES));
+      const res = await fetch(new URL("/api/import", suite.stack.uiUrl), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
       expect(res.status).toBe(200);
       ids[name] = ((await res.json()) as { id: string }).id;
     }
@@ -142,7 +182,9 @@ describe("the sequence view's layout", () => {
           const [m, row, arrows] = await Promise.all([
             mark.boundingBox(),
             page.locator('[data-hop="5"]').boundingBox(),
-            page.locator('[data-hop="5"] [data-direction] > span').evaluateAll((els) => Math.max(...els.map((e) => e.getBoundingClientRect().bottom))),
+            page
+              .locator('[data-hop="5"] [data-direction] > span')
+              .evaluateAll((els) => Math.max(...els.map((e) => e.getBoundingClientRect().bottom))),
           ]);
           expect(m!.y).toBeGreaterThan(arrows);
           expect(m!.y + m!.height).toBeLessThanOrEqual(row!.y + row!.height + 0.5);
@@ -202,15 +244,24 @@ describe("the sequence view's layout", () => {
     const { page } = suite.browser;
     await page.setViewportSize({ width: 1280, height: 720 });
     await open(page, "missing-argument", 1, true);
-    const rows = await page.locator("[data-hop]").evaluateAll((els) => els.map((e) => ({ hop: (e as HTMLElement).dataset.hop, bottom: e.getBoundingClientRect().bottom })));
+    const rows = await page
+      .locator("[data-hop]")
+      .evaluateAll((els) =>
+        els.map((e) => ({ hop: (e as HTMLElement).dataset.hop, bottom: e.getBoundingClientRect().bottom })),
+      );
     expect(rows).toHaveLength(11);
     const seqBottom = (await page.getByTestId("sequence").boundingBox())!;
-    for (const r of rows) expect(r.bottom, `hop ${r.hop} is on screen`).toBeLessThanOrEqual(seqBottom.y + seqBottom.height + 0.5);
+    for (const r of rows)
+      expect(r.bottom, `hop ${r.hop} is on screen`).toBeLessThanOrEqual(seqBottom.y + seqBottom.height + 0.5);
     // Compact rows give each label one line: a long one is clamped, and its whole text is its tooltip
     // (and in the hop's detail). Only the longest text of this lesson is: the tool error's.
-    const cut = await page.locator("[data-label]").evaluateAll((els) =>
-      els.filter((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1).map((e) => ({ text: e.textContent ?? "", title: e.parentElement?.getAttribute("title") ?? "" })),
-    );
+    const cut = await page
+      .locator("[data-label]")
+      .evaluateAll((els) =>
+        els
+          .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)
+          .map((e) => ({ text: e.textContent ?? "", title: e.parentElement?.getAttribute("title") ?? "" })),
+      );
     for (const c of cut) expect(c.title).toBe(c.text);
     expect(cut.map((c) => c.text)).toEqual(["isError: Param (content) is required: append takes (content)."]);
     expect(await page.locator("[data-label]").allTextContents()).toContain('append({"content":"buy milk"})');

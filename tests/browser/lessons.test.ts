@@ -50,7 +50,9 @@ describe("a lesson: the model forgets an argument", () => {
     const focus = page.getByTestId("presenter-focus");
     await focus.getByTestId("presenter-result").waitFor();
     expect(await focus.textContent()).toContain("Tool error (for the model)");
-    expect(await focus.locator('[data-outcome="tool-error"]').textContent()).toMatch(/tool error:.*isError: true.*the model can correct/);
+    expect(await focus.locator('[data-outcome="tool-error"]').textContent()).toMatch(
+      /tool error:.*isError: true.*the model can correct/,
+    );
     await browser.screenshot("41-presenter-tool-error");
   });
 });

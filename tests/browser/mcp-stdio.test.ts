@@ -18,7 +18,12 @@ import { TSX, wrapped } from "../support/stdio-host";
 import { openBrowser, type Browser } from "./support/browser";
 import { buildUi } from "./support/build-ui";
 
-const NOTES = [process.execPath, "--import", TSX, fileURLToPath(new URL("../../apps/mcp-server/src/stdio-main.ts", import.meta.url))];
+const NOTES = [
+  process.execPath,
+  "--import",
+  TSX,
+  fileURLToPath(new URL("../../apps/mcp-server/src/stdio-main.ts", import.meta.url)),
+];
 
 describe("MCP over stdio and SSE in the timeline", () => {
   let ui: Awaited<ReturnType<typeof buildUi>>;
@@ -51,7 +56,13 @@ describe("MCP over stdio and SSE in the timeline", () => {
     await writeFile(notesFile, "");
     host = new Client({ name: "learners-host", version: "1.0.0" });
     const [program, ...args] = wrapped(NOTES);
-    await host.connect(new StdioClientTransport({ command: program as string, args, env: { PATH: process.env.PATH ?? "", NOTES_FILE: notesFile, HOPSCOPE_URL: recorder.url } }));
+    await host.connect(
+      new StdioClientTransport({
+        command: program as string,
+        args,
+        env: { PATH: process.env.PATH ?? "", NOTES_FILE: notesFile, HOPSCOPE_URL: recorder.url },
+      }),
+    );
     await host.listTools();
     await host.callTool({ name: "append", arguments: { content: "buy milk" } });
     // The host is still connected: the trace is live.

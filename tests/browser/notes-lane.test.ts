@@ -17,7 +17,11 @@ describe("the notes file lane", () => {
 
   beforeAll(async () => {
     ui = await buildUi();
-    stack = await startRecorderStack({ webDist: ui.dir, lesson: "write-instead-of-append", notes: "call the dentist\nwater the plants\n" });
+    stack = await startRecorderStack({
+      webDist: ui.dir,
+      lesson: "write-instead-of-append",
+      notes: "call the dentist\nwater the plants\n",
+    });
     browser = await openBrowser();
   });
   afterAll(async () => {
@@ -44,7 +48,9 @@ describe("the notes file lane", () => {
     await page.locator('[data-hop="5"][data-selected="true"]').waitFor();
     const panel = page.getByTestId("hop-detail").getByTestId("notes-change");
     await expect.poll(() => panel.textContent()).toContain("2 notes deleted, 1 added");
-    const lines = await panel.locator("[data-op]").evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.op}:${e.textContent?.slice(1)}`));
+    const lines = await panel
+      .locator("[data-op]")
+      .evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.op}:${e.textContent?.slice(1)}`));
     expect(lines).toEqual(["del:call the dentist", "del:water the plants", "add:buy milk"]);
     expect(await panel.textContent()).toContain("by tools/call write");
     expect(await page.getByTestId("notes-lane-name").textContent()).toBe("…/data/db");
@@ -72,14 +78,20 @@ describe("the notes file lane", () => {
     await new Promise((r) => setTimeout(r, 300)); // a stray hop would have been announced by now
     expect(await page.locator("[data-hop]").count()).toBe(hopsBefore);
     const listAfter = TraceListSchema.parse(JSON.parse(await stack.api("/api/traces")));
-    expect(listAfter.traces.map((t) => [t.id, t.exchangeCount])).toEqual(listBefore.traces.map((t) => [t.id, t.exchangeCount]));
+    expect(listAfter.traces.map((t) => [t.id, t.exchangeCount])).toEqual(
+      listBefore.traces.map((t) => [t.id, t.exchangeCount]),
+    );
     // A named starting set, the lesson's own: the file holds it, still without a hop.
     await page.selectOption("#notes-reset-set", "dentist");
     await page.getByTestId("notes-reset").click();
     await page.getByText("Notes reset to “dentist”").waitFor();
     expect(await stack.readNotes()).toBe("call the dentist\n");
-    await expect.poll(() => page.getByTestId("notes-lane-name").getAttribute("title")).toContain("Now: 1 note — call the dentist.");
-    expect(TraceListSchema.parse(JSON.parse(await stack.api("/api/traces"))).traces).toHaveLength(listBefore.traces.length);
+    await expect
+      .poll(() => page.getByTestId("notes-lane-name").getAttribute("title"))
+      .toContain("Now: 1 note — call the dentist.");
+    expect(TraceListSchema.parse(JSON.parse(await stack.api("/api/traces"))).traces).toHaveLength(
+      listBefore.traces.length,
+    );
     expect(browser.pageErrors).toEqual([]);
   });
 
@@ -87,7 +99,9 @@ describe("the notes file lane", () => {
     const { page } = browser;
     await writeFile(stack.notesFile, "call the dentist\nfeed the cat\n");
     const notice = page.getByTestId("notes-outside");
-    await expect.poll(() => notice.textContent().catch(() => ""), { timeout: 10_000 }).toContain("changed with no tool call running: 1 note added");
+    await expect
+      .poll(() => notice.textContent().catch(() => ""), { timeout: 10_000 })
+      .toContain("changed with no tool call running: 1 note added");
     await browser.screenshot("48-notes-edited-by-hand-1280");
   });
 });

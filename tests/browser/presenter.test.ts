@@ -24,7 +24,11 @@ describe("presenting the article's trace", () => {
 
   beforeAll(async () => {
     ({ stack, browser } = suite);
-    const res = await fetch(`${stack.uiUrl}/api/ask`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "Add buy milk to my notes" }) });
+    const res = await fetch(`${stack.uiUrl}/api/ask`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ message: "Add buy milk to my notes" }),
+    });
     expect(res.status).toBe(200);
     const list = (await (await fetch(`${stack.uiUrl}/api/traces`)).json()) as { traces: { id: string }[] };
     traceId = list.traces[0]!.id;
@@ -38,29 +42,43 @@ describe("presenting the article's trace", () => {
 
   /** Labels whose text does not fit their box (cut by an ellipsis or a line clamp). */
   function cutLabels(): Promise<string[]> {
-    return browser.page.locator("[data-label]").evaluateAll((els) =>
-      els.filter((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1).map((e) => e.textContent ?? ""),
-    );
+    return browser.page
+      .locator("[data-label]")
+      .evaluateAll((els) =>
+        els
+          .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)
+          .map((e) => e.textContent ?? ""),
+      );
   }
 
   it("at 1280×720 shows all eight hops with no label cut and the lane names apart", async () => {
     const { page } = browser;
     await present(4);
-    const rows = await page.locator("[data-hop]").evaluateAll((els) => els.map((e) => ({ hop: (e as HTMLElement).dataset.hop, bottom: e.getBoundingClientRect().bottom })));
+    const rows = await page
+      .locator("[data-hop]")
+      .evaluateAll((els) =>
+        els.map((e) => ({ hop: (e as HTMLElement).dataset.hop, bottom: e.getBoundingClientRect().bottom })),
+      );
     expect(rows.map((r) => r.hop)).toEqual(["1", "2", "3", "4", "5", "6", "7", "8"]);
     for (const r of rows) expect(r.bottom, `hop ${r.hop} is on screen`).toBeLessThanOrEqual(720);
     expect(await cutLabels()).toEqual([]);
     expect(await page.locator("[data-label]").allTextContents()).toContain('append({"content":"buy milk"})');
-    const lanes = await page.locator("span[data-lane]").evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as Box));
+    const lanes = await page
+      .locator("span[data-lane]")
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as Box));
     expect(lanes).toHaveLength(4);
-    for (let i = 1; i < lanes.length; i++) expect(lanes[i]!.left - lanes[i - 1]!.right, "gap between lane names").toBeGreaterThan(4);
+    for (let i = 1; i < lanes.length; i++)
+      expect(lanes[i]!.left - lanes[i - 1]!.right, "gap between lane names").toBeGreaterThan(4);
     await browser.screenshot("20-presenter-1280-hop-4");
     // The timeline (not presenting) at 1280×720: no label cut either, lane names apart.
     await page.keyboard.press("Escape");
     await page.getByTestId("hop-detail").waitFor();
     expect(await cutLabels()).toEqual([]);
-    const laneBoxes = await page.locator("span[data-lane]").evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as Box));
-    for (let i = 1; i < laneBoxes.length; i++) expect(laneBoxes[i]!.left - laneBoxes[i - 1]!.right, "gap between lane names").toBeGreaterThan(4);
+    const laneBoxes = await page
+      .locator("span[data-lane]")
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as Box));
+    for (let i = 1; i < laneBoxes.length; i++)
+      expect(laneBoxes[i]!.left - laneBoxes[i - 1]!.right, "gap between lane names").toBeGreaterThan(4);
   });
 
   it("hop 2 shows the five tools as a table, in both modes", async () => {
@@ -68,7 +86,9 @@ describe("presenting the article's trace", () => {
     await present(2);
     const table = page.getByTestId("presenter-focus").getByTestId("tools-table");
     await table.waitFor();
-    expect(await table.locator("tbody tr").evaluateAll((trs) => trs.map((t) => (t as HTMLElement).dataset.tool))).toEqual(["read", "write", "append", "update", "clear"]);
+    expect(
+      await table.locator("tbody tr").evaluateAll((trs) => trs.map((t) => (t as HTMLElement).dataset.tool)),
+    ).toEqual(["read", "write", "append", "update", "clear"]);
     expect(await table.locator('tr[data-tool="append"]').textContent()).toMatch(/content: string\s*required/);
     await browser.screenshot("21-presenter-1280-hop-2-tools");
     await page.keyboard.press("Escape");
@@ -111,12 +131,20 @@ describe("presenting the article's trace", () => {
     await page.getByRole("tab", { name: "What the model saw" }).click();
     expect(Number(await page.getByTestId("token-count").getAttribute("data-count"))).toBe(total);
     // Not presenting, too: the prompt opens with the waiting assistant tag on screen.
-    const tag = page.getByTestId("hop-detail").getByTestId("rendered-prompt").locator('[data-kind="special"]', { hasText: "<|im_start|>" }).last();
-    await expect.poll(() => tag.evaluate((el) => {
-      const r = el.getBoundingClientRect();
-      const pre = el.closest("pre")!.getBoundingClientRect();
-      return r.top >= pre.top - 1 && r.bottom <= pre.bottom + 1 && r.top >= 0 && r.bottom <= innerHeight;
-    })).toBe(true);
+    const tag = page
+      .getByTestId("hop-detail")
+      .getByTestId("rendered-prompt")
+      .locator('[data-kind="special"]', { hasText: "<|im_start|>" })
+      .last();
+    await expect
+      .poll(() =>
+        tag.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          const pre = el.closest("pre")!.getBoundingClientRect();
+          return r.top >= pre.top - 1 && r.bottom <= pre.bottom + 1 && r.top >= 0 && r.bottom <= innerHeight;
+        }),
+      )
+      .toBe(true);
   });
 
   it("hop 6 opens on what is new; a tab chosen on one hop does not stick to the next", async () => {
@@ -137,7 +165,9 @@ describe("presenting the article's trace", () => {
     await page.keyboard.press("j");
     await page.keyboard.press("j"); // hop 8
     await page.getByTestId("hop-detail").getByText("The host replied").waitFor();
-    expect(await page.getByTestId("hop-detail").locator("ol li").allTextContents()).toEqual([expect.stringContaining('append({"content":"buy milk"})')]);
+    expect(await page.getByTestId("hop-detail").locator("ol li").allTextContents()).toEqual([
+      expect.stringContaining('append({"content":"buy milk"})'),
+    ]);
   });
 
   it("numbers add up: hop 4's generated tokens match eval_count (the ending token explained); hops and exchanges explained", async () => {
@@ -146,12 +176,17 @@ describe("presenting the article's trace", () => {
     const generated = page.getByTestId("generated-count");
     await generated.waitFor();
     const text = (await generated.textContent()) ?? "";
-    const list = (await (await fetch(`${stack.uiUrl}/api/traces/${traceId}`)).json()) as { exchanges: { classification: { kind: string; evalCount?: number } }[] };
-    const evalCount = list.exchanges.filter((x) => x.classification.kind === "model.chat")[0]!.classification.evalCount!;
+    const list = (await (await fetch(`${stack.uiUrl}/api/traces/${traceId}`)).json()) as {
+      exchanges: { classification: { kind: string; evalCount?: number } }[];
+    };
+    const evalCount = list.exchanges.filter((x) => x.classification.kind === "model.chat")[0]!.classification
+      .evalCount!;
     expect(text).toContain(`${evalCount} tokens generated, as the model server counted`);
     expect(text).toContain("<|im_end|>");
     await page.getByTestId("vocabulary").locator("summary").click();
-    expect(await page.getByTestId("vocabulary").textContent()).toContain("An HTTP exchange is one request with its response");
+    expect(await page.getByTestId("vocabulary").textContent()).toContain(
+      "An HTTP exchange is one request with its response",
+    );
     // One duration per exchange: hop 3 (the request side of hop 4's exchange) draws no second duration.
     expect(await page.locator('[data-hop="3"]').textContent()).not.toMatch(/\d+ ms\b/);
     expect(await page.locator('[data-hop="4"]').textContent()).toMatch(/\d+ ms\b/);
@@ -172,14 +207,18 @@ describe("presenting the article's trace", () => {
       const el = root.querySelector('[data-testid="presenter-title"]') as HTMLElement;
       const line = parseFloat(getComputedStyle(el).lineHeight);
       const head = el.parentElement as HTMLElement;
-      const outside = [...head.children].filter((c) => c.getBoundingClientRect().right > innerWidth + 0.5 || c.getBoundingClientRect().left < -0.5).map((c) => c.textContent);
+      const outside = [...head.children]
+        .filter((c) => c.getBoundingClientRect().right > innerWidth + 0.5 || c.getBoundingClientRect().left < -0.5)
+        .map((c) => c.textContent);
       return {
         text: el.textContent,
         title: el.title,
         lines: Math.round(el.getBoundingClientRect().height / line),
         clamped: el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1,
         outside,
-        lastHopBottom: Math.max(...[...root.querySelectorAll("[data-hop]")].map((r) => r.getBoundingClientRect().bottom)),
+        lastHopBottom: Math.max(
+          ...[...root.querySelectorAll("[data-hop]")].map((r) => r.getBoundingClientRect().bottom),
+        ),
       };
     });
   }
@@ -187,7 +226,10 @@ describe("presenting the article's trace", () => {
   it("the question in the header is whole, on two lines at most, at 1280×720 and 1920×1080, dark and light; a very long one is clamped after two", async () => {
     const { page } = browser;
     const question = "Add buy milk to my notes";
-    const sizes = [[1280, 720], [1920, 1080]] as const;
+    const sizes = [
+      [1280, 720],
+      [1920, 1080],
+    ] as const;
     for (const scheme of ["dark", "light"] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       for (const [width, height] of sizes) {
@@ -196,7 +238,14 @@ describe("presenting the article's trace", () => {
         // Opened by hand: following live is paused, the header at its fullest ("Paused", Follow live).
         await page.locator('[data-testid="presenter"] [data-testid="follow-live"][data-on="false"]').waitFor();
         const t = await presenterTitle();
-        expect(t, `${width}×${height} ${scheme}`).toEqual({ text: question, title: question, lines: 1, clamped: false, outside: [], lastHopBottom: t.lastHopBottom });
+        expect(t, `${width}×${height} ${scheme}`).toEqual({
+          text: question,
+          title: question,
+          lines: 1,
+          clamped: false,
+          outside: [],
+          lastHopBottom: t.lastHopBottom,
+        });
         expect(t.lastHopBottom).toBeLessThanOrEqual(height);
         // Narrating adds the replay's state to the header: the question keeps its room.
         await page.keyboard.press("r");
@@ -211,14 +260,26 @@ describe("presenting the article's trace", () => {
     }
     // A question of 190 characters: two lines, then an ellipsis; the whole question is its tooltip; nothing pushed off screen.
     const long = `${question}, then call the dentist, pick up the dry cleaning and book the train for the workshop next Tuesday, and read every note back to me so I can check that nothing was lost`;
-    const rename = (name: string) => fetch(`${stack.uiUrl}/api/traces/${traceId}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) });
+    const rename = (name: string) =>
+      fetch(`${stack.uiUrl}/api/traces/${traceId}`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name }),
+      });
     expect((await rename(long)).status).toBe(200);
     for (const [width, height] of sizes) {
       await page.setViewportSize({ width, height });
       await present(3);
       await expect.poll(async () => (await presenterTitle()).text).toBe(long);
       const t = await presenterTitle();
-      expect(t, `${width}×${height}`).toEqual({ text: long, title: long, lines: 2, clamped: true, outside: [], lastHopBottom: t.lastHopBottom });
+      expect(t, `${width}×${height}`).toEqual({
+        text: long,
+        title: long,
+        lines: 2,
+        clamped: true,
+        outside: [],
+        lastHopBottom: t.lastHopBottom,
+      });
       expect(t.lastHopBottom).toBeLessThanOrEqual(height);
       await browser.screenshot(`29-presenter-title-long-light-${width}`);
     }
@@ -236,12 +297,16 @@ describe("presenting the article's trace", () => {
     const stage = await page.getByTestId("presenter").evaluate((root) => {
       const box = (el: Element | null) => (el as HTMLElement).getBoundingClientRect();
       const bar = root.querySelector('[data-testid="hops-out-of-view"]');
-      const barButtons = bar ? [...bar.querySelectorAll("button")].filter((b) => !b.disabled).map((b) => box(b).right) : [];
+      const barButtons = bar
+        ? [...bar.querySelectorAll("button")].filter((b) => !b.disabled).map((b) => box(b).right)
+        : [];
       return {
         captionBottom: box(root.querySelector('[data-testid="caption"]')).bottom,
         focusHeight: box(root.querySelector('[data-testid="presenter-focus"]')).height,
         footTop: box(root.querySelector("footer")).top,
-        paneRight: box(root.querySelector('[data-testid="presenter-focus"]')?.parentElement?.previousElementSibling ?? null).right,
+        paneRight: box(
+          root.querySelector('[data-testid="presenter-focus"]')?.parentElement?.previousElementSibling ?? null,
+        ).right,
         barRight: bar ? box(bar).right : null,
         barButtonsRight: barButtons,
       };
@@ -249,7 +314,8 @@ describe("presenting the article's trace", () => {
     expect(stage.captionBottom).toBeLessThanOrEqual(stage.footTop + 0.5);
     expect(stage.focusHeight).toBeGreaterThan(100);
     expect(stage.barRight, "this lesson overflows its pane at 150 %: the bar is shown").not.toBeNull();
-    for (const right of [stage.barRight as number, ...stage.barButtonsRight]) expect(right).toBeLessThanOrEqual(stage.paneRight + 0.5);
+    for (const right of [stage.barRight as number, ...stage.barButtonsRight])
+      expect(right).toBeLessThanOrEqual(stage.paneRight + 0.5);
     await browser.screenshot("29-presenter-title-zoom-150-1280");
     await page.keyboard.press("Control+0");
     await page.emulateMedia({ colorScheme: "dark" });
@@ -261,9 +327,15 @@ describe("presenting the article's trace", () => {
     await page.setViewportSize({ width: 1920, height: 1080 });
     await present(5);
     // Every piece of diagram text: lane names, hop numbers, arrow labels, sizes and durations.
-    const sizes = await page.locator('[data-testid="sequence"] span, span[data-lane]').evaluateAll((els) =>
-      els.filter((e) => e.checkVisibility() && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim())).map((e) => parseFloat(getComputedStyle(e).fontSize)),
-    );
+    const sizes = await page
+      .locator('[data-testid="sequence"] span, span[data-lane]')
+      .evaluateAll((els) =>
+        els
+          .filter(
+            (e) => e.checkVisibility() && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim()),
+          )
+          .map((e) => parseFloat(getComputedStyle(e).fontSize)),
+      );
     expect(sizes.length).toBeGreaterThan(20);
     expect(Math.min(...sizes)).toBeGreaterThanOrEqual(24);
     expect(await cutLabels()).toEqual([]);
@@ -285,14 +357,20 @@ describe("presenting the article's trace", () => {
     await page.getByLabel("Follow a value across hops").fill("buy milk");
     await page.getByLabel("Follow a value across hops").press("Enter");
     const path = page.getByTestId("follow-path");
-    await expect.poll(() => page.getByTestId("follow-panel").textContent(), { timeout: 15_000 }).toContain("in the order it travelled");
+    await expect
+      .poll(() => page.getByTestId("follow-panel").textContent(), { timeout: 15_000 })
+      .toContain("in the order it travelled");
     await expect.poll(() => path.locator("button").count()).toBeGreaterThan(5);
-    const hops = (await path.locator("button").evaluateAll((bs) => bs.map((b) => Number((b as HTMLElement).dataset.hop))));
+    const hops = await path
+      .locator("button")
+      .evaluateAll((bs) => bs.map((b) => Number((b as HTMLElement).dataset.hop)));
     expect(hops[0]).toBe(1);
     expect(hops).toEqual([...hops].sort((a, b) => a - b));
     expect(new Set(hops)).toEqual(new Set([1, 3, 4, 5, 6, 7, 8]));
     // The notes file is a step: right after the MCP request that wrote the value, before its result.
-    const steps = await path.locator("button").evaluateAll((bs) => bs.map((b) => `${(b as HTMLElement).dataset.hop}:${(b as HTMLElement).dataset.side}`));
+    const steps = await path
+      .locator("button")
+      .evaluateAll((bs) => bs.map((b) => `${(b as HTMLElement).dataset.hop}:${(b as HTMLElement).dataset.side}`));
     const file = steps.indexOf("5:notes");
     expect(file, steps.join(" ")).toBeGreaterThan(0);
     expect(steps[file - 1]).toBe("5:request");
@@ -324,56 +402,5 @@ describe("presenting the article's trace", () => {
     await page.keyboard.press("Escape"); // leaves the input
     await page.keyboard.press("Escape"); // closes the panel
     expect(await page.getByTestId("follow-panel").count()).toBe(0);
-  });
-
-  it("narrates from the keyboard: r starts, Space shows one hop (and its caption) per press; auto mode holds at key hops", async () => {
-    const { page } = browser;
-    await present(1);
-    const shown = () => page.locator('[role="listitem"][data-hop]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.hop));
-    await page.keyboard.press("r");
-    await expect.poll(shown).toEqual(["1"]);
-    expect(await page.getByTestId("replay-status").textContent()).toContain("step mode");
-    const captions: string[] = [];
-    for (let n = 2; n <= 4; n++) {
-      await page.keyboard.press(" ");
-      await expect.poll(shown).toHaveLength(n);
-      captions.push((await page.getByTestId("caption").textContent()) ?? "");
-    }
-    expect(captions[0]).toContain("which tools it has");
-    expect(captions[1]).toContain("The host asks the model");
-    expect(captions[2]).toContain("The model asks for a tool");
-    await browser.screenshot("25-narrated-step-hop-4");
-    // Auto-advance at 4×: goes on by itself, then holds at the next key hop (6, the resent request).
-    await page.keyboard.press("m");
-    await page.keyboard.press("f");
-    await page.keyboard.press("f");
-    await page.keyboard.press("f");
-    await page.keyboard.press(" ");
-    await expect.poll(() => page.getByTestId("replay-status").textContent(), { timeout: 15_000 }).toContain("paused at key hop 6");
-    expect(await shown()).toEqual(["1", "2", "3", "4", "5", "6"]);
-    await page.keyboard.press(" ");
-    await expect.poll(shown, { timeout: 15_000 }).toHaveLength(8);
-    // A speaker who stepped to hop 5 with the arrows and then presses Space narrates on from there.
-    await present(5);
-    await page.reload();
-    await page.locator('[data-hop="5"][data-selected="true"]').waitFor();
-    await page.keyboard.press(" ");
-    await expect.poll(shown).toEqual(["1", "2", "3", "4", "5", "6"]);
-    expect(await page.getByTestId("caption").textContent()).toContain("resending everything");
-    // A presentation clicker sends PageDown.
-    await page.keyboard.press("PageDown");
-    await expect.poll(shown).toHaveLength(7);
-    // Space while the Next button has focus advances once, not twice (the key and the button's click).
-    await page.keyboard.press("Escape");
-    await page.getByTestId("hop-detail").waitFor();
-    for (const _ of [6, 5]) await page.keyboard.press("k");
-    await expect.poll(shown).toHaveLength(5);
-    await page.getByTestId("play").click();
-    await expect.poll(shown).toHaveLength(6);
-    await page.keyboard.press(" ");
-    await expect.poll(shown).toHaveLength(7);
-    await page.waitForTimeout(300);
-    expect(await shown()).toHaveLength(7);
-    expect(browser.pageErrors).toEqual([]);
   });
 });

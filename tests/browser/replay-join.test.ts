@@ -17,7 +17,8 @@ const TRACES = new URL("../../traces/", import.meta.url);
 const SCREENSHOTS = new URL("../../test-results/screenshots/", import.meta.url);
 
 /** A screenshot of a second page (the suite's helper takes its own page's). */
-const shot = (page: Page, name: string) => page.screenshot({ path: fileURLToPath(new URL(`${name}.png`, SCREENSHOTS)) });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: fileURLToPath(new URL(`${name}.png`, SCREENSHOTS)) });
 
 describe("a page opened during a replay", () => {
   const suite = browserSuite();
@@ -25,14 +26,22 @@ describe("a page opened during a replay", () => {
 
   beforeAll(async () => {
     for (const name of ["buy-milk", "inspector-session"]) {
-      const res = await fetch(new URL("/api/import", suite.stack.uiUrl), { method: "POST", headers: { "content-type": "application/json" }, body: await readFile(new URL(`${name}.hopscope.json`, TRACES)) });
+      const res = await fetch(new URL("/api/import", suite.stack.uiUrl), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: await readFile(new URL(`${name}.hopscope.json`, TRACES)),
+      });
       expect(res.status).toBe(200);
       ids[name] = ((await res.json()) as { id: string }).id;
     }
   });
 
   async function startReplay(name: string, speed: number) {
-    const res = await fetch(new URL("/api/replay", suite.stack.uiUrl), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ traceId: ids[name], speed }) });
+    const res = await fetch(new URL("/api/replay", suite.stack.uiUrl), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ traceId: ids[name], speed }),
+    });
     expect(res.status, await res.clone().text()).toBe(202);
     return ReplayStartedSchema.parse(await res.json());
   }
@@ -51,7 +60,12 @@ describe("a page opened during a replay", () => {
       new MutationObserver(() => {
         const n = Number(document.querySelector('[data-hop][data-selected="true"]')?.getAttribute("data-hop") ?? 0);
         if (n && w.__selected.at(-1) !== n) w.__selected.push(n);
-      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-selected"] });
+      }).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ["data-selected"],
+      });
     });
     return () => page.evaluate(() => (window as unknown as { __selected: number[] }).__selected);
   }
@@ -101,7 +115,12 @@ describe("a page opened during a replay", () => {
     await page.goto("about:blank");
     // 0.04×: its five quick exchanges spread over about 8 s, with seconds between them.
     const replay = await startReplay("inspector-session", 0.04);
-    const seen = async () => ((await (await fetch(new URL(`/api/traces/${replay.traceId}`, suite.stack.uiUrl))).json()) as { exchanges: unknown[] }).exchanges.length;
+    const seen = async () =>
+      (
+        (await (await fetch(new URL(`/api/traces/${replay.traceId}`, suite.stack.uiUrl))).json()) as {
+          exchanges: unknown[];
+        }
+      ).exchanges.length;
     await expect.poll(seen, { timeout: 10_000 }).toBeGreaterThan(0);
     const late = await suite.browser.context.newPage();
     await late.goto(suite.stack.uiUrl);

@@ -11,7 +11,9 @@ import { autoReplayToEnd } from "./support/replay-to-end";
 import { startRecordedStack, type RecordedStack } from "./support/recorded-stack";
 
 async function visibleHops(browser: Browser): Promise<string[]> {
-  return browser.page.locator("[data-hop]").evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.hop ?? ""));
+  return browser.page
+    .locator("[data-hop]")
+    .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.hop ?? ""));
 }
 
 describe("save, reload, replay and present a trace", () => {
@@ -113,8 +115,16 @@ describe("save, reload, replay and present a trace", () => {
     await page.getByRole("button", { name: "Rename" }).click();
     await expect.poll(() => page.getByTestId("trace-list").getByText("Buy milk, step by step").count()).toBe(1);
     await page.getByText("Export", { exact: true }).click();
-    const links = await page.locator('a[href*="/export?format="]').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
-    expect(links.map((l) => new URL(l).searchParams.get("format"))).toEqual(["hopscope", "har", "otlp", "mermaid", "html"]);
+    const links = await page
+      .locator('a[href*="/export?format="]')
+      .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+    expect(links.map((l) => new URL(l).searchParams.get("format"))).toEqual([
+      "hopscope",
+      "har",
+      "otlp",
+      "mermaid",
+      "html",
+    ]);
     for (const link of links) {
       const res = await fetch(link);
       expect(res.status, link).toBe(200);
@@ -122,18 +132,27 @@ describe("save, reload, replay and present a trace", () => {
     }
     const file = Buffer.from(await (await fetch(links[0]!)).arrayBuffer());
     const before = await page.getByTestId("trace-list").locator("button[data-trace]").count();
-    await page.getByTestId("import-input").setInputFiles({ name: "buy-milk.hopscope.json", mimeType: "application/json", buffer: file });
+    await page
+      .getByTestId("import-input")
+      .setInputFiles({ name: "buy-milk.hopscope.json", mimeType: "application/json", buffer: file });
     await expect.poll(() => page.getByTestId("trace-list").locator("button[data-trace]").count()).toBe(before + 1);
     await page.locator('[data-hop="8"]').waitFor();
     // A second copy of the same file: two entries whose text is the same (name, times, source), told apart by id.
-    await page.getByTestId("import-input").setInputFiles({ name: "buy-milk.hopscope.json", mimeType: "application/json", buffer: file });
+    await page
+      .getByTestId("import-input")
+      .setInputFiles({ name: "buy-milk.hopscope.json", mimeType: "application/json", buffer: file });
     await expect.poll(() => page.getByTestId("trace-list").locator("button[data-trace]").count()).toBe(before + 2);
     await page.locator('[data-hop="8"]').waitFor();
     // ] and [ walk the traces list from the keyboard, in the order it shows. A trace is known by its id: an
     // entry's text is not unique (copies) and changes by itself (the outcome is learnt in the background),
     // which made this test flaky when it compared texts.
-    const current = () => page.getByTestId("trace-list").locator('button[aria-current="true"]').getAttribute("data-trace");
-    const order = () => page.getByTestId("trace-list").locator("button[data-trace]").evaluateAll((bs) => bs.map((b) => b.getAttribute("data-trace") ?? ""));
+    const current = () =>
+      page.getByTestId("trace-list").locator('button[aria-current="true"]').getAttribute("data-trace");
+    const order = () =>
+      page
+        .getByTestId("trace-list")
+        .locator("button[data-trace]")
+        .evaluateAll((bs) => bs.map((b) => b.getAttribute("data-trace") ?? ""));
     // Leave the file input without clicking the page (a click could land on a trace in the list).
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     const ids = await order();
@@ -158,7 +177,9 @@ describe("save, reload, replay and present a trace", () => {
     await page.getByTestId("saved-list").locator("button").first().click();
     await expect.poll(() => page.getByTestId("trace-list").locator("button[data-trace]").count()).toBe(before + 1);
     // The loaded copy is the one open now.
-    await expect.poll(() => page.getByTestId("trace-list").locator('button[aria-current="true"]').textContent()).toContain("imported");
+    await expect
+      .poll(() => page.getByTestId("trace-list").locator('button[aria-current="true"]').textContent())
+      .toContain("imported");
     await page.locator('[data-hop="8"]').waitFor();
   });
 

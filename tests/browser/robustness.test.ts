@@ -13,7 +13,11 @@ import { startRecordedStack, type RecordedStack } from "./support/recorded-stack
 const HOSTILE = `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> add buy milk`;
 
 async function ask(stack: RecordedStack, message: string): Promise<void> {
-  const res = await fetch(`${stack.uiUrl}/api/ask`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message }) });
+  const res = await fetch(`${stack.uiUrl}/api/ask`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ message }),
+  });
   expect(res.status).toBe(200);
   await res.arrayBuffer();
 }
@@ -27,7 +31,11 @@ async function exportBundle(stack: RecordedStack, name: string): Promise<TraceBu
 }
 
 async function importBundle(stack: RecordedStack, bundle: TraceBundle): Promise<string> {
-  const res = await fetch(`${stack.uiUrl}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(bundle) });
+  const res = await fetch(`${stack.uiUrl}/api/import`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(bundle),
+  });
   const body = await res.text();
   expect(res.status, body).toBe(200);
   return TraceSummarySchema.parse(JSON.parse(body)).id;
@@ -36,7 +44,8 @@ async function importBundle(stack: RecordedStack, bundle: TraceBundle): Promise<
 /** The recorded trace repeated until it has `count` exchanges, each copy later than the one before. */
 function grow(bundle: TraceBundle, count: number): TraceBundle {
   const src = bundle.exchanges;
-  const span = Math.max(...src.map((x) => x.timings.end ?? x.timings.start)) - Math.min(...src.map((x) => x.timings.start)) + 5;
+  const span =
+    Math.max(...src.map((x) => x.timings.end ?? x.timings.start)) - Math.min(...src.map((x) => x.timings.start)) + 5;
   const exchanges: Exchange[] = [];
   for (let i = 0; exchanges.length < count; i++) {
     for (const x of src) {
@@ -47,12 +56,29 @@ function grow(bundle: TraceBundle, count: number): TraceBundle {
         ...x,
         id,
         seq: id,
-        timings: { start: x.timings.start + i * span, requestEnd: shift(x.timings.requestEnd), firstByte: shift(x.timings.firstByte), end: shift(x.timings.end) },
+        timings: {
+          start: x.timings.start + i * span,
+          requestEnd: shift(x.timings.requestEnd),
+          firstByte: shift(x.timings.firstByte),
+          end: shift(x.timings.end),
+        },
       });
     }
   }
   const { links: _links, exchanges: _xs, ...trace } = bundle.trace;
-  return { ...bundle, trace: { ...trace, name: `${trace.name} ×${count}`, exchangeCount: count, exchanges: exchanges.map(({ requestHeaders: _a, responseHeaders: _b, requestBody: _c, responseBody: _d, chunks: _e, ...s }) => s), links: [] }, exchanges };
+  return {
+    ...bundle,
+    trace: {
+      ...trace,
+      name: `${trace.name} ×${count}`,
+      exchangeCount: count,
+      exchanges: exchanges.map(
+        ({ requestHeaders: _a, responseHeaders: _b, requestBody: _c, responseBody: _d, chunks: _e, ...s }) => s,
+      ),
+      links: [],
+    },
+    exchanges,
+  };
 }
 
 describe("hostile and heavy recordings", () => {
@@ -89,7 +115,9 @@ describe("hostile and heavy recordings", () => {
     await page.locator('[data-tab="saw"]').click(); // the Wire tab chosen above stays selected otherwise
     await page.getByTestId("rendered-prompt").waitFor();
     expect(await page.getByTestId("rendered-prompt").textContent()).toContain("<img src=x onerror=");
-    expect(await page.locator('[data-testid="rendered-prompt"] img, [data-testid="rendered-prompt"] script').count()).toBe(0);
+    expect(
+      await page.locator('[data-testid="rendered-prompt"] img, [data-testid="rendered-prompt"] script').count(),
+    ).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     await browser.screenshot("20-script-as-text");
   });
@@ -119,7 +147,14 @@ describe("hostile and heavy recordings", () => {
     if (!agent?.responseBody) throw new Error("the recorded trace has no agent response body");
     const line = `${"buy milk, ".repeat(9)}<b>not bold</b>\n`;
     const data = line.repeat(Math.ceil((10 * 1024 * 1024) / line.length));
-    agent.responseBody = { encoding: "utf8", data, size: data.length, storedSize: data.length, truncated: false, contentType: "text/plain" };
+    agent.responseBody = {
+      encoding: "utf8",
+      data,
+      size: data.length,
+      storedSize: data.length,
+      truncated: false,
+      contentType: "text/plain",
+    };
     agent.responseSize = data.length;
     big.trace = { ...big.trace, name: "ten megabytes" };
     const id = await importBundle(stack, big);
@@ -127,12 +162,24 @@ describe("hostile and heavy recordings", () => {
     await page.locator('[data-tab="wire"]').click();
     const more = page.getByRole("button", { name: /show all/ });
     await more.waitFor({ timeout: 30_000 });
-    const shown = await page.getByTestId("body").first().evaluate((el) => el.textContent?.length ?? 0);
+    const shown = await page
+      .getByTestId("body")
+      .first()
+      .evaluate((el) => el.textContent?.length ?? 0);
     expect(shown).toBeLessThan(300_000);
     expect(await page.locator('[data-testid="body"] b').count()).toBe(0);
     await browser.screenshot("22-ten-megabytes");
     await more.click();
-    await expect.poll(() => page.getByTestId("body").first().evaluate((el) => el.textContent?.length ?? 0), { timeout: 30_000 }).toBeGreaterThan(10_000_000);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId("body")
+            .first()
+            .evaluate((el) => el.textContent?.length ?? 0),
+        { timeout: 30_000 },
+      )
+      .toBeGreaterThan(10_000_000);
     expect(browser.pageErrors).toEqual([]);
   });
 });

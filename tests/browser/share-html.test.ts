@@ -26,12 +26,21 @@ const PAYLOAD = "</script><script>window.__pwned=1;alert(1)</script><img src=x o
 const SECRET = "sk-live-DO-NOT-SHARE-4242";
 
 async function importTrace(stack: RecordedStack, text: string): Promise<string> {
-  const res = await fetch(`${stack.uiUrl}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: text });
+  const res = await fetch(`${stack.uiUrl}/api/import`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: text,
+  });
   expect(res.status, await res.clone().text()).toBe(200);
   return ((await res.json()) as { id: string }).id;
 }
 
-async function exportFile(stack: RecordedStack, id: string, dir: string, name: string): Promise<{ path: string; html: string }> {
+async function exportFile(
+  stack: RecordedStack,
+  id: string,
+  dir: string,
+  name: string,
+): Promise<{ path: string; html: string }> {
   const res = await fetch(`${stack.uiUrl}/api/traces/${id}/export?format=html`);
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toContain("text/html");
@@ -91,7 +100,9 @@ describe("a trace as one self-contained HTML file", () => {
     const bytes = Buffer.byteLength(article.html);
     console.log(`[share] article trace as HTML: ${(bytes / 1024).toFixed(1)} KiB`);
     expect(bytes).toBeLessThan(1024 * 1024);
-    expect(article.html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[^']+'; style-src 'sha256-[^']+';/);
+    expect(article.html).toMatch(
+      /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[^']+'; style-src 'sha256-[^']+';/,
+    );
     expect(article.html).not.toMatch(/<script[^>]*\ssrc=|<link rel="stylesheet"/);
     expect(article.html.match(/<script type="module">/g)).toHaveLength(1);
     expect(article.html).toContain("<title>buy milk (the article&#39;s trace, Ollama 0.13.5) · hopscope</title>");
@@ -162,7 +173,9 @@ describe("a trace as one self-contained HTML file", () => {
     await page.locator('[data-hop="5"][data-selected="true"]').waitFor();
     const panel = page.getByTestId("hop-detail").getByTestId("notes-change");
     await expect.poll(() => panel.textContent()).toContain("1 note deleted, 1 added");
-    const lines = await panel.locator("[data-op]").evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.op}:${e.textContent?.slice(1)}`));
+    const lines = await panel
+      .locator("[data-op]")
+      .evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.op}:${e.textContent?.slice(1)}`));
     expect(lines).toEqual(["del:call the dentist", "add:buy milk"]);
     expect(await panel.textContent()).toContain("by tools/call write");
     await browser.screenshot("share-06-file-notes-lane-1280");
@@ -172,7 +185,12 @@ describe("a trace as one self-contained HTML file", () => {
 
   it("a trace whose bodies carry </script><script>, <img onerror> and <!-- runs nothing, and its secret stays redacted", async () => {
     const { page } = browser;
-    const evil = await exportFile(stack, await importTrace(stack, hostile(await readFile(ARTICLE, "utf8"))), dir, "hostile.html");
+    const evil = await exportFile(
+      stack,
+      await importTrace(stack, hostile(await readFile(ARTICLE, "utf8"))),
+      dir,
+      "hostile.html",
+    );
     expect(evil.html).not.toContain(SECRET);
     expect(evil.html.match(/<script/gi)).toHaveLength(2); // the data element and the page's own script, nothing else
     expect(evil.html).not.toContain("<img src=x");
@@ -189,7 +207,9 @@ describe("a trace as one self-contained HTML file", () => {
     expect(await page.evaluate(() => document.title)).toContain("</script>");
     await page.keyboard.press("j"); // hop 3, the first model request
     await page.keyboard.press("2");
-    await expect.poll(() => page.getByTestId("rendered-prompt").textContent()).toContain("<img src=x onerror=alert(2)>");
+    await expect
+      .poll(() => page.getByTestId("rendered-prompt").textContent())
+      .toContain("<img src=x onerror=alert(2)>");
     const state = await page.evaluate(() => ({
       pwned: (window as unknown as { __pwned?: number }).__pwned,
       imgs: document.querySelectorAll("img").length,
@@ -204,13 +224,18 @@ describe("a trace as one self-contained HTML file", () => {
   });
 
   it("is what `hopscope export <id> --format html --out FILE` writes", async () => {
-    const list = (await (await fetch(`${stack.uiUrl}/api/traces`)).json()) as { traces: { id: string; name: string }[] };
+    const list = (await (await fetch(`${stack.uiUrl}/api/traces`)).json()) as {
+      traces: { id: string; name: string }[];
+    };
     const id = list.traces.find((t) => t.name === "buy milk (the article's trace, Ollama 0.13.5)")?.id;
     if (!id) throw new Error("the imported article trace is not listed");
     const out = join(dir, "cli.html");
     const stderr = await new Promise<string>((resolve, reject) =>
-      execFile("npx", ["tsx", "scripts/hopscope.ts", "export", id, "--format", "html", "--out", out], { cwd: join(import.meta.dirname, "../.."), env: { ...process.env, HOPSCOPE_URL: stack.uiUrl } }, (err, _stdout, err2) =>
-        err ? reject(new Error(`${err.message}\n${err2}`)) : resolve(err2),
+      execFile(
+        "npx",
+        ["tsx", "scripts/hopscope.ts", "export", id, "--format", "html", "--out", out],
+        { cwd: join(import.meta.dirname, "../.."), env: { ...process.env, HOPSCOPE_URL: stack.uiUrl } },
+        (err, _stdout, err2) => (err ? reject(new Error(`${err.message}\n${err2}`)) : resolve(err2)),
       ),
     );
     expect(stderr).toContain(`wrote ${out}`);
@@ -230,7 +255,9 @@ describe("a trace as one self-contained HTML file", () => {
     if (!first) throw new Error("the article trace has no exchanges");
     first.responseBody = { encoding: "utf8", data: big, size: big.length, storedSize: big.length, truncated: false };
     let views = 0;
-    const refused = await exportHtml(bundle, { webDist: ui.dir, views: async () => (views++, {}) }).catch((e: unknown) => e);
+    const refused = await exportHtml(bundle, { webDist: ui.dir, views: async () => (views++, {}) }).catch(
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(HTTPException);
     expect((refused as HTTPException).status).toBe(413);
     expect((refused as Error).message).toMatch(/this trace is 5\d\.\d MB .* export it as a hopscope file instead/);

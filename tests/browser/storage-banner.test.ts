@@ -8,7 +8,14 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getJson, request, startRecorder, startUpstream, type TestRecorder, type Upstream } from "../../apps/proxy/test/helpers";
+import {
+  getJson,
+  request,
+  startRecorder,
+  startUpstream,
+  type TestRecorder,
+  type Upstream,
+} from "../../apps/proxy/test/helpers";
 import { openBrowser, type Browser } from "./support/browser";
 import { buildUi } from "./support/build-ui";
 
@@ -26,7 +33,9 @@ describe("storage banner", () => {
     disk = path.join(root, "disk");
     execFileSync("mkdir", ["-p", disk]);
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", disk]);
-    up = await startUpstream((_req, res) => res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ pad: "x".repeat(20_000) })));
+    up = await startUpstream((_req, res) =>
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ pad: "x".repeat(20_000) })),
+    );
     rec = await startRecorder({ mcp: up.url }, { dbFile: path.join(disk, "hopscope.sqlite"), webDist: ui.dir });
     browser = await openBrowser();
   }, 120_000);
@@ -41,7 +50,15 @@ describe("storage banner", () => {
   });
 
   const send = (n: number) =>
-    Promise.all(Array.from({ length: n }, (_, i) => request(`${rec.taps.mcp.url}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: `{"jsonrpc":"2.0","id":${i},"method":"tools/list"}` })));
+    Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        request(`${rec.taps.mcp.url}/mcp`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: `{"jsonrpc":"2.0","id":${i},"method":"tools/list"}`,
+        }),
+      ),
+    );
 
   it("shows that recording fails while the disk is full, and that it resumed afterwards", async () => {
     const { page } = browser;
@@ -73,13 +90,16 @@ describe("storage banner", () => {
     const recovered = page.locator('[data-testid="storage-banner"][data-state="recovered"]');
     await recovered.waitFor({ timeout: 15_000 });
     const health = await getJson<{ storage: { notStored: number } }>(`${rec.url}/api/health`);
-    expect(await recovered.innerText()).toContain(`${health.body.storage.notStored} exchanges were forwarded but not stored`);
+    expect(await recovered.innerText()).toContain(
+      `${health.body.storage.notStored} exchanges were forwarded but not stored`,
+    );
     await browser.screenshot("storage-banner-recovered-1280x720");
     await recovered.getByRole("button", { name: "Dismiss" }).click();
     await page.getByTestId("storage-banner").waitFor({ state: "detached" });
     // Following live selects each hop as it arrives, so the page asks for exchanges the full disk lost; the
     // detail pane says so ("no exchange N"; Chromium logs each 404). Nothing else may fail.
-    const lost = /loading exchange \d+ failed ApiError: GET \/api\/exchanges\/\d+ failed: no exchange \d+|status of 404 \(Not Found\)/;
+    const lost =
+      /loading exchange \d+ failed ApiError: GET \/api\/exchanges\/\d+ failed: no exchange \d+|status of 404 \(Not Found\)/;
     expect(browser.pageErrors.filter((e) => !lost.test(e))).toEqual([]);
   }, 90_000);
 });

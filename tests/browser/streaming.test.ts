@@ -16,7 +16,10 @@ function watchStreaming(): void {
   new MutationObserver(() => {
     const arrow = document.querySelector('[data-streaming="true"]')?.closest("[data-hop]");
     const detail = document.querySelector('[data-testid="streaming-text"]');
-    for (const [where, el] of [["arrow", arrow], ["detail", detail]] as const) {
+    for (const [where, el] of [
+      ["arrow", arrow],
+      ["detail", detail],
+    ] as const) {
       if (!el) continue;
       const text = `${where}:${el.textContent ?? ""}`;
       if (!w.__streamed.includes(text)) w.__streamed.push(text);
@@ -79,10 +82,14 @@ describe("streamed answers and reconnecting", () => {
     for (const _ of [2, 3, 4]) await page.keyboard.press(" ");
     await expect.poll(() => page.getByTestId("hop-position").textContent()).toContain("hop 4 / 8");
     // Hop 4 is the model's streamed answer: its text arrives chunk by chunk, then the hop waits for the next press.
-    await expect.poll(() => streamed(browser), { timeout: 30_000 }).toEqual(expect.arrayContaining([expect.stringMatching(/^detail:/)]));
+    await expect
+      .poll(() => streamed(browser), { timeout: 30_000 })
+      .toEqual(expect.arrayContaining([expect.stringMatching(/^detail:/)]));
     await browser.screenshot("31-replay-streaming");
     await expect.poll(async () => (await streamed(browser)).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
-    await expect.poll(() => page.getByTestId("replay-status").textContent(), { timeout: 30_000 }).toContain("step mode");
+    await expect
+      .poll(() => page.getByTestId("replay-status").textContent(), { timeout: 30_000 })
+      .toContain("step mode");
     expect(await page.getByTestId("hop-position").textContent()).toContain("hop 4 / 8");
     for (const _ of [5, 6, 7, 8]) await page.keyboard.press("j");
     await expect.poll(() => page.getByTestId("hop-position").textContent(), { timeout: 30_000 }).toContain("hop 8 / 8");
@@ -97,7 +104,11 @@ describe("streamed answers and reconnecting", () => {
     await browser.screenshot("32-reconnecting");
     await stack.startRecorder();
     await page.locator('[data-testid="connection"][data-state="live"]').waitFor({ timeout: 20_000 });
-    const res = await fetch(`${stack.uiUrl}/api/ask`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "What's in my notes?" }) });
+    const res = await fetch(`${stack.uiUrl}/api/ask`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ message: "What's in my notes?" }),
+    });
     expect(res.status).toBe(200);
     await res.arrayBuffer();
     await expect.poll(() => page.getByTestId("trace-list").locator("li").count()).toBe(before + 1);

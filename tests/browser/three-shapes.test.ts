@@ -44,7 +44,12 @@ describe("three shapes, side by side", () => {
       await page.locator('[data-hop="4"]').click();
       await page.locator('[data-tab="wrote"]').click();
       const parsed = page.getByTestId("parsed-tool-calls");
-      const want = dialect === "ollama" ? '"arguments": {\n' : dialect === "openai" ? '"arguments": "{\\"content\\":\\"buy milk\\"}"' : '"type": "tool_use"';
+      const want =
+        dialect === "ollama"
+          ? '"arguments": {\n'
+          : dialect === "openai"
+            ? '"arguments": "{\\"content\\":\\"buy milk\\"}"'
+            : '"type": "tool_use"';
       await expect.poll(() => parsed.textContent()).toContain(want);
       expect(await page.getByTestId("raw-output").textContent()).toContain("<tool_call>");
     }
@@ -64,7 +69,10 @@ describe("three shapes, side by side", () => {
     expect(await result.getAttribute("data-path")).toMatch(/^\/messages\/2\/content\/0\/content$/);
     // Hovering it highlights that field in the client's own JSON (the tree beside the prompt).
     await result.hover();
-    const clientField = page.locator('[data-testid="request-json"]').last().locator('[data-path="/messages/2/content/0/content"]');
+    const clientField = page
+      .locator('[data-testid="request-json"]')
+      .last()
+      .locator('[data-path="/messages/2/content/0/content"]');
     await expect.poll(() => clientField.getAttribute("class")).toBeTruthy();
     await page.setViewportSize({ width: 1920, height: 1080 });
     await browser.screenshot("three-shapes-conversion-1920");
@@ -78,14 +86,20 @@ describe("three shapes, side by side", () => {
     const view = page.getByTestId("three-shapes");
     await view.getByTestId("shared-prompt").waitFor();
     const shape = (d: string) => view.getByTestId(`shape-${d}`);
-    expect(await shape("ollama").getByTestId("tool-call-shape").textContent()).toContain('"arguments": {"content":"buy milk"}');
-    expect(await shape("openai").getByTestId("tool-call-shape").textContent()).toContain('"arguments": "{\\"content\\":\\"buy milk\\"}"');
+    expect(await shape("ollama").getByTestId("tool-call-shape").textContent()).toContain(
+      '"arguments": {"content":"buy milk"}',
+    );
+    expect(await shape("openai").getByTestId("tool-call-shape").textContent()).toContain(
+      '"arguments": "{\\"content\\":\\"buy milk\\"}"',
+    );
     expect(await shape("anthropic").getByTestId("tool-call-shape").textContent()).toContain('"type": "tool_use"');
     for (const d of ["ollama", "openai", "anthropic"]) {
       expect(await shape(d).textContent()).toContain("recorded");
       expect(await shape(d).textContent()).toContain("✓ becomes exactly the prompt below");
     }
-    expect(await view.getByTestId("shared-prompt").textContent()).toContain("<|im_start|>user\nAdd buy milk to my notes<|im_end|>");
+    expect(await view.getByTestId("shared-prompt").textContent()).toContain(
+      "<|im_start|>user\nAdd buy milk to my notes<|im_end|>",
+    );
     await browser.screenshot("three-shapes-1920");
     await page.setViewportSize({ width: 1280, height: 720 });
     await browser.screenshot("three-shapes-1280");
@@ -101,18 +115,33 @@ describe("three shapes, side by side", () => {
   it("a request Ollama refuses says why there is no prompt, never a blank pane", async () => {
     const { page } = browser;
     const { modelTapUrl } = JSON.parse(await stack.api("/api/config")) as { modelTapUrl: string };
-    const res = await fetch(`${modelTapUrl}/v1/messages`, { method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ model: "qwen2.5:7b", max_tokens: 10, messages: [{ role: "assistant", content: [{ type: "tool_use", name: "append", input: {} }] }] }) });
+    const res = await fetch(`${modelTapUrl}/v1/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "qwen2.5:7b",
+        max_tokens: 10,
+        messages: [{ role: "assistant", content: [{ type: "tool_use", name: "append", input: {} }] }],
+      }),
+    });
     expect(res.status).toBe(400);
     let traceId = "";
-    await expect.poll(async () => {
-      const list = JSON.parse(await stack.api("/api/traces?limit=5")) as { traces: { id: string; exchangeCount: number }[] };
-      traceId = list.traces.find((t) => t.exchangeCount === 1)?.id ?? "";
-      return traceId;
-    }).not.toBe("");
+    await expect
+      .poll(async () => {
+        const list = JSON.parse(await stack.api("/api/traces?limit=5")) as {
+          traces: { id: string; exchangeCount: number }[];
+        };
+        traceId = list.traces.find((t) => t.exchangeCount === 1)?.id ?? "";
+        return traceId;
+      })
+      .not.toBe("");
     await page.goto(`${stack.uiUrl}/#/trace/${traceId}/hop/1`);
     await page.locator('[data-tab="saw"]').click();
-    await expect.poll(() => page.getByTestId("hop-detail").textContent()).toContain("Ollama refuses this request before rendering anything (400: tool_use block missing required 'id' field)");
+    await expect
+      .poll(() => page.getByTestId("hop-detail").textContent())
+      .toContain(
+        "Ollama refuses this request before rendering anything (400: tool_use block missing required 'id' field)",
+      );
     await browser.screenshot("three-shapes-refused-1280");
   });
 });

@@ -20,7 +20,11 @@ describe("the traces list and continuing a conversation", () => {
     const res = await fetch(`${config.modelTapUrl}/api/chat`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-hopscope-lesson": "loop" },
-      body: JSON.stringify({ model: "qwen2.5:7b", stream: false, messages: [{ role: "user", content: "lesson probe" }] }),
+      body: JSON.stringify({
+        model: "qwen2.5:7b",
+        stream: false,
+        messages: [{ role: "user", content: "lesson probe" }],
+      }),
     });
     expect(res.status).toBe(200);
     await res.arrayBuffer();
@@ -65,8 +69,12 @@ describe("the traces list and continuing a conversation", () => {
     await expect.poll(() => list.locator("button[data-trace]").count()).toBe(3);
 
     const id = await page.locator("[data-conversation] button[data-trace]").first().getAttribute("data-trace");
-    const file = Buffer.from(await (await fetch(`${stack.uiUrl}/api/traces/${id}/export?format=hopscope`)).arrayBuffer());
-    await page.getByTestId("import-input").setInputFiles({ name: "copy.hopscope.json", mimeType: "application/json", buffer: file });
+    const file = Buffer.from(
+      await (await fetch(`${stack.uiUrl}/api/traces/${id}/export?format=hopscope`)).arrayBuffer(),
+    );
+    await page
+      .getByTestId("import-input")
+      .setInputFiles({ name: "copy.hopscope.json", mimeType: "application/json", buffer: file });
     const imported = page.getByTestId("imported-traces");
     await imported.locator("button[data-trace]").waitFor();
     expect(await imported.locator("button[data-trace]").textContent()).toContain("imported");

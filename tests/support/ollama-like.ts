@@ -28,34 +28,73 @@ export interface OllamaLike {
 
 /** This server's own conversion on /v1/chat/completions: text parts joined with "\n" into one message. */
 function joinParts(body: Body): Body {
-  const messages = (body.messages as Body[]).map((m) => (Array.isArray(m.content) ? { ...m, content: (m.content as { text?: string }[]).map((p) => p.text ?? "").join("\n") } : m));
+  const messages = (body.messages as Body[]).map((m) =>
+    Array.isArray(m.content)
+      ? { ...m, content: (m.content as { text?: string }[]).map((p) => p.text ?? "").join("\n") }
+      : m,
+  );
   return { ...body, messages };
 }
 
 function renderOf(path: string, body: Body, version: string): string {
   if (path === "/api/chat") return renderChat(body, { ollamaVersion: version }).text;
   if (path === "/api/generate") return renderGenerate(body, { ollamaVersion: version }).text;
-  return renderChat(toNative("openai-chat", joinParts(body), { ollamaVersion: version }).native, { ollamaVersion: version }).text;
+  return renderChat(toNative("openai-chat", joinParts(body), { ollamaVersion: version }).native, {
+    ollamaVersion: version,
+  }).text;
 }
 
 const DEBUG_PATHS = new Set(["/api/chat", "/api/generate", "/v1/chat/completions"]);
 
-export async function startOllamaLike(version = "0.32.15", rendererModels: readonly string[] = []): Promise<OllamaLike> {
+export async function startOllamaLike(
+  version = "0.32.15",
+  rendererModels: readonly string[] = [],
+): Promise<OllamaLike> {
   const received: OllamaLike["received"] = [];
-  const native = { model: "qwen2.5:7b", created_at: "2026-01-01T00:00:00Z", message: { role: "assistant", content: "Done." }, response: "Done.", done: true, done_reason: "stop", prompt_eval_count: 40, eval_count: 2 };
+  const native = {
+    model: "qwen2.5:7b",
+    created_at: "2026-01-01T00:00:00Z",
+    message: { role: "assistant", content: "Done." },
+    response: "Done.",
+    done: true,
+    done_reason: "stop",
+    prompt_eval_count: 40,
+    eval_count: 2,
+  };
   const answer = (path: string, text: string): string => {
     if (path === "/api/version") return JSON.stringify({ version });
     const body = (text === "" ? {} : JSON.parse(text)) as Body;
     if (path === "/api/show") {
-      if (!rendererModels.includes(String(body.model))) return JSON.stringify({ template: QWEN25_TEMPLATE, system: QWEN25_SYSTEM });
-      return JSON.stringify({ modelfile: "FROM x\nTEMPLATE {{ .Prompt }}\nRENDERER qwen3-coder\nPARSER qwen3-coder\n", template: "{{ .Prompt }}", renderer: "qwen3-coder", parser: "qwen3-coder", details: { parent_model: "", format: "gguf", family: "qwen3moe", families: ["qwen3moe"], parameter_size: "30.5B", quantization_level: "Q4_K_M" }, model_info: {} });
+      if (!rendererModels.includes(String(body.model)))
+        return JSON.stringify({ template: QWEN25_TEMPLATE, system: QWEN25_SYSTEM });
+      return JSON.stringify({
+        modelfile: "FROM x\nTEMPLATE {{ .Prompt }}\nRENDERER qwen3-coder\nPARSER qwen3-coder\n",
+        template: "{{ .Prompt }}",
+        renderer: "qwen3-coder",
+        parser: "qwen3-coder",
+        details: {
+          parent_model: "",
+          format: "gguf",
+          family: "qwen3moe",
+          families: ["qwen3moe"],
+          parameter_size: "30.5B",
+          quantization_level: "Q4_K_M",
+        },
+        model_info: {},
+      });
     }
     if (body._debug_render_only === true && DEBUG_PATHS.has(path)) {
       const info = { rendered_template: renderOf(path, body, version) };
-      return JSON.stringify(path === "/v1/chat/completions" ? { id: "chatcmpl-1", object: "chat.completion", choices: [], _debug_info: info } : { model: body.model, _debug_info: info });
+      return JSON.stringify(
+        path === "/v1/chat/completions"
+          ? { id: "chatcmpl-1", object: "chat.completion", choices: [], _debug_info: info }
+          : { model: body.model, _debug_info: info },
+      );
     }
     const d = dialectOfPath(path);
-    return JSON.stringify(d === null || d === "ollama" || d === "ollama-generate" ? native : dialectWriter(d, body).whole(native));
+    return JSON.stringify(
+      d === null || d === "ollama" || d === "ollama-generate" ? native : dialectWriter(d, body).whole(native),
+    );
   };
   const server = http.createServer((req, res) => {
     const parts: Buffer[] = [];

@@ -207,7 +207,10 @@ async function startRecorderStackOnce(opts: RecorderStackOptions): Promise<Recor
       readNotes: () => readFile(notesFile, "utf8"),
       ask: (message, conversationId, extra = {}) => {
         askedAt.set(message, Date.now());
-        return postJson(`${agentTapUrl}/agent`, conversationId === undefined ? { message, ...extra } : { message, conversationId, ...extra });
+        return postJson(
+          `${agentTapUrl}/agent`,
+          conversationId === undefined ? { message, ...extra } : { message, conversationId, ...extra },
+        );
       },
       waitForTrace: async (message, timeoutMs = 10_000) => {
         const since = askedAt.get(message);
@@ -233,7 +236,12 @@ async function startRecorderStackOnce(opts: RecorderStackOptions): Promise<Recor
 
 const DONE = new Set(["complete", "error", "aborted"]);
 
-async function waitForTrace(api: RecorderStack["api"], message: string, since: number, timeoutMs: number): Promise<Trace> {
+async function waitForTrace(
+  api: RecorderStack["api"],
+  message: string,
+  since: number,
+  timeoutMs: number,
+): Promise<Trace> {
   const deadline = Date.now() + timeoutMs;
   let last = "no trace listed yet";
   for (;;) {
@@ -250,7 +258,8 @@ async function waitForTrace(api: RecorderStack["api"], message: string, since: n
       last = `trace ${trace.id}: ${trace.exchanges.map((e) => `${e.tap}#${e.seq} ${e.state}`).join(", ")}`;
       break;
     }
-    if (Date.now() > deadline) throw new Error(`the recorder did not store the whole trace of "${message}" within ${timeoutMs} ms (${last})`);
+    if (Date.now() > deadline)
+      throw new Error(`the recorder did not store the whole trace of "${message}" within ${timeoutMs} ms (${last})`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

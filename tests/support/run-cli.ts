@@ -12,7 +12,11 @@ export interface CliResult {
 
 export function runHopscope(args: string[], url: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn("npx", ["tsx", "scripts/hopscope.ts", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, HOPSCOPE_URL: url } });
+    const child = spawn("npx", ["tsx", "scripts/hopscope.ts", ...args], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, HOPSCOPE_URL: url },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));

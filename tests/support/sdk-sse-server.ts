@@ -14,10 +14,17 @@ export async function startSdkSseServer(): Promise<{ url: string; close(): Promi
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const newSession = async () => {
     const server = new McpServer({ name: "sdk-sse-notes", version: "1.0.0" });
-    server.registerTool("slow_append", { description: "Append a note, reporting progress", inputSchema: { content: z.string() } }, async ({ content }, extra) => {
-      await extra.sendNotification({ method: "notifications/progress", params: { progressToken: extra._meta?.progressToken ?? "p", progress: 1, total: 2, message: "writing" } });
-      return { content: [{ type: "text", text: `Appended: ${content}` }] };
-    });
+    server.registerTool(
+      "slow_append",
+      { description: "Append a note, reporting progress", inputSchema: { content: z.string() } },
+      async ({ content }, extra) => {
+        await extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: extra._meta?.progressToken ?? "p", progress: 1, total: 2, message: "writing" },
+        });
+        return { content: [{ type: "text", text: `Appended: ${content}` }] };
+      },
+    );
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id: string): void => {

@@ -137,7 +137,11 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       modelRecorder,
       mcpRecorder,
       ask: (message, conversationId, headers = {}) =>
-        postJson(`${host.url}/agent`, conversationId === undefined ? { message } : { message, conversationId }, headers),
+        postJson(
+          `${host.url}/agent`,
+          conversationId === undefined ? { message } : { message, conversationId },
+          headers,
+        ),
       close,
     };
   } catch (err) {
@@ -157,11 +161,21 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
   try {
     return { status: res.status, body: JSON.parse(text) as unknown };
   } catch (err) {
-    throw new Error(`${url} answered ${res.status} with a body that is not JSON: ${text.slice(0, 300)}`, { cause: err });
+    throw new Error(`${url} answered ${res.status} with a body that is not JSON: ${text.slice(0, 300)}`, {
+      cause: err,
+    });
   }
 }
 
 async function startSim(overrides: Partial<SimConfig>): Promise<{ url: string; close(): Promise<void> }> {
   // No cold-load pause in tests, and a `slow` lesson that is slow only in name: tests never wait.
-  return startModelSim({ ...defaultSimConfig(), port: 0, host: "127.0.0.1", loadMs: 0, slowLoadMs: 20, slowTokensPerSecond: 0, ...overrides });
+  return startModelSim({
+    ...defaultSimConfig(),
+    port: 0,
+    host: "127.0.0.1",
+    loadMs: 0,
+    slowLoadMs: 20,
+    slowTokensPerSecond: 0,
+    ...overrides,
+  });
 }

@@ -31,7 +31,11 @@ export class StdioHost {
 
   constructor(command: string[], env: Record<string, string> = {}, cwd?: string) {
     const [program, ...args] = command;
-    this.child = spawn(program as string, args, { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"], ...(cwd ? { cwd } : {}) });
+    this.child = spawn(program as string, args, {
+      env: { ...process.env, ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+      ...(cwd ? { cwd } : {}),
+    });
     this.child.stdout.on("data", (c: Buffer) => this.out.push(c));
     this.child.stderr.on("data", (c: Buffer) => this.err.push(c));
     this.ended = new Promise((resolve) => this.child.once("close", (code, signal) => resolve({ code, signal })));
@@ -59,7 +63,10 @@ export class StdioHost {
         (what.text === undefined || out.includes(what.text)) &&
         (what.stderr === undefined || this.stderr.includes(what.stderr));
       if (ok) return;
-      if (Date.now() - t0 > ms) throw new Error(`waited ${ms} ms for ${JSON.stringify(what)}; stdout ends ${JSON.stringify(out.subarray(-300).toString())}, stderr ${JSON.stringify(this.stderr.slice(-500))}`);
+      if (Date.now() - t0 > ms)
+        throw new Error(
+          `waited ${ms} ms for ${JSON.stringify(what)}; stdout ends ${JSON.stringify(out.subarray(-300).toString())}, stderr ${JSON.stringify(this.stderr.slice(-500))}`,
+        );
       await new Promise((r) => setTimeout(r, 10));
     }
   }

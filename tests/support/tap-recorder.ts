@@ -13,13 +13,20 @@ export function tapRecorderConfig(dir: string, opts: { mcpUpstream?: string; web
     ...loadConfig({}),
     host: "127.0.0.1",
     uiPort: 0,
-    taps: { model: { port: 0, upstream: NOWHERE }, mcp: { port: 0, upstream: opts.mcpUpstream ?? NOWHERE }, agent: { port: 0, upstream: NOWHERE } },
+    taps: {
+      model: { port: 0, upstream: NOWHERE },
+      mcp: { port: 0, upstream: opts.mcpUpstream ?? NOWHERE },
+      agent: { port: 0, upstream: NOWHERE },
+    },
     dbFile: path.join(dir, "hopscope.sqlite"),
     tracesDir: path.join(dir, "traces"),
     ...(opts.webDist ? { webDist: opts.webDist } : {}),
   };
 }
 
-export function startTapRecorder(dir: string, opts: { mcpUpstream?: string; webDist?: string } = {}): Promise<RecorderHandle> {
+export function startTapRecorder(
+  dir: string,
+  opts: { mcpUpstream?: string; webDist?: string } = {},
+): Promise<RecorderHandle> {
   return start(tapRecorderConfig(dir, opts));
 }

@@ -38,8 +38,19 @@ export function createApp(deps: AppDeps): Hono {
   });
   // The same model server in each dialect it serves; AGENT_DIALECT picks the default, a question may pick another.
   const inDialect = (dialect: "openai" | "anthropic") =>
-    new DialectClient({ dialect, url: config.ollamaUrl, model: config.model, stream: config.stream, lesson: config.lesson, fetch: deps.fetch });
-  const clients: Record<AgentDialect, ModelClient> = { ollama: native, openai: inDialect("openai"), anthropic: inDialect("anthropic") };
+    new DialectClient({
+      dialect,
+      url: config.ollamaUrl,
+      model: config.model,
+      stream: config.stream,
+      lesson: config.lesson,
+      fetch: deps.fetch,
+    });
+  const clients: Record<AgentDialect, ModelClient> = {
+    ollama: native,
+    openai: inDialect("openai"),
+    anthropic: inDialect("anthropic"),
+  };
   const ollama = clients[config.dialect];
   const mcp = new McpClient({
     url: config.mcpUrl,
@@ -51,8 +62,23 @@ export function createApp(deps: AppDeps): Hono {
 
   const app = new Hono();
   // A web page must not make the agent act (it writes the learner's notes): the one guard, before any route.
-  app.use("*", guard({ allowedHosts: config.allowedHosts, bindHost: config.host }, (c, refusal) => c.json({ error: refusal.message } satisfies AgentError, refusal.status)));
-  app.route("/agent", agentRoutes({ ollama, clients, mcp, maxSteps: config.maxSteps, staleTools: staleToolsFor(config.lesson), conversations }));
+  app.use(
+    "*",
+    guard({ allowedHosts: config.allowedHosts, bindHost: config.host }, (c, refusal) =>
+      c.json({ error: refusal.message } satisfies AgentError, refusal.status),
+    ),
+  );
+  app.route(
+    "/agent",
+    agentRoutes({
+      ollama,
+      clients,
+      mcp,
+      maxSteps: config.maxSteps,
+      staleTools: staleToolsFor(config.lesson),
+      conversations,
+    }),
+  );
   app.route("/health", healthRoutes(config));
 
   app.notFound((c) => {

@@ -17,7 +17,10 @@ const EnvSchema = z.object({
   /** Sent as `keep_alive` on every /api/chat: a Go duration ("30m") or seconds ("1800", "-1"). */
   OLLAMA_KEEP_ALIVE: z
     .string()
-    .regex(/^-?\d+(\.\d+)?(ns|us|µs|ms|s|m|h)?$/, "OLLAMA_KEEP_ALIVE must be a duration such as 30m, 1h or 300 (seconds)")
+    .regex(
+      /^-?\d+(\.\d+)?(ns|us|µs|ms|s|m|h)?$/,
+      "OLLAMA_KEEP_ALIVE must be a duration such as 30m, 1h or 300 (seconds)",
+    )
     .default("30m"),
   MCP_URL: httpUrl("MCP_URL", "http://127.0.0.1:8080/mcp"),
   AGENT_MAX_STEPS: z.coerce
@@ -28,7 +31,10 @@ const EnvSchema = z.object({
     .default(5),
   AGENT_STREAM: bool("AGENT_STREAM", false),
   /** Which API to speak to the model server: Ollama's /api/chat, OpenAI's /v1/chat/completions or Anthropic's /v1/messages. */
-  AGENT_DIALECT: z.enum(["ollama", "openai", "anthropic"], { error: "AGENT_DIALECT must be ollama, openai or anthropic" }).default("ollama").pipe(AgentDialectSchema),
+  AGENT_DIALECT: z
+    .enum(["ollama", "openai", "anthropic"], { error: "AGENT_DIALECT must be ollama, openai or anthropic" })
+    .default("ollama")
+    .pipe(AgentDialectSchema),
   /** Workshop lesson for the stand-in model, forwarded as `x-hopscope-lesson`; a real Ollama ignores it. */
   AGENT_LESSON: z
     .string()

@@ -37,7 +37,11 @@ export class DialectClient implements ModelClient {
     const { url, model, stream, lesson, dialect } = this.opts;
     const native = { model, messages, tools };
     const body = dialect === "openai" ? openAiChatBody(native, { stream }) : anthropicBody(native, { stream });
-    const headers: Record<string, string> = { "content-type": "application/json", accept: stream ? "text/event-stream" : "application/json", traceparent };
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: stream ? "text/event-stream" : "application/json",
+      traceparent,
+    };
     if (dialect === "anthropic") headers["anthropic-version"] = "2023-06-01";
     if (lesson !== null) headers[LESSON_HEADER] = lesson;
     let res: Response;
@@ -55,10 +59,18 @@ export class DialectClient implements ModelClient {
     if (!res.ok) throw this.failure(res.status, text);
     const read = readResponse(dialect === "openai" ? "openai-chat" : "anthropic", text);
     if (!read.sawContent && read.toolCalls.length === 0 && read.doneReason === undefined) {
-      throw modelServerFailed(url, `${this.path} returned a body that is not a ${dialect === "openai" ? "chat completion" : "message"}: ${text.slice(0, 200)}`);
+      throw modelServerFailed(
+        url,
+        `${this.path} returned a body that is not a ${dialect === "openai" ? "chat completion" : "message"}: ${text.slice(0, 200)}`,
+      );
     }
-    const calls = read.toolCalls.map((c) => ({ ...(c.id ? { id: c.id } : {}), function: { name: c.name, arguments: c.arguments } }));
-    return calls.length > 0 ? { role: "assistant", content: read.content, tool_calls: calls } : { role: "assistant", content: read.content };
+    const calls = read.toolCalls.map((c) => ({
+      ...(c.id ? { id: c.id } : {}),
+      function: { name: c.name, arguments: c.arguments },
+    }));
+    return calls.length > 0
+      ? { role: "assistant", content: read.content, tool_calls: calls }
+      : { role: "assistant", content: read.content };
   }
 
   private failure(status: number, text: string): Error {
@@ -70,7 +82,13 @@ export class DialectClient implements ModelClient {
       // Not JSON (a plain 404 page from an Ollama without this endpoint): reported as text below.
     }
     if (status === 404 && said && /not found/i.test(said)) return modelNotPulled(model, url, said);
-    const hint = status === 404 && !said ? ` (does this Ollama serve ${this.path}? It needs Ollama ${ENDPOINT_SINCE[this.path] ?? "?"} or newer)` : "";
-    return modelServerFailed(url, `${this.path} answered HTTP ${status}: ${said ?? (text.slice(0, 300) || "(empty body)")}${hint}`);
+    const hint =
+      status === 404 && !said
+        ? ` (does this Ollama serve ${this.path}? It needs Ollama ${ENDPOINT_SINCE[this.path] ?? "?"} or newer)`
+        : "";
+    return modelServerFailed(
+      url,
+      `${this.path} answered HTTP ${status}: ${said ?? (text.slice(0, 300) || "(empty body)")}${hint}`,
+    );
   }
 }

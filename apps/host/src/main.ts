@@ -9,6 +9,7 @@ const config = loadConfig();
 const host = await start(config, { logger });
 logger.info(
   { model: config.model, ollamaUrl: config.ollamaUrl, mcpUrl: config.mcpUrl, lesson: config.lesson },
-  `agent host on ${host.url}/agent: model ${config.model} at ${config.ollamaUrl}, MCP at ${config.mcpUrl}` + (config.lesson ? `, lesson ${config.lesson}` : ""),
+  `agent host on ${host.url}/agent: model ${config.model} at ${config.ollamaUrl}, MCP at ${config.mcpUrl}` +
+    (config.lesson ? `, lesson ${config.lesson}` : ""),
 );
 closeOnSignals(() => host.close(), logger);

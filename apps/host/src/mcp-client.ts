@@ -12,7 +12,12 @@ import {
   resultResponseSchema,
   type JsonRpcErrorObject,
 } from "@hopscope/shared/mcp/schemas";
-import { CallToolResultSchema, ListToolsResultSchema, type CallToolResult, type Tool } from "@hopscope/shared/mcp/tools";
+import {
+  CallToolResultSchema,
+  ListToolsResultSchema,
+  type CallToolResult,
+  type Tool,
+} from "@hopscope/shared/mcp/tools";
 import { paramHeadersOf, paramHeaderValues, type ParamHeader } from "./mcp-param-headers";
 import { sseMessages } from "./sse-messages";
 import { mcpFailed, mcpUnreachable } from "./errors";
@@ -26,7 +31,10 @@ let nextId = 1;
 export class McpProtocolError extends Error {
   readonly code: number;
   readonly data: unknown;
-  constructor(readonly error: JsonRpcErrorObject, readonly httpStatus: number) {
+  constructor(
+    readonly error: JsonRpcErrorObject,
+    readonly httpStatus: number,
+  ) {
     super(`${error.message} (${error.code})`);
     this.name = "McpProtocolError";
     this.code = error.code;
@@ -60,7 +68,12 @@ export class McpClient {
     let cursor: string | undefined;
     for (let page = 0; ; page++) {
       if (page === 100) throw mcpFailed(this.url, "tools/list returned more than 100 pages; is nextCursor stuck?");
-      const result = await this.request("tools/list", cursor === undefined ? {} : { cursor }, traceparent, ListToolsResultSchema);
+      const result = await this.request(
+        "tools/list",
+        cursor === undefined ? {} : { cursor },
+        traceparent,
+        ListToolsResultSchema,
+      );
       for (const tool of result.tools) {
         const params = paramHeadersOf(tool);
         if ("invalid" in params) {
@@ -103,7 +116,8 @@ export class McpClient {
     const message = await this.readResponse(res, id, method);
     const asError = JsonRpcErrorResponseSchema.safeParse(message);
     if (asError.success) throw new McpProtocolError(asError.data.error, res.status);
-    if (!res.ok) throw mcpFailed(this.url, `${method} answered HTTP ${res.status}: ${JSON.stringify(message).slice(0, 300)}`);
+    if (!res.ok)
+      throw mcpFailed(this.url, `${method} answered HTTP ${res.status}: ${JSON.stringify(message).slice(0, 300)}`);
     // Servers of earlier revisions omit resultType; the spec says clients MUST read that as "complete".
     const raw = message as { result?: unknown };
     if (typeof raw.result === "object" && raw.result !== null && !("resultType" in raw.result)) {

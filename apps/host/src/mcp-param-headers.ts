@@ -30,7 +30,9 @@ export function paramHeadersOf(tool: Tool): { headers: ParamHeader[] } | { inval
     }
     if (seen.has(name.toLowerCase())) return { invalid: `x-mcp-header "${name}" is used twice` };
     if (typeof schema.type !== "string" || !ALLOWED_TYPES.has(schema.type)) {
-      return { invalid: `x-mcp-header "${name}" is on "${property}" of type ${JSON.stringify(schema.type)}; only string, integer and boolean may be mirrored` };
+      return {
+        invalid: `x-mcp-header "${name}" is on "${property}" of type ${JSON.stringify(schema.type)}; only string, integer and boolean may be mirrored`,
+      };
     }
     seen.add(name.toLowerCase());
     headers.push({ property, name });

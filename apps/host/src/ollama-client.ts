@@ -131,7 +131,9 @@ export class OllamaClient implements ModelClient {
   }
 }
 
-function toAssistant(chunk: { message: { content: string; tool_calls?: OllamaToolCall[] | undefined } }): AssistantMessage {
+function toAssistant(chunk: {
+  message: { content: string; tool_calls?: OllamaToolCall[] | undefined };
+}): AssistantMessage {
   const calls = chunk.message.tool_calls ?? [];
   return calls.length > 0
     ? { role: "assistant", content: chunk.message.content, tool_calls: calls }

@@ -35,7 +35,9 @@ describe("POST /agent input", () => {
   it("answers 400 for a body that is not JSON, or none", async () => {
     const notJson = await postJson(`${stack.hostUrl}/agent`, "message=hi");
     expect(notJson.status).toBe(400);
-    expect(AgentErrorSchema.parse(notJson.body).error).toMatch(/^invalid \/agent body: not JSON .*Content-Type: application\/json/);
+    expect(AgentErrorSchema.parse(notJson.body).error).toMatch(
+      /^invalid \/agent body: not JSON .*Content-Type: application\/json/,
+    );
     const empty = await postJson(`${stack.hostUrl}/agent`, "");
     expect(empty.status).toBe(400);
     expect(AgentErrorSchema.parse(empty.body).error).toMatch(/the body is empty/);
@@ -50,7 +52,9 @@ describe("POST /agent input", () => {
   it("answers 404 for a conversation it does not know, and says how to start one", async () => {
     const res = await stack.ask("hi", "4f1e3c1e-0000-4000-8000-000000000000");
     expect(res.status).toBe(404);
-    expect(AgentErrorSchema.parse(res.body).error).toMatch(/is unknown .*leave conversationId out to start a new conversation/);
+    expect(AgentErrorSchema.parse(res.body).error).toMatch(
+      /is unknown .*leave conversationId out to start a new conversation/,
+    );
   });
 
   it("keeps separate conversations apart", async () => {
@@ -86,7 +90,13 @@ describe("wrong wiring", () => {
 
   /** A second host on the same upstreams, with some settings wrong. */
   async function askWith(overrides: Partial<Config>) {
-    const host = await start({ ...loadConfig({}), port: 0, ollamaUrl: stack.modelUrl, mcpUrl: stack.mcpUrl, ...overrides });
+    const host = await start({
+      ...loadConfig({}),
+      port: 0,
+      ollamaUrl: stack.modelUrl,
+      mcpUrl: stack.mcpUrl,
+      ...overrides,
+    });
     try {
       return await postJson(`${host.url}/agent`, { message: "Add buy milk to my notes" });
     } finally {
@@ -98,7 +108,9 @@ describe("wrong wiring", () => {
     // The MCP server answers /api/chat with its own 404: a server, but not a model server.
     const res = await askWith({ ollamaUrl: new URL(stack.mcpServerUrl).origin });
     expect(res.status).toBe(502);
-    expect(AgentErrorSchema.parse(res.body).error).toMatch(/\/api\/chat answered HTTP 404: .*is OLLAMA_URL an Ollama server\?/);
+    expect(AgentErrorSchema.parse(res.body).error).toMatch(
+      /\/api\/chat answered HTTP 404: .*is OLLAMA_URL an Ollama server\?/,
+    );
   });
 
   it("MCP_URL missing the /mcp path: 502 saying so", async () => {
@@ -131,7 +143,11 @@ async function startSseFront(mcpUrl: string): Promise<{ url: string; server: Ser
         .then(async (up) => {
           const body = (await up.text()).replace(/\n/g, "");
           res.writeHead(up.status, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-          const progress = JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1 } });
+          const progress = JSON.stringify({
+            jsonrpc: "2.0",
+            method: "notifications/progress",
+            params: { progress: 1 },
+          });
           const stream = `: keep-alive\r\n\r\nevent: message\r\ndata: ${progress}\r\n\r\nevent: message\r\ndata: ${body}\r\n\r\n`;
           for (let i = 0; i < stream.length; i += 40) res.write(stream.slice(i, i + 40));
           res.end();
@@ -156,7 +172,9 @@ describe("an MCP server that answers with SSE", () => {
         const res = await viaSse.ask("Add buy milk to my notes");
         expect(res.status, JSON.stringify(res.body)).toBe(200);
         const body = AgentResponseSchema.parse(res.body);
-        expect(body.toolCalls).toEqual([{ name: "append", arguments: { content: "buy milk" }, output: "Success", isError: false }]);
+        expect(body.toolCalls).toEqual([
+          { name: "append", arguments: { content: "buy milk" }, output: "Success", isError: false },
+        ]);
         expect(await stack.readNotes()).toBe("buy milk\n");
       } finally {
         await viaSse.close();
@@ -192,7 +210,9 @@ describe("tools with x-mcp-header annotations", () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const call = stack.mcpRecorder!.exchanges.find((e) => e.headers["mcp-method"] === "tools/call")!;
       expect(call.headers["mcp-param-note"]).toBe("buy milk");
-      const offered = ChatRequestSchema.parse(stack.modelRecorder!.jsonBodies("/api/chat")[0]).tools!.map((t) => t.function.name);
+      const offered = ChatRequestSchema.parse(stack.modelRecorder!.jsonBodies("/api/chat")[0]).tools!.map(
+        (t) => t.function.name,
+      );
       expect(offered).toContain("append");
       expect(offered).not.toContain("resize");
     } finally {

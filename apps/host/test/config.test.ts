@@ -59,7 +59,9 @@ describe("loadConfig", () => {
 describe("AGENT_DIALECT", () => {
   it("takes ollama, openai or anthropic and names the choices otherwise", () => {
     expect(loadConfig({ AGENT_DIALECT: "anthropic" }).dialect).toBe("anthropic");
-    expect(() => loadConfig({ AGENT_DIALECT: "gemini" })).toThrow(/AGENT_DIALECT="gemini": AGENT_DIALECT must be ollama, openai or anthropic/);
+    expect(() => loadConfig({ AGENT_DIALECT: "gemini" })).toThrow(
+      /AGENT_DIALECT="gemini": AGENT_DIALECT must be ollama, openai or anthropic/,
+    );
   });
 });
 
@@ -67,6 +69,8 @@ describe("AGENT_LESSON", () => {
   it("accepts the stand-in's lessons and rejects a typo with the list", () => {
     expect(loadConfig({ AGENT_LESSON: "missing-argument" }).lesson).toBe("missing-argument");
     expect(loadConfig({ AGENT_LESSON: " " }).lesson).toBeNull();
-    expect(() => loadConfig({ AGENT_LESSON: "loops" })).toThrow(/AGENT_LESSON="loops": unknown lesson "loops": use one of write-instead-of-append, .*loop, slow/);
+    expect(() => loadConfig({ AGENT_LESSON: "loops" })).toThrow(
+      /AGENT_LESSON="loops": unknown lesson "loops": use one of write-instead-of-append, .*loop, slow/,
+    );
   });
 });

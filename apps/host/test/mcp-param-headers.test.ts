@@ -9,7 +9,9 @@ const tool = (properties: Record<string, Record<string, unknown>>): Tool => ({
 
 describe("x-mcp-header", () => {
   it("finds the mirrored arguments", () => {
-    expect(paramHeadersOf(tool({ region: { type: "string", "x-mcp-header": "Region" }, n: { type: "integer" } }))).toEqual({
+    expect(
+      paramHeadersOf(tool({ region: { type: "string", "x-mcp-header": "Region" }, n: { type: "integer" } })),
+    ).toEqual({
       headers: [{ property: "region", name: "Region" }],
     });
   });
@@ -17,7 +19,11 @@ describe("x-mcp-header", () => {
   it.each([
     ["a name that is not a token", { a: { type: "string", "x-mcp-header": "Bad Name" } }, /header-name token/],
     ["a number property", { a: { type: "number", "x-mcp-header": "A" } }, /only string, integer and boolean/],
-    ["the same name twice", { a: { type: "string", "x-mcp-header": "A" }, b: { type: "string", "x-mcp-header": "a" } }, /used twice/],
+    [
+      "the same name twice",
+      { a: { type: "string", "x-mcp-header": "A" }, b: { type: "string", "x-mcp-header": "a" } },
+      /used twice/,
+    ],
   ])("calls a tool invalid for %s", (_name, properties, reason) => {
     const result = paramHeadersOf(tool(properties));
     expect("invalid" in result && result.invalid).toMatch(reason);

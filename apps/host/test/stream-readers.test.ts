@@ -26,7 +26,7 @@ describe("sseMessages", () => {
         body(
           ": keep-alive\r\n\r\nevent: message\r\nda",
           'ta: {"jsonrpc":"2.0","method":"notifications/progress"}\r',
-          "\n\r\ndata: {\"jsonrpc\":\"2.0\",\ndata: \"id\":1,\"result\":{}}\n\n",
+          '\n\r\ndata: {"jsonrpc":"2.0",\ndata: "id":1,"result":{}}\n\n',
         ),
       ),
     );
@@ -47,7 +47,11 @@ describe("sseMessages", () => {
 
 describe("ndjsonLines", () => {
   it("reads lines split across chunks and a last line without newline", async () => {
-    expect(await collect(ndjsonLines(body('{"a":', '1}\n{"b":2}\n\n{"c"', ":3}")))).toEqual([{ a: 1 }, { b: 2 }, { c: 3 }]);
+    expect(await collect(ndjsonLines(body('{"a":', '1}\n{"b":2}\n\n{"c"', ":3}")))).toEqual([
+      { a: 1 },
+      { b: 2 },
+      { c: 3 },
+    ]);
   });
 
   it("throws on a line that is not JSON", async () => {

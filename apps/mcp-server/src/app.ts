@@ -22,7 +22,12 @@ export function createApp(deps: AppDeps): Hono {
   app.use(
     "*",
     // The spec allows a JSON-RPC error with no id here; null is JSON-RPC's "no id".
-    guard(deps.guard, (c, refusal) => c.json({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message: refusal.message } }, refusal.status)),
+    guard(deps.guard, (c, refusal) =>
+      c.json(
+        { jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message: refusal.message } },
+        refusal.status,
+      ),
+    ),
   );
 
   app.route("/mcp", mcpRoute(deps));
@@ -31,7 +36,10 @@ export function createApp(deps: AppDeps): Hono {
 
   app.onError((err, c) => {
     deps.logger.error({ err }, "unhandled error");
-    return c.json({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.InternalError, message: `Internal error: ${err.message}` } }, 500);
+    return c.json(
+      { jsonrpc: "2.0", id: null, error: { code: ErrorCode.InternalError, message: `Internal error: ${err.message}` } },
+      500,
+    );
   });
 
   return app;

@@ -39,7 +39,11 @@ export type ParseOutcome = { ok: true; message: ParsedMessage } | { ok: false; i
 
 /** Parse the body as one JSON-RPC request or notification (400 with -32700/-32600 otherwise). */
 export function parseMessage(bytes: Uint8Array): ParseOutcome {
-  const fail = (code: number, message: string, id: JsonRpcId | null = null): ParseOutcome => ({ ok: false, id, error: new RpcError(400, code, message) });
+  const fail = (code: number, message: string, id: JsonRpcId | null = null): ParseOutcome => ({
+    ok: false,
+    id,
+    error: new RpcError(400, code, message),
+  });
   let text: string;
   try {
     text = strictUtf8.decode(bytes);
@@ -55,17 +59,23 @@ export function parseMessage(bytes: Uint8Array): ParseOutcome {
     return fail(ErrorCode.ParseError, `Parse error: the body is not valid JSON (${(err as Error).message})`);
   }
   if (Array.isArray(msg)) {
-    return fail(ErrorCode.InvalidRequest, "Invalid Request: batch arrays are not supported; POST one JSON-RPC request per HTTP request");
+    return fail(
+      ErrorCode.InvalidRequest,
+      "Invalid Request: batch arrays are not supported; POST one JSON-RPC request per HTTP request",
+    );
   }
-  if (typeof msg !== "object" || msg === null) return fail(ErrorCode.InvalidRequest, "Invalid Request: the body must be a JSON-RPC object");
+  if (typeof msg !== "object" || msg === null)
+    return fail(ErrorCode.InvalidRequest, "Invalid Request: the body must be a JSON-RPC object");
   const m = msg as Record<string, unknown>;
   const idCheck = JsonRpcIdSchema.safeParse(m.id);
-  if ("id" in m && !idCheck.success) return fail(ErrorCode.InvalidRequest, 'Invalid Request: "id" must be a string or an integer');
+  if ("id" in m && !idCheck.success)
+    return fail(ErrorCode.InvalidRequest, 'Invalid Request: "id" must be a string or an integer');
   // From here on the error carries the request id, as conformance requires.
   const id = idCheck.success ? idCheck.data : null;
   if (m.jsonrpc !== "2.0") return fail(ErrorCode.InvalidRequest, 'Invalid Request: "jsonrpc" must be "2.0"', id);
   if (typeof m.method !== "string") {
-    const why = "result" in m || "error" in m ? "clients must not POST JSON-RPC responses" : '"method" must be a string';
+    const why =
+      "result" in m || "error" in m ? "clients must not POST JSON-RPC responses" : '"method" must be a string';
     return fail(ErrorCode.InvalidRequest, `Invalid Request: ${why}`, id);
   }
   if (m.params !== undefined && (typeof m.params !== "object" || m.params === null || Array.isArray(m.params))) {
@@ -78,7 +88,8 @@ export function parseMessage(bytes: Uint8Array): ParseOutcome {
 /** Which era a message belongs to (§3.3): the body's envelope first, a modern version header second. */
 export function classify(params: Record<string, unknown>, header: HeaderGet): Era {
   const meta = params._meta;
-  if (typeof meta === "object" && meta !== null && (META_PROTOCOL_VERSION in meta || META_CLIENT_CAPABILITIES in meta)) return "modern";
+  if (typeof meta === "object" && meta !== null && (META_PROTOCOL_VERSION in meta || META_CLIENT_CAPABILITIES in meta))
+    return "modern";
   const hv = header(HEADER_PROTOCOL_VERSION);
   return hv !== undefined && (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(hv) ? "modern" : "legacy";
 }
@@ -91,8 +102,17 @@ const missing = (name: string, why: string) =>
  * The modern checks, in order. Throws the first failing one. Over stdio there are no headers, so only
  * the version and the `_meta` envelope are checked.
  */
-export function checkModern(method: string, params: Record<string, unknown>, isNotification: boolean, header: HeaderGet, transport: "http" | "stdio" = "http"): void {
-  const meta = (typeof params._meta === "object" && params._meta !== null ? params._meta : {}) as Record<string, unknown>;
+export function checkModern(
+  method: string,
+  params: Record<string, unknown>,
+  isNotification: boolean,
+  header: HeaderGet,
+  transport: "http" | "stdio" = "http",
+): void {
+  const meta = (typeof params._meta === "object" && params._meta !== null ? params._meta : {}) as Record<
+    string,
+    unknown
+  >;
   const bodyVersion = meta[META_PROTOCOL_VERSION];
   const hVersion = header(HEADER_PROTOCOL_VERSION);
   const hMethod = header(HEADER_METHOD);
@@ -115,7 +135,11 @@ export function checkModern(method: string, params: Record<string, unknown>, isN
   }
 
   if (!isNotification && transport === "http") {
-    if (hVersion === undefined) throw missing("MCP-Protocol-Version", `send 'MCP-Protocol-Version: ${String(requested)}' (the body's protocol version)`);
+    if (hVersion === undefined)
+      throw missing(
+        "MCP-Protocol-Version",
+        `send 'MCP-Protocol-Version: ${String(requested)}' (the body's protocol version)`,
+      );
     if (hMethod === undefined) throw missing("Mcp-Method", `send 'Mcp-Method: ${method}'`);
     const nameField = MCP_NAME_SOURCE[method];
     if (nameField !== undefined) {
@@ -132,7 +156,9 @@ export function checkModern(method: string, params: Record<string, unknown>, isN
 
   const envelope = RequestMetaSchema.safeParse(params._meta);
   if (!envelope.success) {
-    const where = envelope.error.issues.map((i) => (i.path.length ? `_meta["${i.path.join('"]["')}"]` : "_meta")).join(", ");
+    const where = envelope.error.issues
+      .map((i) => (i.path.length ? `_meta["${i.path.join('"]["')}"]` : "_meta"))
+      .join(", ");
     throw new RpcError(
       400,
       ErrorCode.InvalidParams,
@@ -147,9 +173,14 @@ export function checkLegacy(method: string, header: HeaderGet): void {
   if (method === "initialize" || hVersion === undefined) return;
   if (!(LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(hVersion)) {
     const supported = [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS];
-    throw new RpcError(400, ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version '${hVersion}': supported are ${supported.join(", ")}`, {
-      supported,
-      requested: hVersion,
-    });
+    throw new RpcError(
+      400,
+      ErrorCode.UnsupportedProtocolVersion,
+      `Unsupported protocol version '${hVersion}': supported are ${supported.join(", ")}`,
+      {
+        supported,
+        requested: hVersion,
+      },
+    );
   }
 }

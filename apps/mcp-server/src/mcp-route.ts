@@ -33,14 +33,22 @@ export function mcpRoute(deps: McpRouteDeps): Hono {
     const type = c.req.header("content-type") ?? "";
     // The guard refuses a wrong type when a body is sent; a POST without one must say JSON all the same.
     if (!isJsonContentType(type)) {
-      const err = new RpcError(415, ErrorCode.InvalidRequest, `Unsupported Media Type: send Content-Type: application/json (got ${type ? `'${type}'` : "none"})`);
+      const err = new RpcError(
+        415,
+        ErrorCode.InvalidRequest,
+        `Unsupported Media Type: send Content-Type: application/json (got ${type ? `'${type}'` : "none"})`,
+      );
       return errorReply(c, err, null);
     }
     const bytes = await readBodyCapped(c.req.raw, deps.maxBodyBytes);
     if (bytes === null) {
       // The rest of the body is still on the socket unread: close it so no client reuses the connection.
       c.header("Connection", "close");
-      const err = new RpcError(413, ErrorCode.InvalidRequest, `Payload Too Large: the body is over ${deps.maxBodyBytes} bytes; send a smaller request`);
+      const err = new RpcError(
+        413,
+        ErrorCode.InvalidRequest,
+        `Payload Too Large: the body is over ${deps.maxBodyBytes} bytes; send a smaller request`,
+      );
       return errorReply(c, err, null);
     }
     const parsed = parseMessage(bytes);
@@ -54,19 +62,30 @@ export function mcpRoute(deps: McpRouteDeps): Hono {
       else checkLegacy(method, header);
       // Notifications (e.g. notifications/initialized) need nothing from us: 202, no body.
       if (isNotification) return c.body(null, 202);
-      const result = era === "modern" ? await dispatchModern(method, params, deps.store) : await dispatchLegacy(method, params, deps.store);
+      const result =
+        era === "modern"
+          ? await dispatchModern(method, params, deps.store)
+          : await dispatchLegacy(method, params, deps.store);
       return c.json({ jsonrpc: "2.0", id, result }, 200);
     } catch (err) {
       if (err instanceof RpcError) return errorReply(c, err, id);
       // An I/O failure on the notes file: the client still gets its id back, and the log says why.
       deps.logger.error({ err, method }, `${method} failed`);
-      return errorReply(c, new RpcError(500, ErrorCode.InternalError, `Internal error while running ${method}: ${(err as Error).message}`), id);
+      return errorReply(
+        c,
+        new RpcError(500, ErrorCode.InternalError, `Internal error while running ${method}: ${(err as Error).message}`),
+        id,
+      );
     }
   });
 
   route.on(["GET", "DELETE", "PUT", "PATCH"], "/", (c) => {
     c.header("Allow", "POST");
-    const err = new RpcError(405, ErrorCode.InvalidRequest, `Method Not Allowed: ${c.req.method} /mcp. This stateless server only accepts POST (no SSE stream, no sessions)`);
+    const err = new RpcError(
+      405,
+      ErrorCode.InvalidRequest,
+      `Method Not Allowed: ${c.req.method} /mcp. This stateless server only accepts POST (no SSE stream, no sessions)`,
+    );
     return errorReply(c, err, null);
   });
 

@@ -6,7 +6,12 @@
 import { META_SERVER_INFO, MODERN_PROTOCOL_VERSIONS } from "@hopscope/shared/mcp/constants";
 import type { DiscoverResult } from "@hopscope/shared/mcp/discover";
 import { ErrorCode } from "@hopscope/shared/mcp/errors";
-import { type CallToolResult, CallToolParamsSchema, ListToolsParamsSchema, type ListToolsResult } from "@hopscope/shared/mcp/tools";
+import {
+  type CallToolResult,
+  CallToolParamsSchema,
+  ListToolsParamsSchema,
+  type ListToolsResult,
+} from "@hopscope/shared/mcp/tools";
 import type { NotesStore } from "./notes-store";
 import { RpcError } from "./rpc-error";
 import { INSTRUCTIONS, LIST_TTL_MS, SERVER_INFO } from "./server-info";
@@ -16,7 +21,11 @@ const resultMeta = () => ({ [META_SERVER_INFO]: SERVER_INFO });
 
 const invalidParams = (what: string) => new RpcError(200, ErrorCode.InvalidParams, `Invalid params: ${what}`);
 
-export async function dispatchModern(method: string, params: Record<string, unknown>, store: NotesStore): Promise<object> {
+export async function dispatchModern(
+  method: string,
+  params: Record<string, unknown>,
+  store: NotesStore,
+): Promise<object> {
   switch (method) {
     case "server/discover": {
       const result: DiscoverResult = {
@@ -34,15 +43,26 @@ export async function dispatchModern(method: string, params: Record<string, unkn
       const p = ListToolsParamsSchema.safeParse(params);
       if (!p.success) throw invalidParams("tools/list takes only _meta and an optional string cursor");
       // One page holds every tool, so no cursor we issued exists: any cursor is invalid.
-      if (p.data.cursor !== undefined) throw invalidParams(`unknown cursor ${JSON.stringify(p.data.cursor)}; this server returns every tool on the first page`);
-      const result: ListToolsResult = { resultType: "complete", tools: TOOLS, ttlMs: LIST_TTL_MS, cacheScope: "public", _meta: resultMeta() };
+      if (p.data.cursor !== undefined)
+        throw invalidParams(
+          `unknown cursor ${JSON.stringify(p.data.cursor)}; this server returns every tool on the first page`,
+        );
+      const result: ListToolsResult = {
+        resultType: "complete",
+        tools: TOOLS,
+        ttlMs: LIST_TTL_MS,
+        cacheScope: "public",
+        _meta: resultMeta(),
+      };
       return result;
     }
     case "tools/call": {
       const p = CallToolParamsSchema.safeParse(params);
-      if (!p.success) throw invalidParams('tools/call needs params.name (string) and optional params.arguments (object)');
+      if (!p.success)
+        throw invalidParams("tools/call needs params.name (string) and optional params.arguments (object)");
       const { name } = p.data;
-      if (!TOOL_NAMES.has(name)) throw invalidParams(`Unknown tool: ${name}. Available tools: ${[...TOOL_NAMES].join(", ")}`);
+      if (!TOOL_NAMES.has(name))
+        throw invalidParams(`Unknown tool: ${name}. Available tools: ${[...TOOL_NAMES].join(", ")}`);
       const outcome = await runTool(store, name, p.data.arguments ?? {});
       // Key order as in the article's moment-7 response.
       const result: CallToolResult = {
@@ -54,6 +74,10 @@ export async function dispatchModern(method: string, params: Record<string, unkn
       return result;
     }
     default:
-      throw new RpcError(404, ErrorCode.MethodNotFound, `Method not found: ${method}. This server implements server/discover, tools/list and tools/call`);
+      throw new RpcError(
+        404,
+        ErrorCode.MethodNotFound,
+        `Method not found: ${method}. This server implements server/discover, tools/list and tools/call`,
+      );
   }
 }

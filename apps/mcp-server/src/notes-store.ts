@@ -78,7 +78,10 @@ export class NotesStore {
       const oldSize = usesOld ? new TextEncoder().encode(old).byteLength : (await readIfPresent(this.path)).byteLength;
       const text = next(old);
       const problem = textProblem(text);
-      if (problem) throw new NotesError(`Refused: the text is not plain UTF-8 text, ${problem}. Param (${param}) must be plain text.`);
+      if (problem)
+        throw new NotesError(
+          `Refused: the text is not plain UTF-8 text, ${problem}. Param (${param}) must be plain text.`,
+        );
       const bytes = new TextEncoder().encode(text);
       if (bytes.byteLength > this.maxBytes && bytes.byteLength > oldSize) {
         throw new NotesError(

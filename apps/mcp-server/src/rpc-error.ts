@@ -18,7 +18,10 @@ export class RpcError extends Error {
   }
 
   toResponse(id: JsonRpcId | null): JsonRpcErrorResponse {
-    const error = this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+    const error =
+      this.data === undefined
+        ? { code: this.code, message: this.message }
+        : { code: this.code, message: this.message, data: this.data };
     return { jsonrpc: "2.0", id, error };
   }
 }

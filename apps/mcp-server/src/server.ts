@@ -13,6 +13,11 @@ export type Running = Omit<Listening, "server">;
 export async function start(config: Config, logger: Logger = silentLogger): Promise<Running> {
   const store = new NotesStore({ path: config.notesFile, maxBytes: config.maxNotesBytes });
   await store.ensureFile();
-  const app = createApp({ store, maxBodyBytes: config.maxBodyBytes, guard: { allowedHosts: config.allowedHosts ?? [], bindHost: config.host }, logger });
+  const app = createApp({
+    store,
+    maxBodyBytes: config.maxBodyBytes,
+    guard: { allowedHosts: config.allowedHosts ?? [], bindHost: config.host },
+    logger,
+  });
   return listen(app.fetch, config.port, config.host);
 }

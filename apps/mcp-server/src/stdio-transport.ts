@@ -33,7 +33,13 @@ export async function serveStdio(deps: StdioDeps): Promise<void> {
 
   const handle = async (bytes: Uint8Array, size: number): Promise<void> => {
     if (size > deps.maxBodyBytes) {
-      send(new RpcError(400, ErrorCode.InvalidRequest, `Invalid Request: the line is ${size} bytes, over the ${deps.maxBodyBytes}-byte limit (MCP_MAX_BODY_BYTES); send a smaller message`).toResponse(null));
+      send(
+        new RpcError(
+          400,
+          ErrorCode.InvalidRequest,
+          `Invalid Request: the line is ${size} bytes, over the ${deps.maxBodyBytes}-byte limit (MCP_MAX_BODY_BYTES); send a smaller message`,
+        ).toResponse(null),
+      );
       return;
     }
     const parsed = parseMessage(bytes);
@@ -60,11 +66,17 @@ export async function serveStdio(deps: StdioDeps): Promise<void> {
     }
   }
   const rest = framer.rest();
-  if (rest) deps.log(`the input ended in the middle of a line (${rest.size} bytes without a newline); it was not answered`);
+  if (rest)
+    deps.log(`the input ended in the middle of a line (${rest.size} bytes without a newline); it was not answered`);
   await Promise.all(running);
 }
 
-async function answer(method: string, params: Record<string, unknown>, isNotification: boolean, store: NotesStore): Promise<object | null> {
+async function answer(
+  method: string,
+  params: Record<string, unknown>,
+  isNotification: boolean,
+  store: NotesStore,
+): Promise<object | null> {
   const era = classify(params, noHeaders);
   if (era === "modern") checkModern(method, params, isNotification, noHeaders, "stdio");
   else checkLegacy(method, noHeaders);
@@ -76,5 +88,9 @@ function errorOf(err: unknown, method: string, id: JsonRpcId | null, log: (line:
   if (err instanceof RpcError) return err.toResponse(id);
   // An I/O failure on the notes file: the client still gets its id back, and stderr says why.
   log(`${method} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-  return new RpcError(500, ErrorCode.InternalError, `Internal error while running ${method}: ${(err as Error).message}`).toResponse(id);
+  return new RpcError(
+    500,
+    ErrorCode.InternalError,
+    `Internal error while running ${method}: ${(err as Error).message}`,
+  ).toResponse(id);
 }

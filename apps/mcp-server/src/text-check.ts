@@ -16,7 +16,8 @@ export function textProblem(text: string): string | null {
       }
       return `it contains an unpaired UTF-16 surrogate at position ${i} (not encodable as UTF-8)`;
     }
-    if (c >= 0xdc00 && c <= 0xdfff) return `it contains an unpaired UTF-16 surrogate at position ${i} (not encodable as UTF-8)`;
+    if (c >= 0xdc00 && c <= 0xdfff)
+      return `it contains an unpaired UTF-16 surrogate at position ${i} (not encodable as UTF-8)`;
   }
   return null;
 }
@@ -32,7 +33,9 @@ export function decodeNotes(bytes: Uint8Array, path: string): string {
     throw new NotesError(`the notes file ${path} is not valid UTF-8 text; fix or clear it (the clear tool empties it)`);
   }
   if (text.includes("\u0000")) {
-    throw new NotesError(`the notes file ${path} contains binary data (NUL bytes); fix or clear it (the clear tool empties it)`);
+    throw new NotesError(
+      `the notes file ${path} contains binary data (NUL bytes); fix or clear it (the clear tool empties it)`,
+    );
   }
   return text;
 }

@@ -13,7 +13,8 @@ const noArgs = { type: "object", properties: {}, additionalProperties: false } a
 export const TOOLS: Tool[] = [
   {
     name: "read",
-    description: "Read the whole notes file. Returns its full text (empty when there are no notes). Takes no arguments.",
+    description:
+      "Read the whole notes file. Returns its full text (empty when there are no notes). Takes no arguments.",
     inputSchema: { ...noArgs },
     annotations: { readOnlyHint: true },
   },
@@ -34,7 +35,7 @@ export const TOOLS: Tool[] = [
     description: "Add a note: appends `content` as a new line at the end of the notes file. Existing notes are kept.",
     inputSchema: {
       type: "object",
-      properties: { content: { type: "string", description: "The note to add, e.g. \"call the dentist\"" } },
+      properties: { content: { type: "string", description: 'The note to add, e.g. "call the dentist"' } },
       required: ["content"],
       additionalProperties: false,
     },
@@ -104,18 +105,24 @@ export async function runTool(store: NotesStore, name: string, args: Record<stri
 function checkArgs(tool: Tool, args: Record<string, unknown>): string | null {
   const props = tool.inputSchema.properties ?? {};
   const required = tool.inputSchema.required ?? [];
-  const usage = required.length === 0 ? `${tool.name} takes no arguments` : `${tool.name} takes ${required.map((r) => `(${r})`).join(" and ")}`;
+  const usage =
+    required.length === 0
+      ? `${tool.name} takes no arguments`
+      : `${tool.name} takes ${required.map((r) => `(${r})`).join(" and ")}`;
   for (const key of Object.keys(args)) {
     if (!(key in props)) return `Unknown param (${key}): ${usage}. Retry without it.`;
   }
   for (const key of required) {
     const value = args[key];
     if (value === undefined || value === null) return `Param (${key}) is required: ${usage}.`;
-    if (typeof value !== "string") return `Param (${key}) must be a string, got ${Array.isArray(value) ? "array" : typeof value}. Retry with text.`;
+    if (typeof value !== "string")
+      return `Param (${key}) must be a string, got ${Array.isArray(value) ? "array" : typeof value}. Retry with text.`;
     const bad = textProblem(value);
     if (bad) return `Param (${key}) is refused: ${bad}. Only plain UTF-8 text can go into the notes file.`;
   }
-  if (tool.name === "append" && (args.content as string).length === 0) return "Param (content) is empty: pass the note text to add.";
-  if (tool.name === "update" && (args.search as string).length === 0) return "Param (search) is empty: pass the exact text to find (call read to see the file).";
+  if (tool.name === "append" && (args.content as string).length === 0)
+    return "Param (content) is empty: pass the note text to add.";
+  if (tool.name === "update" && (args.search as string).length === 0)
+    return "Param (search) is empty: pass the exact text to find (call read to see the file).";
   return null;
 }

@@ -24,12 +24,16 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 function runAndKill(notes: string, delayMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", script, notes, join(dir, "a.txt"), join(dir, "b.txt")], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", script, notes, join(dir, "a.txt"), join(dir, "b.txt")], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.stdout.once("data", () => setTimeout(() => child.kill("SIGKILL"), delayMs));
     child.once("error", reject);
-    child.once("exit", (code, signal) => (signal === "SIGKILL" ? resolve() : reject(new Error(`child exited ${code} before the kill: ${stderr}`))));
+    child.once("exit", (code, signal) =>
+      signal === "SIGKILL" ? resolve() : reject(new Error(`child exited ${code} before the kill: ${stderr}`)),
+    );
   });
 }
 

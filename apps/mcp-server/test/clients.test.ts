@@ -19,13 +19,17 @@ beforeEach(() => writeFile(srv.notesFile, ""));
 function textOf(result: unknown): string {
   const content = (result as { content: Array<{ type: string; text?: string }> }).content;
   const first = content[0];
-  if (first?.type !== "text" || first.text === undefined) throw new Error(`expected a text block, got ${JSON.stringify(content)}`);
+  if (first?.type !== "text" || first.text === undefined)
+    throw new Error(`expected a text block, got ${JSON.stringify(content)}`);
   return first.text;
 }
 
 describe("@modelcontextprotocol/client v2, pinned to 2026-07-28", () => {
   it("discovers, lists and calls every tool", async () => {
-    const client = new Client({ name: "hopscope-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    const client = new Client(
+      { name: "hopscope-test", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
     await client.connect(new StreamableHTTPClientTransport(new URL(srv.mcp)));
     try {
       expect(client.getProtocolEra()).toBe("modern");
@@ -36,8 +40,12 @@ describe("@modelcontextprotocol/client v2, pinned to 2026-07-28", () => {
       expect(tools.map((t) => t.name)).toEqual(["read", "write", "append", "update", "clear"]);
 
       expect(textOf(await client.callTool({ name: "append", arguments: { content: "buy milk" } }))).toBe("Success");
-      expect(textOf(await client.callTool({ name: "write", arguments: { content: "eggs\nbuy milk\n" } }))).toBe("Success");
-      expect(textOf(await client.callTool({ name: "update", arguments: { search: "milk", replace: "bread" } }))).toBe("Success");
+      expect(textOf(await client.callTool({ name: "write", arguments: { content: "eggs\nbuy milk\n" } }))).toBe(
+        "Success",
+      );
+      expect(textOf(await client.callTool({ name: "update", arguments: { search: "milk", replace: "bread" } }))).toBe(
+        "Success",
+      );
       expect(textOf(await client.callTool({ name: "read", arguments: {} }))).toBe("eggs\nbuy bread\n");
       expect(textOf(await client.callTool({ name: "clear", arguments: {} }))).toBe("Success");
       expect(await srv.notes()).toBe("");

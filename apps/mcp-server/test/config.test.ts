@@ -9,7 +9,14 @@ import { start } from "../src/server";
 describe("loadConfig", () => {
   it("defaults: 127.0.0.1:8080, data/db at the repository root (not the cwd), 1 MiB limits", async () => {
     const c = loadConfig({});
-    expect(c).toEqual({ port: 8080, host: "127.0.0.1", allowedHosts: [], notesFile: join(REPO_ROOT, "data", "db"), maxBodyBytes: 1048576, maxNotesBytes: 1048576 });
+    expect(c).toEqual({
+      port: 8080,
+      host: "127.0.0.1",
+      allowedHosts: [],
+      notesFile: join(REPO_ROOT, "data", "db"),
+      maxBodyBytes: 1048576,
+      maxNotesBytes: 1048576,
+    });
     await expect(readFile(join(REPO_ROOT, "package.json"), "utf8")).resolves.toMatch(/"workspaces"/);
   });
 

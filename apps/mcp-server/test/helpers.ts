@@ -14,7 +14,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(opts: { maxBodyBytes?: number; maxNotesBytes?: number } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { maxBodyBytes?: number; maxNotesBytes?: number } = {},
+): Promise<TestServer> {
   const dir = await mkdtemp(join(tmpdir(), "mcp-server-test-"));
   const notesFile = join(dir, "data", "db");
   const running = await start({
@@ -55,7 +57,12 @@ export async function post(url: string, body: unknown, headers: Record<string, s
 }
 
 /** A correct modern request, posted. */
-export function modern(url: string, id: JsonRpcId, method: string, params: Record<string, unknown> = {}): Promise<Reply> {
+export function modern(
+  url: string,
+  id: JsonRpcId,
+  method: string,
+  params: Record<string, unknown> = {},
+): Promise<Reply> {
   const req = buildModernRequest({ id, method, params, clientInfo: { name: "test", version: "1.0.0" } });
   return post(url, req.body, req.headers);
 }

@@ -7,7 +7,11 @@ import { MODERN_PROTOCOL_VERSION } from "@hopscope/shared/mcp/constants";
 import { DiscoverResultSchema } from "@hopscope/shared/mcp/discover";
 import { ErrorCode } from "@hopscope/shared/mcp/errors";
 import { buildModernRequest } from "@hopscope/shared/mcp/request";
-import { JsonRpcErrorResponseSchema, UnsupportedVersionDataSchema, resultResponseSchema } from "@hopscope/shared/mcp/schemas";
+import {
+  JsonRpcErrorResponseSchema,
+  UnsupportedVersionDataSchema,
+  resultResponseSchema,
+} from "@hopscope/shared/mcp/schemas";
 import { CallToolResultSchema, ListToolsResultSchema } from "@hopscope/shared/mcp/tools";
 import { type TestServer, modern, post, startTestServer } from "./helpers";
 
@@ -17,10 +21,22 @@ beforeAll(async () => {
 });
 afterAll(() => srv.close());
 
-const META = { "io.modelcontextprotocol/protocolVersion": MODERN_PROTOCOL_VERSION, "io.modelcontextprotocol/clientCapabilities": {} };
-const H = (method: string, extra: Record<string, string> = {}) => ({ "mcp-protocol-version": MODERN_PROTOCOL_VERSION, "mcp-method": method, ...extra });
+const META = {
+  "io.modelcontextprotocol/protocolVersion": MODERN_PROTOCOL_VERSION,
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+const H = (method: string, extra: Record<string, string> = {}) => ({
+  "mcp-protocol-version": MODERN_PROTOCOL_VERSION,
+  "mcp-method": method,
+  ...extra,
+});
 
-function expectError(reply: { status: number; json: unknown }, status: number, code: number, id: string | number | null) {
+function expectError(
+  reply: { status: number; json: unknown },
+  status: number,
+  code: number,
+  id: string | number | null,
+) {
   expect(reply.status).toBe(status);
   const body = JsonRpcErrorResponseSchema.parse(reply.json);
   expect(body.error.code).toBe(code);
@@ -59,7 +75,10 @@ describe("modern methods", () => {
     expect(byName.read?.inputSchema.required).toBeUndefined();
     expect(body.result.resultType).toBe("complete");
     expect(Number.isInteger(body.result.ttlMs)).toBe(true);
-    expect(body.result._meta?.["io.modelcontextprotocol/serverInfo"]).toEqual({ name: "hopscope-notes", version: "0.1.0" });
+    expect(body.result._meta?.["io.modelcontextprotocol/serverInfo"]).toEqual({
+      name: "hopscope-notes",
+      version: "0.1.0",
+    });
   });
 
   it("tools/call returns a complete result with serverInfo", async () => {
@@ -71,13 +90,21 @@ describe("modern methods", () => {
   });
 
   it("a request without clientInfo still succeeds", async () => {
-    const r = await post(srv.mcp, { jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: META } }, H("tools/list"));
+    const r = await post(
+      srv.mcp,
+      { jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: META } },
+      H("tools/list"),
+    );
     expect(r.status).toBe(200);
     expect(r.json.result.tools).toHaveLength(5);
   });
 
   it("a Base64-sentinel Mcp-Name is decoded before comparing", async () => {
-    const r = await post(srv.mcp, { jsonrpc: "2.0", id: 4, method: "tools/call", params: { _meta: META, name: "read" } }, H("tools/call", { "mcp-name": `=?base64?${btoa("read")}?=` }));
+    const r = await post(
+      srv.mcp,
+      { jsonrpc: "2.0", id: 4, method: "tools/call", params: { _meta: META, name: "read" } },
+      H("tools/call", { "mcp-name": `=?base64?${btoa("read")}?=` }),
+    );
     expect(r.status).toBe(200);
     expect(r.json.result.isError).toBe(false);
   });
@@ -92,48 +119,93 @@ describe("modern methods", () => {
 
 describe("validation table", () => {
   it("MCP-Protocol-Version ≠ _meta version → 400 -32020, even when the body's version is unknown (mismatch first)", async () => {
-    const r = await post(srv.mcp, { jsonrpc: "2.0", id: 10, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "v999.0.0" } } }, H("tools/list"));
+    const r = await post(
+      srv.mcp,
+      {
+        jsonrpc: "2.0",
+        id: 10,
+        method: "tools/list",
+        params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "v999.0.0" } },
+      },
+      H("tools/list"),
+    );
     expectError(r, 400, ErrorCode.HeaderMismatch, 10);
     expect(r.json.error.message).toMatch(/MCP-Protocol-Version/);
   });
 
   it("Mcp-Method ≠ method → 400 -32020", async () => {
-    const r = await post(srv.mcp, { jsonrpc: "2.0", id: 11, method: "tools/list", params: { _meta: META } }, H("tools/call"));
+    const r = await post(
+      srv.mcp,
+      { jsonrpc: "2.0", id: 11, method: "tools/list", params: { _meta: META } },
+      H("tools/call"),
+    );
     expectError(r, 400, ErrorCode.HeaderMismatch, 11);
   });
 
   it("Mcp-Name ≠ params.name → 400 -32020", async () => {
-    const r = await post(srv.mcp, { jsonrpc: "2.0", id: 12, method: "tools/call", params: { _meta: META, name: "append", arguments: { content: "x" } } }, H("tools/call", { "mcp-name": "clear" }));
+    const r = await post(
+      srv.mcp,
+      {
+        jsonrpc: "2.0",
+        id: 12,
+        method: "tools/call",
+        params: { _meta: META, name: "append", arguments: { content: "x" } },
+      },
+      H("tools/call", { "mcp-name": "clear" }),
+    );
     expectError(r, 400, ErrorCode.HeaderMismatch, 12);
     expect(await srv.notes()).not.toContain("x\n");
   });
 
   it("a malformed Base64 sentinel in Mcp-Name → 400 -32020", async () => {
-    const r = await post(srv.mcp, { jsonrpc: "2.0", id: 13, method: "tools/call", params: { _meta: META, name: "read" } }, H("tools/call", { "mcp-name": "=?base64?###?=" }));
+    const r = await post(
+      srv.mcp,
+      { jsonrpc: "2.0", id: 13, method: "tools/call", params: { _meta: META, name: "read" } },
+      H("tools/call", { "mcp-name": "=?base64?###?=" }),
+    );
     expectError(r, 400, ErrorCode.HeaderMismatch, 13);
   });
 
   it("unsupported version (header = body) → 400 -32022 with data.supported and data.requested", async () => {
     const meta = { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" };
-    const r = await post(srv.mcp, { jsonrpc: "2.0", id: 14, method: "tools/list", params: { _meta: meta } }, H("tools/list", { "mcp-protocol-version": "2099-01-01" }));
+    const r = await post(
+      srv.mcp,
+      { jsonrpc: "2.0", id: 14, method: "tools/list", params: { _meta: meta } },
+      H("tools/list", { "mcp-protocol-version": "2099-01-01" }),
+    );
     const body = expectError(r, 400, ErrorCode.UnsupportedProtocolVersion, 14);
-    expect(UnsupportedVersionDataSchema.parse(body.error.data)).toEqual({ supported: ["2026-07-28"], requested: "2099-01-01" });
+    expect(UnsupportedVersionDataSchema.parse(body.error.data)).toEqual({
+      supported: ["2026-07-28"],
+      requested: "2099-01-01",
+    });
   });
 
   it("missing MCP-Protocol-Version header → 400 -32020", async () => {
-    const r = await post(srv.mcp, { jsonrpc: "2.0", id: 15, method: "tools/list", params: { _meta: META } }, { "mcp-method": "tools/list" });
+    const r = await post(
+      srv.mcp,
+      { jsonrpc: "2.0", id: 15, method: "tools/list", params: { _meta: META } },
+      { "mcp-method": "tools/list" },
+    );
     expectError(r, 400, ErrorCode.HeaderMismatch, 15);
     expect(r.json.error.message).toMatch(/MCP-Protocol-Version/);
   });
 
   it("missing Mcp-Method header → 400 -32020", async () => {
-    const r = await post(srv.mcp, { jsonrpc: "2.0", id: 16, method: "tools/list", params: { _meta: META } }, { "mcp-protocol-version": MODERN_PROTOCOL_VERSION });
+    const r = await post(
+      srv.mcp,
+      { jsonrpc: "2.0", id: 16, method: "tools/list", params: { _meta: META } },
+      { "mcp-protocol-version": MODERN_PROTOCOL_VERSION },
+    );
     expectError(r, 400, ErrorCode.HeaderMismatch, 16);
     expect(r.json.error.message).toMatch(/Mcp-Method/);
   });
 
   it("missing Mcp-Name on tools/call → 400 -32020", async () => {
-    const r = await post(srv.mcp, { jsonrpc: "2.0", id: 17, method: "tools/call", params: { _meta: META, name: "read" } }, H("tools/call"));
+    const r = await post(
+      srv.mcp,
+      { jsonrpc: "2.0", id: 17, method: "tools/call", params: { _meta: META, name: "read" } },
+      H("tools/call"),
+    );
     expectError(r, 400, ErrorCode.HeaderMismatch, 17);
     expect(r.json.error.message).toMatch(/Mcp-Name/);
   });
@@ -145,22 +217,33 @@ describe("validation table", () => {
 
   it("_meta without clientCapabilities → 400 -32602 naming the key", async () => {
     const meta = { "io.modelcontextprotocol/protocolVersion": MODERN_PROTOCOL_VERSION };
-    const r = await post(srv.mcp, { jsonrpc: "2.0", id: 19, method: "tools/list", params: { _meta: meta } }, H("tools/list"));
+    const r = await post(
+      srv.mcp,
+      { jsonrpc: "2.0", id: 19, method: "tools/list", params: { _meta: meta } },
+      H("tools/list"),
+    );
     expectError(r, 400, ErrorCode.InvalidParams, 19);
     expect(r.json.error.message).toMatch(/clientCapabilities/);
   });
 
   it("_meta without protocolVersion → 400 -32602", async () => {
     const meta = { "io.modelcontextprotocol/clientCapabilities": {} };
-    const r = await post(srv.mcp, { jsonrpc: "2.0", id: 20, method: "tools/list", params: { _meta: meta } }, H("tools/list"));
+    const r = await post(
+      srv.mcp,
+      { jsonrpc: "2.0", id: 20, method: "tools/list", params: { _meta: meta } },
+      H("tools/list"),
+    );
     expectError(r, 400, ErrorCode.InvalidParams, 20);
     expect(r.json.error.message).toMatch(/protocolVersion/);
   });
 
-  it.each(["initialize", "ping", "resources/list", "logging/setLevel", "no/such/method"])("unknown method %s with a modern envelope → 404 -32601", async (method) => {
-    const r = await modern(srv.mcp, `m-${method}`, method);
-    expectError(r, 404, ErrorCode.MethodNotFound, `m-${method}`);
-  });
+  it.each(["initialize", "ping", "resources/list", "logging/setLevel", "no/such/method"])(
+    "unknown method %s with a modern envelope → 404 -32601",
+    async (method) => {
+      const r = await modern(srv.mcp, `m-${method}`, method);
+      expectError(r, 404, ErrorCode.MethodNotFound, `m-${method}`);
+    },
+  );
 
   it("unknown tool → HTTP 200 with in-band -32602", async () => {
     const r = await modern(srv.mcp, 21, "tools/call", { name: "delete_everything", arguments: {} });
@@ -174,7 +257,11 @@ describe("validation table", () => {
   });
 
   it("tools/call without a name → in-band -32602", async () => {
-    const r = await post(srv.mcp, { jsonrpc: "2.0", id: 23, method: "tools/call", params: { _meta: META, arguments: {} } }, H("tools/call", { "mcp-name": "read" }));
+    const r = await post(
+      srv.mcp,
+      { jsonrpc: "2.0", id: 23, method: "tools/call", params: { _meta: META, arguments: {} } },
+      H("tools/call", { "mcp-name": "read" }),
+    );
     expectError(r, 200, ErrorCode.InvalidParams, 23);
   });
 
@@ -184,7 +271,11 @@ describe("validation table", () => {
   });
 
   it("a body that is not UTF-8 → 400 -32700", async () => {
-    const res = await fetch(srv.mcp, { method: "POST", headers: { "content-type": "application/json" }, body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]) });
+    const res = await fetch(srv.mcp, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).error.code).toBe(ErrorCode.ParseError);
   });
@@ -202,14 +293,22 @@ describe("validation table", () => {
 
   it("a batch array → 400 -32600, and nothing in it runs", async () => {
     const before = await srv.notes();
-    const call = buildModernRequest({ id: 40, method: "tools/call", params: { name: "append", arguments: { content: "batched" } } });
+    const call = buildModernRequest({
+      id: 40,
+      method: "tools/call",
+      params: { name: "append", arguments: { content: "batched" } },
+    });
     const r = await post(srv.mcp, [call.body], call.headers);
     expectError(r, 400, ErrorCode.InvalidRequest, null);
     expect(await srv.notes()).toBe(before);
   });
 
   it("a notification → 202 with no body", async () => {
-    const r = await post(srv.mcp, { jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: META, requestId: 1 } });
+    const r = await post(srv.mcp, {
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { _meta: META, requestId: 1 },
+    });
     expect(r.status).toBe(202);
     expect(r.text).toBe("");
   });
@@ -242,9 +341,12 @@ describe("validation table", () => {
     expect(r.json.error).toBeDefined();
   });
 
-  it.each(["http://localhost:5173", "http://127.0.0.1:7070", "http://[::1]:8080"])("local Origin %s is allowed", async (origin) => {
-    const req = buildModernRequest({ id: 52, method: "tools/list" });
-    const r = await post(srv.mcp, req.body, { ...req.headers, origin });
-    expect(r.status).toBe(200);
-  });
+  it.each(["http://localhost:5173", "http://127.0.0.1:7070", "http://[::1]:8080"])(
+    "local Origin %s is allowed",
+    async (origin) => {
+      const req = buildModernRequest({ id: 52, method: "tools/list" });
+      const r = await post(srv.mcp, req.body, { ...req.headers, origin });
+      expect(r.status).toBe(200);
+    },
+  );
 });

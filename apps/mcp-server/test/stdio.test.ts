@@ -34,8 +34,16 @@ describe("notes server over stdio", () => {
     const client = new LegacyClient({ name: "stdio-legacy", version: "1.0.0" });
     await client.connect(new LegacyStdio({ ...server, env: env() }));
     try {
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["read", "write", "append", "update", "clear"]);
-      await Promise.all(Array.from({ length: 50 }, (_, i) => client.callTool({ name: "append", arguments: { content: `note ${i}` } })));
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+        "read",
+        "write",
+        "append",
+        "update",
+        "clear",
+      ]);
+      await Promise.all(
+        Array.from({ length: 50 }, (_, i) => client.callTool({ name: "append", arguments: { content: `note ${i}` } })),
+      );
       expect((await readFile(notesFile, "utf8")).split("\n").filter(Boolean)).toHaveLength(50);
       const bad = await client.callTool({ name: "append", arguments: {} });
       expect(bad.isError).toBe(true);
@@ -47,7 +55,10 @@ describe("notes server over stdio", () => {
   });
 
   it("serves the v2 stdio client pinned to 2026-07-28", async () => {
-    const client = new Client({ name: "stdio-modern", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    const client = new Client(
+      { name: "stdio-modern", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
     await client.connect(new StdioClientTransport({ ...server, env: env() }));
     try {
       expect(client.getProtocolEra()).toBe("modern");
@@ -60,25 +71,44 @@ describe("notes server over stdio", () => {
   });
 
   it("answers bad lines with JSON-RPC errors on stdout and logs only to stderr", async () => {
-    const child = spawn(server.command, server.args, { env: { ...env(), MCP_MAX_BODY_BYTES: "200" }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(server.command, server.args, {
+      env: { ...env(), MCP_MAX_BODY_BYTES: "200" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));
     child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
     child.stdin.end(
       [
         "not json",
         JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
-        JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "read", _meta: { "io.modelcontextprotocol/protocolVersion": "1999-01-01" } } }),
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "read", _meta: { "io.modelcontextprotocol/protocolVersion": "1999-01-01" } },
+        }),
         JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping", params: { _meta: meta } }),
-        JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "append", arguments: { content: "x".repeat(300) } } }),
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 4,
+          method: "tools/call",
+          params: { name: "append", arguments: { content: "x".repeat(300) } },
+        }),
         '{"jsonrpc":"2.0","id":5,"method":"tools/list"',
       ].join("\n"),
     );
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
     expect(code).toBe(0);
-    const answers = out.trim().split("\n").map((l) => JSON.parse(l) as { id: unknown; error?: { code: number; message: string }; result?: unknown });
+    const answers = out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: unknown; error?: { code: number; message: string }; result?: unknown });
     const byId = new Map(answers.map((a) => [JSON.stringify(a.id), a]));
     expect(answers.filter((a) => a.id === null).map((a) => a.error?.code)).toEqual([-32700, -32600]);
     expect((byId.get("1")?.result as { tools: unknown[] }).tools).toHaveLength(5);

@@ -41,7 +41,11 @@ describe("the article's moment-7 example", () => {
     const body =
       '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"append","arguments":{"content":"buy milk"},' +
       '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}';
-    const r = await post(srv.mcp, body, { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "append" });
+    const r = await post(srv.mcp, body, {
+      "MCP-Protocol-Version": "2026-07-28",
+      "Mcp-Method": "tools/call",
+      "Mcp-Name": "append",
+    });
     expect(r.status).toBe(200);
     expect(r.text).toBe(
       '{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[{"type":"text","text":"Success"}],"isError":false,' +
@@ -137,8 +141,24 @@ describe("binary and non-UTF-8 content", () => {
 
   it("a lone surrogate (JSON \\ud800) is refused and nothing is written", async () => {
     await writeFile(srv.notesFile, "keep\n");
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "append", arguments: { content: "x" }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } }).replace('"content":"x"', '"content":"bad \\ud800 text"');
-    const r = await post(srv.mcp, body, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "append" });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "append",
+        arguments: { content: "x" },
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    }).replace('"content":"x"', '"content":"bad \\ud800 text"');
+    const r = await post(srv.mcp, body, {
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "append",
+    });
     expect(r.json.result.isError).toBe(true);
     expect(r.json.result.content[0].text).toMatch(/surrogate/);
     expect(await srv.notes()).toBe("keep\n");
@@ -186,7 +206,12 @@ describe("size limits", () => {
         else controller.close();
       },
     });
-    const res = await fetch(srv.mcp, { method: "POST", headers: { "content-type": "application/json" }, body: stream, duplex: "half" } as RequestInit);
+    const res = await fetch(srv.mcp, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
     expect(res.status).toBe(413);
     await res.text();
     expect((await modern(srv.mcp, 8, "tools/list")).status).toBe(200);
@@ -195,7 +220,9 @@ describe("size limits", () => {
 
 describe("concurrency", () => {
   it("200 parallel appends leave exactly 200 lines", async () => {
-    const replies = await Promise.all(Array.from({ length: 200 }, (_, i) => callTool(srv.mcp, i, "append", { content: `note ${i}` })));
+    const replies = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => callTool(srv.mcp, i, "append", { content: `note ${i}` })),
+    );
     for (const r of replies) expect(r.json.result.isError).toBe(false);
     const lines = (await srv.notes()).split("\n");
     expect(lines.pop()).toBe("");

@@ -29,7 +29,12 @@ export function createApp(deps: SimDeps): Hono {
   });
   // Ollama refuses a non-local Host (allowedHostsMiddleware) and a foreign Origin (its CORS middleware)
   // with a bare 403 and no body; it decodes any Content-Type as JSON, so that is not checked here.
-  app.use("*", guard({ allowedHosts: deps.config.allowedHosts, bindHost: deps.config.host, requireJson: false }, (c) => c.body(null, 403)));
+  app.use(
+    "*",
+    guard({ allowedHosts: deps.config.allowedHosts, bindHost: deps.config.host, requireJson: false }, (c) =>
+      c.body(null, 403),
+    ),
+  );
   app.route("/", rootRoutes());
   app.route("/api/chat", chatRoutes(deps));
   app.route("/api/generate", generateRoutes(deps));

@@ -59,21 +59,33 @@ const text = (v: unknown): string => (typeof v === "string" ? v : "");
 export function renderBuiltin(raw: Record<string, unknown>): string {
   const tools = Array.isArray(raw.tools) ? raw.tools : [];
   const messages = (Array.isArray(raw.messages) ? raw.messages : []) as LooseMessage[];
-  const system = messages.filter((m) => m.role === "system").map((m) => text(m.content)).join("\n\n");
+  const system = messages
+    .filter((m) => m.role === "system")
+    .map((m) => text(m.content))
+    .join("\n\n");
   let out = "";
   if (system || tools.length > 0) {
     out += `<|im_start|>system\n${system}`;
-    if (tools.length > 0) out += `${system ? "\n\n" : ""}# Tools\n<tools>\n${tools.map((t) => goJsonAny(t)).join("\n")}\n</tools>`;
+    if (tools.length > 0)
+      out += `${system ? "\n\n" : ""}# Tools\n<tools>\n${tools.map((t) => goJsonAny(t)).join("\n")}\n</tools>`;
     out += "<|im_end|>\n";
   }
   for (const m of messages) {
     if (m.role === "system") continue;
     const role = m.role === "tool" ? "user" : text(m.role);
-    const calls = Array.isArray(m.tool_calls) ? (m.tool_calls as { function?: { name?: unknown; arguments?: unknown } }[]) : [];
+    const calls = Array.isArray(m.tool_calls)
+      ? (m.tool_calls as { function?: { name?: unknown; arguments?: unknown } }[])
+      : [];
     const body =
       m.role === "tool"
         ? `<tool_response>\n${text(m.content)}\n</tool_response>`
-        : text(m.content) || calls.map((c) => `<tool_call>\n{"name": ${goJsonString(text(c.function?.name))}, "arguments": ${goJsonAny(c.function?.arguments ?? {})}}\n</tool_call>`).join("\n");
+        : text(m.content) ||
+          calls
+            .map(
+              (c) =>
+                `<tool_call>\n{"name": ${goJsonString(text(c.function?.name))}, "arguments": ${goJsonAny(c.function?.arguments ?? {})}}\n</tool_call>`,
+            )
+            .join("\n");
     out += `<|im_start|>${role}\n${body}<|im_end|>\n`;
   }
   return `${out}<|im_start|>assistant\n`;

@@ -61,7 +61,10 @@ export function readChatPrompt(prompt: string): ChatPrompt | null {
     if (role === "system") {
       const toolsAt = body.indexOf("\n\n# Tools\n");
       const listed = /<tools>\n([\s\S]*?)\n<\/tools>/.exec(body)?.[1] ?? "";
-      tools = listed.split("\n").map(readTool).filter((t): t is OllamaTool => t !== null);
+      tools = listed
+        .split("\n")
+        .map(readTool)
+        .filter((t): t is OllamaTool => t !== null);
       messages.push({ role: "system", content: toolsAt === -1 ? body : body.slice(0, toolsAt) });
     } else if (role === "user" && body.startsWith("<tool_response>\n") && body.endsWith("\n</tool_response>")) {
       messages.push({ role: "tool", content: body.slice("<tool_response>\n".length, -"\n</tool_response>".length) });

@@ -9,7 +9,10 @@ import { OllamaError } from "./ollama-error";
 export function checkThink(think: ChatRequest["think"], model: string): void {
   if (think === undefined || think === false) return;
   if (typeof think === "string" && !["high", "medium", "low"].includes(think)) {
-    throw new OllamaError(400, `invalid think value: ${JSON.stringify(think)} (must be "high", "medium", "low", true, or false)`);
+    throw new OllamaError(
+      400,
+      `invalid think value: ${JSON.stringify(think)} (must be "high", "medium", "low", true, or false)`,
+    );
   }
   throw new OllamaError(400, `${JSON.stringify(model)} does not support thinking`);
 }

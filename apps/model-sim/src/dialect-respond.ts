@@ -20,14 +20,22 @@ export function encodedJson(body: unknown, status = 200): Response {
 /** The dialect's error response for an error a route threw, or null when it is not one Ollama would answer. */
 export function dialectErrorResponse(d: Dialect, err: unknown): Response | null {
   if (err instanceof DialectError) {
-    return new Response(goJson(dialectErrorBody(d, err.status, err.message)), { status: err.status, headers: { "content-type": JSON_CONTENT_TYPE } });
+    return new Response(goJson(dialectErrorBody(d, err.status, err.message)), {
+      status: err.status,
+      headers: { "content-type": JSON_CONTENT_TYPE },
+    });
   }
   if (err instanceof OllamaError) return encodedJson(dialectErrorBody(d, err.status, err.message), err.status);
   return null;
 }
 
 /** Streams the native chunks as the dialect's SSE; the first chunk is awaited so an early failure keeps its status. */
-export async function sseResponse(chunks: AsyncGenerator<Record<string, unknown>>, writer: DialectWriter, logger: Logger, extraHeaders: Record<string, string> = {}): Promise<Response> {
+export async function sseResponse(
+  chunks: AsyncGenerator<Record<string, unknown>>,
+  writer: DialectWriter,
+  logger: Logger,
+  extraHeaders: Record<string, string> = {},
+): Promise<Response> {
   const first = await chunks.next();
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({

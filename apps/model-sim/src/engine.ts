@@ -10,7 +10,12 @@ import { QWEN25_SYSTEM, QWEN25_TEMPLATE } from "@hopscope/shared/prompt/qwen25";
 import { ToolCallParser } from "@hopscope/shared/toolcall/parser";
 import { rawOutputFromMessage, type RawOutputMessage } from "@hopscope/shared/toolcall/raw-output";
 import { loadQwenTokenizer, type QwenTokenizer } from "@hopscope/shared/tokens/qwen";
-import { renderChat, renderGenerate, type ChatRequestLike, type GenerateRequestLike } from "@hopscope/shared/prompt/render";
+import {
+  renderChat,
+  renderGenerate,
+  type ChatRequestLike,
+  type GenerateRequestLike,
+} from "@hopscope/shared/prompt/render";
 import { RenderInputError } from "@hopscope/shared/prompt/tool-decode";
 import { DEFAULT_OLLAMA_VERSION } from "@hopscope/shared/prompt/version";
 import { OllamaError } from "./ollama-error";

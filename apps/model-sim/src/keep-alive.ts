@@ -7,7 +7,16 @@ import { OllamaError } from "./ollama-error";
 
 export const DEFAULT_KEEP_ALIVE_MS = 5 * 60_000;
 
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, "μs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  μs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
 
 /** Go's time.ParseDuration, in milliseconds. */
 function parseGoDuration(text: string): number | null {
@@ -15,7 +24,8 @@ function parseGoDuration(text: string): number | null {
   const m = /^([-+]?)((?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+)$/.exec(text);
   if (!m) return null;
   let total = 0;
-  for (const part of m[2]!.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)) total += Number(part[1]) * UNIT_MS[part[2]!]!;
+  for (const part of m[2]!.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g))
+    total += Number(part[1]) * UNIT_MS[part[2]!]!;
   return m[1] === "-" ? -total : total;
 }
 

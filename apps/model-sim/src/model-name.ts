@@ -31,14 +31,25 @@ function parseLesson(raw: string, where: string): Lesson {
  * @param headerLesson the `x-hopscope-lesson` header, if any
  * @throws OllamaError 404 `model 'x' not found`, or 400 for a bad or conflicting lesson
  */
-export function resolveModel(requested: string, headerLesson: string | undefined, builtinRenderer = false): ResolvedModel {
-  if (builtinRenderer && canonical(requested) === BUILTIN_RENDERER_MODEL.name) return { requested, lesson: null, builtinRenderer: true };
+export function resolveModel(
+  requested: string,
+  headerLesson: string | undefined,
+  builtinRenderer = false,
+): ResolvedModel {
+  if (builtinRenderer && canonical(requested) === BUILTIN_RENDERER_MODEL.name)
+    return { requested, lesson: null, builtinRenderer: true };
   const { model, lesson: suffix } = splitLessonSuffix(requested);
   if (canonical(model) !== QWEN25_MODEL) throw modelNotFound(requested);
   const fromName = suffix === null ? null : parseLesson(suffix, `model name ${JSON.stringify(requested)}`);
-  const fromHeader = headerLesson === undefined || headerLesson.trim() === "" ? null : parseLesson(headerLesson, "x-hopscope-lesson header");
+  const fromHeader =
+    headerLesson === undefined || headerLesson.trim() === ""
+      ? null
+      : parseLesson(headerLesson, "x-hopscope-lesson header");
   if (fromName && fromHeader && fromName !== fromHeader) {
-    throw new OllamaError(400, `two different lessons asked for: ${fromName} (model name) and ${fromHeader} (x-hopscope-lesson header); send one`);
+    throw new OllamaError(
+      400,
+      `two different lessons asked for: ${fromName} (model name) and ${fromHeader} (x-hopscope-lesson header); send one`,
+    );
   }
   return { requested, lesson: fromName ?? fromHeader };
 }

@@ -9,7 +9,11 @@ export class ModelState {
   private expiresAt: number | null = null;
 
   /** Make sure the model is loaded, waiting `loadMs` if it is cold (or `always` for the slow lesson). */
-  async ensureLoaded(keepAliveMs: number, loadMs: number, opts: { always?: boolean; signal?: AbortSignal } = {}): Promise<void> {
+  async ensureLoaded(
+    keepAliveMs: number,
+    loadMs: number,
+    opts: { always?: boolean; signal?: AbortSignal } = {},
+  ): Promise<void> {
     const warm = this.expiresAt !== null && Date.now() < this.expiresAt;
     if (!warm || opts.always) await sleep(loadMs, opts.signal);
     this.touch(keepAliveMs);

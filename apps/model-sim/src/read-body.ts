@@ -85,7 +85,11 @@ function at(raw: unknown, path: PropertyKey[]): unknown {
  * "ChatRequest"). Returns the validated value and the raw JSON (the prompt engine renders from the raw
  * body, which is what Go decodes). Throws OllamaError(400) with the message Ollama would send.
  */
-export function parseOllamaBody<S extends z.ZodType>(text: string, schema: S, struct: string): { value: z.infer<S>; raw: Record<string, unknown> } {
+export function parseOllamaBody<S extends z.ZodType>(
+  text: string,
+  schema: S,
+  struct: string,
+): { value: z.infer<S>; raw: Record<string, unknown> } {
   if (text.trim() === "") throw new OllamaError(400, "missing request body");
   // encoding/json's scanner stops at 10,000 levels with this SyntaxError, which ChatHandler answers as 400.
   const deep = depthExceededAt(text, GO_MAX_DEPTH);
@@ -108,7 +112,10 @@ export function parseOllamaBody<S extends z.ZodType>(text: string, schema: S, st
   if (value === undefined) throw new OllamaError(400, `${field || "body"} is required: ${issue.message}`);
   if (issue.code === "invalid_type") {
     const expected = FIELD_TYPES[field] ?? GO_TYPES[issue.expected] ?? issue.expected;
-    throw new OllamaError(400, `json: cannot unmarshal ${jsonKind(value)} into Go struct field ${struct}.${field} of type ${expected}`);
+    throw new OllamaError(
+      400,
+      `json: cannot unmarshal ${jsonKind(value)} into Go struct field ${struct}.${field} of type ${expected}`,
+    );
   }
   throw new OllamaError(400, `${field}: ${issue.message}`);
 }

@@ -15,7 +15,10 @@ export function goJsonResponse(body: unknown, status = 200): Response {
  * Stream the chunks as NDJSON. The first chunk is awaited before the response starts, so a failure
  * that early still gets a proper status code instead of a 200 with an error line.
  */
-export async function ndjsonResponse(chunks: AsyncGenerator<Record<string, unknown>>, logger: Logger): Promise<Response> {
+export async function ndjsonResponse(
+  chunks: AsyncGenerator<Record<string, unknown>>,
+  logger: Logger,
+): Promise<Response> {
   const first = await chunks.next();
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
@@ -64,7 +67,9 @@ export async function aggregateChat(chunks: AsyncGenerator<Record<string, unknow
 }
 
 /** `/api/generate` with `stream: false`: responses concatenated, the rest from the last chunk. */
-export async function aggregateGenerate(chunks: AsyncGenerator<Record<string, unknown>>): Promise<Record<string, unknown>> {
+export async function aggregateGenerate(
+  chunks: AsyncGenerator<Record<string, unknown>>,
+): Promise<Record<string, unknown>> {
   let last: Record<string, unknown> | null = null;
   let response = "";
   for await (const chunk of chunks) {

@@ -32,10 +32,16 @@ export type RunnerChunk =
  * Text per token, decoded incrementally so a character split across byte-level tokens comes out whole
  * (a trailing U+FFFD means "wait for the next token").
  */
-export async function* runTokens(tokenizer: Tokenizer, output: string, opts: RunnerOptions): AsyncGenerator<RunnerChunk> {
+export async function* runTokens(
+  tokenizer: Tokenizer,
+  output: string,
+  opts: RunnerOptions,
+): AsyncGenerator<RunnerChunk> {
   const ids = tokenizer.encode(output);
-  const limit = opts.numPredict !== undefined && opts.numPredict >= 0 ? Math.min(opts.numPredict, ids.length) : ids.length;
-  const truncated = limit < ids.length || (opts.numPredict !== undefined && opts.numPredict >= 0 && opts.numPredict <= ids.length);
+  const limit =
+    opts.numPredict !== undefined && opts.numPredict >= 0 ? Math.min(opts.numPredict, ids.length) : ids.length;
+  const truncated =
+    limit < ids.length || (opts.numPredict !== undefined && opts.numPredict >= 0 && opts.numPredict <= ids.length);
   const delayMs = opts.tokensPerSecond > 0 ? 1000 / opts.tokensPerSecond : 0;
   const start = nowNs();
   let sent = "";
@@ -51,5 +57,11 @@ export async function* runTokens(tokenizer: Tokenizer, output: string, opts: Run
   // Sampling the end-of-generation token costs one more step, unless num_predict cut it short.
   if (!truncated) await sleep(delayMs, opts.signal);
   opts.onEvent?.({ type: "done", total: limit });
-  yield { done: true, content: "", doneReason: truncated ? "length" : "stop", evalCount: truncated ? limit : limit + 1, evalDurationNs: nowNs() - start };
+  yield {
+    done: true,
+    content: "",
+    doneReason: truncated ? "length" : "stop",
+    evalCount: truncated ? limit : limit + 1,
+    evalDurationNs: nowNs() - start,
+  };
 }

@@ -27,7 +27,13 @@ export type ChatOutcome =
   | { kind: "run"; chunks: AsyncGenerator<Record<string, unknown>> };
 
 /** Everything that can still fail with a status code happens here, before the first byte is sent. */
-export async function prepareChat(req: ChatRequest, raw: Record<string, unknown>, model: ResolvedModel, deps: SimDeps, signal?: AbortSignal): Promise<ChatOutcome> {
+export async function prepareChat(
+  req: ChatRequest,
+  raw: Record<string, unknown>,
+  model: ResolvedModel,
+  deps: SimDeps,
+  signal?: AbortSignal,
+): Promise<ChatOutcome> {
   const start = nowNs();
   const { config, state, engine } = deps;
   if (req.top_logprobs !== undefined && (req.top_logprobs < 0 || req.top_logprobs > 20)) {
@@ -36,7 +42,10 @@ export async function prepareChat(req: ChatRequest, raw: Record<string, unknown>
   const keepMs = keepAliveMs(req.keep_alive);
   if (req.messages.length === 0 && keepMs === 0) {
     state.unload();
-    return { kind: "immediate", body: chatChunk({ model: model.requested, content: "", done: true, doneReason: "unload" }) };
+    return {
+      kind: "immediate",
+      body: chatChunk({ model: model.requested, content: "", done: true, doneReason: "unload" }),
+    };
   }
   checkThink(req.think, model.requested);
 
@@ -44,27 +53,41 @@ export async function prepareChat(req: ChatRequest, raw: Record<string, unknown>
   await state.ensureLoaded(keepMs, slow ? config.slowLoadMs : config.loadMs, { always: slow, signal });
   const loaded = nowNs();
   if (req.messages.length === 0) {
-    return { kind: "immediate", body: chatChunk({ model: model.requested, content: "", done: true, doneReason: "load" }) };
+    return {
+      kind: "immediate",
+      body: chatChunk({ model: model.requested, content: "", done: true, doneReason: "load" }),
+    };
   }
 
   // Render and truncate to num_ctx, counting tokens as the runner would (the raw body passed the schema
   // above, and it is what Go decodes: zod's defaults would add fields).
   const evalStart = nowNs();
-  const fitted = model.builtinRenderer ? await builtinPrompt(raw, req.messages, config.ollamaVersion) : fitPrompt(raw, req.messages, engine, config.ollamaVersion);
+  const fitted = model.builtinRenderer
+    ? await builtinPrompt(raw, req.messages, config.ollamaVersion)
+    : fitPrompt(raw, req.messages, engine, config.ollamaVersion);
   const promptEvalDurationNs = nowNs() - evalStart;
   // The field came with Ollama 0.11.5; an older release does not know it and runs the model.
   if (req._debug_render_only && atLeast(config.ollamaVersion, DEBUG_RENDER_SINCE)) {
     return {
       kind: "immediate",
       // api.ChatResponse with a zero Message and DebugInfo (image_count is omitempty).
-      body: { model: model.requested, created_at: goNow(), message: { role: "", content: "" }, done: false, _debug_info: { rendered_template: fitted.text } },
+      body: {
+        model: model.requested,
+        created_at: goNow(),
+        message: { role: "", content: "" },
+        done: false,
+        _debug_info: { rendered_template: fitted.text },
+      },
     };
   }
   const promptEvalCount = fitted.tokenCount;
   const tools = req.tools ?? [];
   // The model decides from what it sees: the conversation after truncation.
   const decision = decide({ messages: fitted.messages, tools, lesson: model.lesson });
-  deps.logger.info({ model: model.requested, lesson: model.lesson, dropped: fitted.dropped, why: decision.why }, "decided");
+  deps.logger.info(
+    { model: model.requested, lesson: model.lesson, dropped: fitted.dropped, why: decision.why },
+    "decided",
+  );
   const output = outputText(decision, req.format, engine);
   const numPredict = typeof req.options?.num_predict === "number" ? req.options.num_predict : undefined;
 
@@ -80,7 +103,14 @@ export async function prepareChat(req: ChatRequest, raw: Record<string, unknown>
     });
     for await (const r of tokens) {
       const metrics = r.done
-        ? { totalDurationNs: nowNs() - start, loadDurationNs: loaded - start, promptEvalCount, promptEvalDurationNs, evalCount: r.evalCount, evalDurationNs: r.evalDurationNs }
+        ? {
+            totalDurationNs: nowNs() - start,
+            loadDurationNs: loaded - start,
+            promptEvalCount,
+            promptEvalDurationNs,
+            evalCount: r.evalCount,
+            evalDurationNs: r.evalDurationNs,
+          }
         : undefined;
       const base = { model: model.requested, done: r.done, doneReason: r.done ? r.doneReason : undefined, metrics };
       if (!parser) {

@@ -26,14 +26,23 @@ export type GenerateOutcome =
   | { kind: "immediate"; body: Record<string, unknown> }
   | { kind: "run"; chunks: AsyncGenerator<Record<string, unknown>> };
 
-export async function prepareGenerate(req: GenerateRequest, raw: Record<string, unknown>, model: ResolvedModel, deps: SimDeps, signal?: AbortSignal): Promise<GenerateOutcome> {
+export async function prepareGenerate(
+  req: GenerateRequest,
+  raw: Record<string, unknown>,
+  model: ResolvedModel,
+  deps: SimDeps,
+  signal?: AbortSignal,
+): Promise<GenerateOutcome> {
   const start = nowNs();
   const { config, state, engine } = deps;
   const prompt = req.prompt ?? "";
   const keepMs = keepAliveMs(req.keep_alive);
   if (prompt === "" && keepMs === 0) {
     state.unload();
-    return { kind: "immediate", body: generateChunk({ model: model.requested, response: "", done: true, doneReason: "unload" }) };
+    return {
+      kind: "immediate",
+      body: generateChunk({ model: model.requested, response: "", done: true, doneReason: "unload" }),
+    };
   }
   if (req.raw && (req.template || req.system || (req.context && req.context.length > 0))) {
     throw new OllamaError(400, "raw mode does not support template, system, or context");
@@ -44,22 +53,43 @@ export async function prepareGenerate(req: GenerateRequest, raw: Record<string, 
   const slow = model.lesson === "slow";
   await state.ensureLoaded(keepMs, slow ? config.slowLoadMs : config.loadMs, { always: slow, signal });
   const loaded = nowNs();
-  if (prompt === "") return { kind: "immediate", body: generateChunk({ model: model.requested, response: "", done: true, doneReason: "load" }) };
+  if (prompt === "")
+    return {
+      kind: "immediate",
+      body: generateChunk({ model: model.requested, response: "", done: true, doneReason: "load" }),
+    };
 
   const chat = req.raw
     ? readChatPrompt(prompt)
-    : { messages: [{ role: "system", content: req.system || engine.system }, { role: "user", content: prompt }], tools: [] };
+    : {
+        messages: [
+          { role: "system", content: req.system || engine.system },
+          { role: "user", content: prompt },
+        ],
+        tools: [],
+      };
   // The raw body passed the schema; Ollama renders what Go decoded, without zod's defaults.
   const rendered = engine.renderGenerate(raw as GenerateRequestLike, config.ollamaVersion);
   // The field came with Ollama 0.11.5; an older release does not know it and runs the model.
   if (req._debug_render_only && atLeast(config.ollamaVersion, DEBUG_RENDER_SINCE)) {
-    return { kind: "immediate", body: { model: model.requested, created_at: goNow(), response: "", done: false, _debug_info: { rendered_template: rendered } } };
+    return {
+      kind: "immediate",
+      body: {
+        model: model.requested,
+        created_at: goNow(),
+        response: "",
+        done: false,
+        _debug_info: { rendered_template: rendered },
+      },
+    };
   }
 
   const evalStart = nowNs();
   const promptEvalCount = engine.tokenizer.encode(rendered).length;
   const promptEvalDurationNs = nowNs() - evalStart;
-  const decision = chat ? decide({ messages: chat.messages, tools: chat.tools, lesson: model.lesson }) : { content: "", toolCalls: [], why: "raw text that is not a chat prompt: ends at once" };
+  const decision = chat
+    ? decide({ messages: chat.messages, tools: chat.tools, lesson: model.lesson })
+    : { content: "", toolCalls: [], why: "raw text that is not a chat prompt: ends at once" };
   deps.logger.info({ model: model.requested, lesson: model.lesson, why: decision.why }, "decided");
   const output = outputText(decision, req.format, engine);
   const numPredict = typeof req.options?.num_predict === "number" ? req.options.num_predict : undefined;
@@ -85,7 +115,14 @@ export async function prepareGenerate(req: GenerateRequest, raw: Record<string, 
         doneReason: r.doneReason,
         // Not raw: the conversation so far as token ids (deprecated in Ollama, still sent).
         context: req.raw ? undefined : engine.tokenizer.encode(rendered + generated),
-        metrics: { totalDurationNs: nowNs() - start, loadDurationNs: loaded - start, promptEvalCount, promptEvalDurationNs, evalCount: r.evalCount, evalDurationNs: r.evalDurationNs },
+        metrics: {
+          totalDurationNs: nowNs() - start,
+          loadDurationNs: loaded - start,
+          promptEvalCount,
+          promptEvalDurationNs,
+          evalCount: r.evalCount,
+          evalDurationNs: r.evalDurationNs,
+        },
       });
     }
     state.touch(keepMs);

@@ -23,7 +23,12 @@ type Body = Record<string, unknown> & { messages?: unknown; options?: unknown; t
  * @param raw the request body as sent (rendered, because it is what Go decodes)
  * @param parsed the same messages after validation (what the policy reads: roles lowercased, defaults set)
  */
-export function fitPrompt(raw: Body, parsed: OllamaMessage[], engine: PromptEngine, ollamaVersion: string): FittedPrompt {
+export function fitPrompt(
+  raw: Body,
+  parsed: OllamaMessage[],
+  engine: PromptEngine,
+  ollamaVersion: string,
+): FittedPrompt {
   const rawMsgs = (Array.isArray(raw.messages) ? raw.messages : []) as Record<string, unknown>[];
   // ChatHandler prepends the model's SYSTEM before truncating, so it is counted and kept like any system message.
   const prepend = parsed[0]?.role !== "system";

@@ -19,10 +19,19 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-const turn1: ChatRequest = { model: "qwen2.5:7b", messages: [user("Add buy milk to my notes")], tools: NOTES_TOOLS, stream: false };
+const turn1: ChatRequest = {
+  model: "qwen2.5:7b",
+  messages: [user("Add buy milk to my notes")],
+  tools: NOTES_TOOLS,
+  stream: false,
+};
 const turn2: ChatRequest = {
   ...turn1,
-  messages: [user("Add buy milk to my notes"), assistantCall("append", { content: "buy milk" }), toolResult("append", "Success")],
+  messages: [
+    user("Add buy milk to my notes"),
+    assistantCall("append", { content: "buy milk" }),
+    toolResult("append", "Success"),
+  ],
 };
 
 describe("counts", () => {
@@ -43,13 +52,18 @@ describe("counts", () => {
     const body = JSON.parse((await post(`${sim.url}/api/chat`, turn2)).text);
     const prompt = renderChat(turn2).text;
     expect(prompt).toContain("<tool_response>\nSuccess\n</tool_response>");
-    expect(body.prompt_eval_count).toBeGreaterThan(tokenizer.count(prompt.replace("<tool_response>\nSuccess\n</tool_response>", "")) + 3);
+    expect(body.prompt_eval_count).toBeGreaterThan(
+      tokenizer.count(prompt.replace("<tool_response>\nSuccess\n</tool_response>", "")) + 3,
+    );
   });
 
   it("raw /api/generate of the rendered prompt: same prompt_eval_count, same eval_count, the raw call text", async () => {
     const chat = JSON.parse((await post(`${sim.url}/api/chat`, turn1)).text);
-    const prompt = JSON.parse((await post(`${sim.url}/api/chat`, { ...turn1, _debug_render_only: true })).text)._debug_info.rendered_template;
-    const gen = JSON.parse((await post(`${sim.url}/api/generate`, { model: "qwen2.5:7b", prompt, raw: true, stream: false })).text);
+    const prompt = JSON.parse((await post(`${sim.url}/api/chat`, { ...turn1, _debug_render_only: true })).text)
+      ._debug_info.rendered_template;
+    const gen = JSON.parse(
+      (await post(`${sim.url}/api/generate`, { model: "qwen2.5:7b", prompt, raw: true, stream: false })).text,
+    );
     expect(gen.prompt_eval_count).toBe(chat.prompt_eval_count);
     expect(gen.eval_count).toBe(chat.eval_count);
     expect(gen.response).toBe(rawOutputFromMessage(chat.message));
@@ -57,12 +71,17 @@ describe("counts", () => {
 
   it("streamed /api/generate: the pieces are the output's tokens, and they add up to the non-streamed response", async () => {
     const res = await post(`${sim.url}/api/generate`, { model: "qwen2.5:7b", prompt: "Hello" });
-    const chunks = res.text.trimEnd().split("\n").map((l) => JSON.parse(l) as { response: string; done: boolean; eval_count?: number; context?: number[] });
+    const chunks = res.text
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { response: string; done: boolean; eval_count?: number; context?: number[] });
     const text = chunks.map((c) => c.response).join("");
     expect(chunks.length - 1).toBe(tokenizer.count(text));
     expect(chunks.at(-1)!.eval_count).toBe(tokenizer.count(text) + 1);
     expect(chunks.at(-1)!.context!.length).toBeGreaterThan(tokenizer.count(text));
-    const whole = JSON.parse((await post(`${sim.url}/api/generate`, { model: "qwen2.5:7b", prompt: "Hello", stream: false })).text);
+    const whole = JSON.parse(
+      (await post(`${sim.url}/api/generate`, { model: "qwen2.5:7b", prompt: "Hello", stream: false })).text,
+    );
     expect(whole.response).toBe(text);
   });
 
@@ -73,7 +92,9 @@ describe("counts", () => {
       expect(prompt).toContain('{"type": "function", "function": {"name":"append","description":"Append content');
       const chat = JSON.parse((await post(`${older.url}/api/chat`, turn1)).text);
       expect(chat.prompt_eval_count).toBe(tokenizer.count(prompt));
-      const gen = JSON.parse((await post(`${older.url}/api/generate`, { model: "qwen2.5:7b", prompt, raw: true, stream: false })).text);
+      const gen = JSON.parse(
+        (await post(`${older.url}/api/generate`, { model: "qwen2.5:7b", prompt, raw: true, stream: false })).text,
+      );
       expect(gen.response).toBe(rawOutputFromMessage(chat.message));
     } finally {
       await older.close();
@@ -98,11 +119,24 @@ describe("counts", () => {
 
   it("a conversation longer than num_ctx is truncated as Ollama does: oldest messages dropped, system and last kept", async () => {
     const last = user("What's in my notes?");
-    const history = [user("Add buy milk to my notes"), assistantCall("append", { content: "buy milk" }), toolResult("append", "Success"), { role: "assistant", content: 'I\'ve added "buy milk" to your notes.' }, last];
+    const history = [
+      user("Add buy milk to my notes"),
+      assistantCall("append", { content: "buy milk" }),
+      toolResult("append", "Success"),
+      { role: "assistant", content: 'I\'ve added "buy milk" to your notes.' },
+      last,
+    ];
     const minimal = renderChat({ model: "qwen2.5:7b", messages: [last], tools: NOTES_TOOLS }).text;
     const numCtx = tokenizer.count(minimal) + 5;
-    const req = { model: "qwen2.5:7b", messages: history, tools: NOTES_TOOLS, options: { num_ctx: numCtx }, stream: false };
-    const debug = JSON.parse((await post(`${sim.url}/api/chat`, { ...req, _debug_render_only: true })).text)._debug_info.rendered_template;
+    const req = {
+      model: "qwen2.5:7b",
+      messages: history,
+      tools: NOTES_TOOLS,
+      options: { num_ctx: numCtx },
+      stream: false,
+    };
+    const debug = JSON.parse((await post(`${sim.url}/api/chat`, { ...req, _debug_render_only: true })).text)._debug_info
+      .rendered_template;
     expect(debug).toBe(minimal);
     const body = JSON.parse((await post(`${sim.url}/api/chat`, req)).text);
     expect(body.prompt_eval_count).toBe(tokenizer.count(minimal));

@@ -24,11 +24,19 @@ afterAll(() => sim.close());
 
 const ask = "Add buy milk to my notes";
 const openAiTools = NOTES_TOOLS as OpenAI.Chat.Completions.ChatCompletionTool[];
-const anthropicTools: Anthropic.Tool[] = NOTES_TOOLS.map((t) => ({ name: t.function.name, description: t.function.description ?? "", input_schema: t.function.parameters as Anthropic.Tool.InputSchema }));
+const anthropicTools: Anthropic.Tool[] = NOTES_TOOLS.map((t) => ({
+  name: t.function.name,
+  description: t.function.description ?? "",
+  input_schema: t.function.parameters as Anthropic.Tool.InputSchema,
+}));
 
 describe("openai client → /v1/chat/completions", () => {
   it("chat with tools: one append call, its arguments a JSON string, finish_reason tool_calls, usage counted", async () => {
-    const res = await openai.chat.completions.create({ model: "qwen2.5:7b", messages: [{ role: "user", content: ask }], tools: openAiTools });
+    const res = await openai.chat.completions.create({
+      model: "qwen2.5:7b",
+      messages: [{ role: "user", content: ask }],
+      tools: openAiTools,
+    });
     const call = res.choices[0]!.message.tool_calls![0]!;
     expect(call.type).toBe("function");
     if (call.type !== "function") throw new Error("not a function call");
@@ -50,7 +58,13 @@ describe("openai client → /v1/chat/completions", () => {
       tools: openAiTools,
       messages: [
         { role: "user", content: ask },
-        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "append", arguments: '{"content":"buy milk"}' } }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            { id: "call_1", type: "function", function: { name: "append", arguments: '{"content":"buy milk"}' } },
+          ],
+        },
         { role: "tool", tool_call_id: "call_1", content: "Success" },
       ],
     });
@@ -71,7 +85,11 @@ describe("openai client → /v1/chat/completions", () => {
   });
 
   it("streamed tool call: the SDK's stream helper assembles it", async () => {
-    const stream = openai.chat.completions.stream({ model: "qwen2.5:7b", messages: [{ role: "user", content: ask }], tools: openAiTools });
+    const stream = openai.chat.completions.stream({
+      model: "qwen2.5:7b",
+      messages: [{ role: "user", content: ask }],
+      tools: openAiTools,
+    });
     const done = await stream.finalChatCompletion();
     const call = done.choices[0]!.message.tool_calls![0]!;
     if (call.type !== "function") throw new Error("not a function call");
@@ -86,18 +104,34 @@ describe("openai client → /v1/chat/completions", () => {
     const err = await openai.chat.completions.create({ model: "qwen2.5:7b", messages: [] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     expect((err as InstanceType<typeof OpenAI.BadRequestError>).message).toContain("[] is too short - 'messages'");
-    const missing = await openai.chat.completions.create({ model: "llama9", messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e);
+    const missing = await openai.chat.completions
+      .create({ model: "llama9", messages: [{ role: "user", content: "x" }] })
+      .catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
   it("responses API: a function_call item, then function_call_output answered with text", async () => {
-    const tools = NOTES_TOOLS.map((t) => ({ type: "function" as const, name: t.function.name, description: t.function.description ?? null, parameters: t.function.parameters as Record<string, unknown>, strict: false }));
+    const tools = NOTES_TOOLS.map((t) => ({
+      type: "function" as const,
+      name: t.function.name,
+      description: t.function.description ?? null,
+      parameters: t.function.parameters as Record<string, unknown>,
+      strict: false,
+    }));
     const first = await openai.responses.create({ model: "qwen2.5:7b", input: ask, tools });
     const call = first.output.find((o) => o.type === "function_call");
     if (!call || call.type !== "function_call") throw new Error("no function_call item");
     expect([call.name, JSON.parse(call.arguments)]).toEqual(["append", { content: "buy milk" }]);
-    const second = await openai.responses.create({ model: "qwen2.5:7b", tools, stream: true,
-      input: [{ role: "user", content: ask }, { type: "function_call", call_id: call.call_id, name: call.name, arguments: call.arguments }, { type: "function_call_output", call_id: call.call_id, output: "Success" }] });
+    const second = await openai.responses.create({
+      model: "qwen2.5:7b",
+      tools,
+      stream: true,
+      input: [
+        { role: "user", content: ask },
+        { type: "function_call", call_id: call.call_id, name: call.name, arguments: call.arguments },
+        { type: "function_call_output", call_id: call.call_id, output: "Success" },
+      ],
+    });
     let text = "";
     for await (const ev of second) if (ev.type === "response.output_text.delta") text += ev.delta;
     expect(text.toLowerCase()).toContain("buy milk");
@@ -106,7 +140,12 @@ describe("openai client → /v1/chat/completions", () => {
 
 describe("@anthropic-ai/sdk → /v1/messages", () => {
   it("chat with tools: a tool_use block whose input is an object, stop_reason tool_use", async () => {
-    const msg = await anthropic.messages.create({ model: "qwen2.5:7b", max_tokens: 1024, messages: [{ role: "user", content: ask }], tools: anthropicTools });
+    const msg = await anthropic.messages.create({
+      model: "qwen2.5:7b",
+      max_tokens: 1024,
+      messages: [{ role: "user", content: ask }],
+      tools: anthropicTools,
+    });
     const use = msg.content.find((b) => b.type === "tool_use");
     if (!use || use.type !== "tool_use") throw new Error("no tool_use block");
     expect([use.name, use.input]).toEqual(["append", { content: "buy milk" }]);
@@ -122,7 +161,10 @@ describe("@anthropic-ai/sdk → /v1/messages", () => {
       tools: anthropicTools,
       messages: [
         { role: "user", content: ask },
-        { role: "assistant", content: [{ type: "tool_use", id: "call_1", name: "append", input: { content: "buy milk" } }] },
+        {
+          role: "assistant",
+          content: [{ type: "tool_use", id: "call_1", name: "append", input: { content: "buy milk" } }],
+        },
         { role: "user", content: [{ type: "tool_result", tool_use_id: "call_1", content: "Success" }] },
       ],
     });
@@ -137,7 +179,14 @@ describe("@anthropic-ai/sdk → /v1/messages", () => {
   });
 
   it("a streamed tool call arrives as a tool_use block with its input", async () => {
-    const final = await anthropic.messages.stream({ model: "qwen2.5:7b", max_tokens: 1024, messages: [{ role: "user", content: ask }], tools: anthropicTools }).finalMessage();
+    const final = await anthropic.messages
+      .stream({
+        model: "qwen2.5:7b",
+        max_tokens: 1024,
+        messages: [{ role: "user", content: ask }],
+        tools: anthropicTools,
+      })
+      .finalMessage();
     const use = final.content.find((b) => b.type === "tool_use");
     if (!use || use.type !== "tool_use") throw new Error("no tool_use block");
     expect(use.input).toEqual({ content: "buy milk" });
@@ -146,10 +195,17 @@ describe("@anthropic-ai/sdk → /v1/messages", () => {
 
   it("a tool_use block without id: 400 invalid_request_error, the SDK's typed error", async () => {
     const err = await anthropic.messages
-      .create({ model: "qwen2.5:7b", max_tokens: 10, messages: [{ role: "assistant", content: [{ type: "tool_use", name: "append", input: {} } as never] }] })
+      .create({
+        model: "qwen2.5:7b",
+        max_tokens: 10,
+        messages: [{ role: "assistant", content: [{ type: "tool_use", name: "append", input: {} } as never] }],
+      })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.BadRequestError);
-    expect((err as InstanceType<typeof Anthropic.BadRequestError>).error).toMatchObject({ type: "error", error: { type: "invalid_request_error", message: "tool_use block missing required 'id' field" } });
+    expect((err as InstanceType<typeof Anthropic.BadRequestError>).error).toMatchObject({
+      type: "error",
+      error: { type: "invalid_request_error", message: "tool_use block missing required 'id' field" },
+    });
   });
 });
 
@@ -159,7 +215,11 @@ describe("Vercel AI SDK (openai-compatible provider) → /v1/chat/completions", 
   const tools = () => ({
     append: tool({
       description: "Append content to the end of the file",
-      inputSchema: jsonSchema<{ content: string }>({ type: "object", properties: { content: { type: "string", description: "Content that gets appended" } }, required: ["content"] }),
+      inputSchema: jsonSchema<{ content: string }>({
+        type: "object",
+        properties: { content: { type: "string", description: "Content that gets appended" } },
+        required: ["content"],
+      }),
       execute: async ({ content }: { content: string }) => {
         notes.push(content);
         return "Success";
@@ -169,7 +229,12 @@ describe("Vercel AI SDK (openai-compatible provider) → /v1/chat/completions", 
 
   it("generateText runs the tool loop: the call is executed, the result goes back, the model answers", async () => {
     notes.length = 0;
-    const res = await generateText({ model: provider()("qwen2.5:7b"), prompt: ask, tools: tools(), stopWhen: stepCountIs(4) });
+    const res = await generateText({
+      model: provider()("qwen2.5:7b"),
+      prompt: ask,
+      tools: tools(),
+      stopWhen: stepCountIs(4),
+    });
     expect(notes).toEqual(["buy milk"]);
     expect(res.steps.length).toBe(2);
     expect(res.steps[0]!.toolCalls[0]).toMatchObject({ toolName: "append", input: { content: "buy milk" } });

@@ -15,7 +15,11 @@ const textParam = (description: string) => ({ type: "string", description });
 function tool(name: string, description: string, properties: Record<string, unknown>, required: string[]): OllamaTool {
   return {
     type: "function",
-    function: { name, description, parameters: { type: "object", properties: properties as never, required, additionalProperties: false } as never },
+    function: {
+      name,
+      description,
+      parameters: { type: "object", properties: properties as never, required, additionalProperties: false } as never,
+    },
   };
 }
 
@@ -23,13 +27,24 @@ function tool(name: string, description: string, properties: Record<string, unkn
 export const NOTES_TOOLS: OllamaTool[] = [
   tool("read", "Read the whole notes file", {}, []),
   tool("write", "Write all contents to file", { content: textParam("Content that replaces the file") }, ["content"]),
-  tool("append", "Append content to the end of the file", { content: textParam("Content that gets appended") }, ["content"]),
-  tool("update", "Find and replace text in the file", { search: textParam("Text to find"), replace: textParam("Replacement text") }, ["search", "replace"]),
+  tool("append", "Append content to the end of the file", { content: textParam("Content that gets appended") }, [
+    "content",
+  ]),
+  tool(
+    "update",
+    "Find and replace text in the file",
+    { search: textParam("Text to find"), replace: textParam("Replacement text") },
+    ["search", "replace"],
+  ),
   tool("clear", "Empty the file", {}, []),
 ];
 
 export const user = (content: string): OllamaMessage => ({ role: "user", content });
-export const toolResult = (name: string, content: string): OllamaMessage => ({ role: "tool", content, tool_name: name });
+export const toolResult = (name: string, content: string): OllamaMessage => ({
+  role: "tool",
+  content,
+  tool_name: name,
+});
 export const assistantCall = (name: string, args: Record<string, unknown>): OllamaMessage => ({
   role: "assistant",
   content: "",
@@ -37,7 +52,11 @@ export const assistantCall = (name: string, args: Record<string, unknown>): Olla
 });
 
 /** POST JSON and return status, headers and the raw body text. */
-export async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; text: string }> {
+export async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; text: string }> {
   const res = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },

@@ -21,8 +21,17 @@ interface Reply {
   eval_duration: number;
 }
 
-async function step(messages: OllamaMessage[], lesson: string | null, tools: OllamaTool[] = NOTES_TOOLS, model = "qwen2.5:7b"): Promise<Reply> {
-  const res = await post(`${sim.url}/api/chat`, { model, messages, tools, stream: false }, lesson ? { "x-hopscope-lesson": lesson } : {});
+async function step(
+  messages: OllamaMessage[],
+  lesson: string | null,
+  tools: OllamaTool[] = NOTES_TOOLS,
+  model = "qwen2.5:7b",
+): Promise<Reply> {
+  const res = await post(
+    `${sim.url}/api/chat`,
+    { model, messages, tools, stream: false },
+    lesson ? { "x-hopscope-lesson": lesson } : {},
+  );
   expect(res.status, res.text).toBe(200);
   return JSON.parse(res.text) as Reply;
 }
@@ -32,23 +41,38 @@ const ADD = user("Add buy milk to my notes");
 describe("lessons", () => {
   it("none: append, then the article's reply", async () => {
     expect(calls(await step([ADD], null))).toEqual([{ index: 0, name: "append", arguments: { content: "buy milk" } }]);
-    const done = await step([ADD, assistantCall("append", { content: "buy milk" }), toolResult("append", "Success")], null);
+    const done = await step(
+      [ADD, assistantCall("append", { content: "buy milk" }), toolResult("append", "Success")],
+      null,
+    );
     expect(done.message).toEqual({ role: "assistant", content: 'I\'ve added "buy milk" to your notes.' });
   });
 
   it("write-instead-of-append: write replaces the notes, and the model believes it added", async () => {
     const first = await step([ADD], "write-instead-of-append");
     expect(calls(first)).toEqual([{ index: 0, name: "write", arguments: { content: "buy milk" } }]);
-    const done = await step([ADD, assistantCall("write", { content: "buy milk" }), toolResult("write", "Success")], "write-instead-of-append");
+    const done = await step(
+      [ADD, assistantCall("write", { content: "buy milk" }), toolResult("write", "Success")],
+      "write-instead-of-append",
+    );
     expect(done.message.content).toBe('I\'ve added "buy milk" to your notes.');
   });
 
   it("missing-argument: append {} → tool error → the fixed call → the reply", async () => {
     const lesson = "missing-argument";
     expect(calls(await step([ADD], lesson))).toEqual([{ index: 0, name: "append", arguments: {} }]);
-    const history = [ADD, assistantCall("append", {}), toolResult("append", "Param (content) is required: append takes (content).")];
-    expect(calls(await step(history, lesson))).toEqual([{ index: 0, name: "append", arguments: { content: "buy milk" } }]);
-    const done = await step([...history, assistantCall("append", { content: "buy milk" }), toolResult("append", "Success")], lesson);
+    const history = [
+      ADD,
+      assistantCall("append", {}),
+      toolResult("append", "Param (content) is required: append takes (content)."),
+    ];
+    expect(calls(await step(history, lesson))).toEqual([
+      { index: 0, name: "append", arguments: { content: "buy milk" } },
+    ]);
+    const done = await step(
+      [...history, assistantCall("append", { content: "buy milk" }), toolResult("append", "Success")],
+      lesson,
+    );
     expect(done.message.content).toBe('I\'ve added "buy milk" to your notes.');
   });
 
@@ -58,20 +82,59 @@ describe("lessons", () => {
     expect(res.message.tool_calls).toBeUndefined();
     // The model did generate the call: its tokens are counted, and raw generate shows the text.
     expect(res.eval_count).toBeGreaterThan(10);
-    const rendered = JSON.parse((await post(`${sim.url}/api/chat`, { model: "qwen2.5:7b", messages: [ADD], tools: NOTES_TOOLS, _debug_render_only: true })).text)._debug_info.rendered_template;
-    const raw = JSON.parse((await post(`${sim.url}/api/generate`, { model: "qwen2.5:7b", prompt: rendered, raw: true, stream: false }, { "x-hopscope-lesson": "unknown-tool" })).text);
+    const rendered = JSON.parse(
+      (
+        await post(`${sim.url}/api/chat`, {
+          model: "qwen2.5:7b",
+          messages: [ADD],
+          tools: NOTES_TOOLS,
+          _debug_render_only: true,
+        })
+      ).text,
+    )._debug_info.rendered_template;
+    const raw = JSON.parse(
+      (
+        await post(
+          `${sim.url}/api/generate`,
+          { model: "qwen2.5:7b", prompt: rendered, raw: true, stream: false },
+          { "x-hopscope-lesson": "unknown-tool" },
+        )
+      ).text,
+    );
     expect(raw.response).toContain('"name": "add_note"');
   });
 
   it("unknown-tool, an extra tool declared that the MCP server lacks: it is called, the protocol error comes back, append follows", async () => {
-    const tools = [...NOTES_TOOLS, { type: "function", function: { name: "add_note", description: "Add a note", parameters: { type: "object", properties: { content: { type: "string" } }, required: ["content"] } } }];
-    expect(calls(await step([ADD], "unknown-tool", tools))).toEqual([{ index: 0, name: "add_note", arguments: { content: "buy milk" } }]);
-    const history = [ADD, assistantCall("add_note", { content: "buy milk" }), toolResult("add_note", "Error: MCP error -32602: Unknown tool: add_note")];
-    expect(calls(await step(history, "unknown-tool", tools))).toEqual([{ index: 0, name: "append", arguments: { content: "buy milk" } }]);
+    const tools = [
+      ...NOTES_TOOLS,
+      {
+        type: "function",
+        function: {
+          name: "add_note",
+          description: "Add a note",
+          parameters: { type: "object", properties: { content: { type: "string" } }, required: ["content"] },
+        },
+      },
+    ];
+    expect(calls(await step([ADD], "unknown-tool", tools))).toEqual([
+      { index: 0, name: "add_note", arguments: { content: "buy milk" } },
+    ]);
+    const history = [
+      ADD,
+      assistantCall("add_note", { content: "buy milk" }),
+      toolResult("add_note", "Error: MCP error -32602: Unknown tool: add_note"),
+    ];
+    expect(calls(await step(history, "unknown-tool", tools))).toEqual([
+      { index: 0, name: "append", arguments: { content: "buy milk" } },
+    ]);
   });
 
   it("loop: after every result it reads the notes again, never answering", async () => {
-    let history: OllamaMessage[] = [ADD, assistantCall("append", { content: "buy milk" }), toolResult("append", "Success")];
+    let history: OllamaMessage[] = [
+      ADD,
+      assistantCall("append", { content: "buy milk" }),
+      toolResult("append", "Success"),
+    ];
     for (let i = 0; i < 4; i++) {
       const res = await step(history, "loop");
       expect(calls(res)).toEqual([{ index: 0, name: "read", arguments: {} }]);
@@ -83,14 +146,22 @@ describe("lessons", () => {
     const res = await step([ADD], null, NOTES_TOOLS, "qwen2.5:7b+lesson=write-instead-of-append");
     expect(res.model).toBe("qwen2.5:7b+lesson=write-instead-of-append");
     expect(calls(res)[0]?.name).toBe("write");
-    const streamed = await post(`${sim.url}/api/chat`, { model: "qwen2.5:7b+lesson=loop", messages: [ADD], tools: NOTES_TOOLS });
+    const streamed = await post(`${sim.url}/api/chat`, {
+      model: "qwen2.5:7b+lesson=loop",
+      messages: [ADD],
+      tools: NOTES_TOOLS,
+    });
     expect(streamed.headers.get("x-hopscope-lesson")).toBe("loop");
     const plain = await post(`${sim.url}/api/chat`, { model: "qwen2.5:7b", messages: [ADD], tools: NOTES_TOOLS });
     expect(plain.headers.get("x-hopscope-lesson")).toBeNull();
   });
 
   it("two different lessons in one request are refused", async () => {
-    const res = await post(`${sim.url}/api/chat`, { model: "qwen2.5:7b+lesson=loop", messages: [ADD], stream: false }, { "x-hopscope-lesson": "slow" });
+    const res = await post(
+      `${sim.url}/api/chat`,
+      { model: "qwen2.5:7b+lesson=loop", messages: [ADD], stream: false },
+      { "x-hopscope-lesson": "slow" },
+    );
     expect(res.status).toBe(400);
     expect(JSON.parse(res.text).error).toMatch(/two different lessons/);
   });

@@ -23,7 +23,13 @@ const ask = [{ role: "user", content: "Add buy milk to my notes" }];
 
 describe("ollama npm client against model-sim", () => {
   it("chat with tools, not streamed: one append call and empty content, as the article's moment 4", async () => {
-    const res = await ollama.chat({ model: "qwen2.5:7b", messages: ask, tools: NOTES_TOOLS as never, stream: false, keep_alive: "30m" });
+    const res = await ollama.chat({
+      model: "qwen2.5:7b",
+      messages: ask,
+      tools: NOTES_TOOLS as never,
+      stream: false,
+      keep_alive: "30m",
+    });
     expect(res.message.content).toBe("");
     expect(res.message.tool_calls).toHaveLength(1);
     expect(res.message.tool_calls![0]!.function).toMatchObject({ name: "append", arguments: { content: "buy milk" } });
@@ -50,7 +56,11 @@ describe("ollama npm client against model-sim", () => {
       model: "qwen2.5:7b",
       messages: [
         ...ask,
-        { role: "assistant", content: "", tool_calls: [{ function: { name: "append", arguments: { content: "buy milk" } } }] },
+        {
+          role: "assistant",
+          content: "",
+          tool_calls: [{ function: { name: "append", arguments: { content: "buy milk" } } }],
+        },
         { role: "tool", content: "Success", tool_name: "append" } as never,
       ],
       tools: NOTES_TOOLS as never,
@@ -92,7 +102,12 @@ describe("ollama npm client against model-sim", () => {
         body: JSON.stringify({ model: "qwen2.5:7b", messages: ask, tools: NOTES_TOOLS, _debug_render_only: true }),
       })
     ).json();
-    const res = await ollama.generate({ model: "qwen2.5:7b", prompt: _debug_info.rendered_template, raw: true, stream: false });
+    const res = await ollama.generate({
+      model: "qwen2.5:7b",
+      prompt: _debug_info.rendered_template,
+      raw: true,
+      stream: false,
+    });
     expect(res.response).toBe('<tool_call>\n{"name": "append", "arguments": {"content": "buy milk"}}\n</tool_call>');
     expect(res.context).toBeUndefined();
   });

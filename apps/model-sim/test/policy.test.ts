@@ -30,25 +30,51 @@ describe("decide", () => {
   const tools = NOTES_TOOLS;
   it("reads back the notes after a read, and says when they are empty", () => {
     const ask = user("What's in my notes?");
-    expect(decide({ messages: [ask, assistantCall("read", {}), toolResult("read", "buy milk\ncall mom\n")], tools, lesson: null }).content).toBe(
-      "Here's what's in your notes:\n\nbuy milk\ncall mom",
-    );
-    expect(decide({ messages: [ask, assistantCall("read", {}), toolResult("read", "")], tools, lesson: null }).content).toBe("Your notes are empty.");
+    expect(
+      decide({
+        messages: [ask, assistantCall("read", {}), toolResult("read", "buy milk\ncall mom\n")],
+        tools,
+        lesson: null,
+      }).content,
+    ).toBe("Here's what's in your notes:\n\nbuy milk\ncall mom");
+    expect(
+      decide({ messages: [ask, assistantCall("read", {}), toolResult("read", "")], tools, lesson: null }).content,
+    ).toBe("Your notes are empty.");
   });
 
   it("retries a failed call once with the right arguments, then gives up with the tool's message", () => {
     const ask = user("Change milk to oat milk");
-    const failed = [ask, assistantCall("update", { search: "milk" }), toolResult("update", "Param (replace) is required: update takes (search) and (replace).")];
-    expect(decide({ messages: failed, tools, lesson: null }).toolCalls).toEqual([{ name: "update", arguments: { search: "milk", replace: "oat milk" } }]);
-    const again = [...failed, assistantCall("update", { search: "milk", replace: "oat milk" }), toolResult("update", "Error: text not found: milk")];
+    const failed = [
+      ask,
+      assistantCall("update", { search: "milk" }),
+      toolResult("update", "Param (replace) is required: update takes (search) and (replace)."),
+    ];
+    expect(decide({ messages: failed, tools, lesson: null }).toolCalls).toEqual([
+      { name: "update", arguments: { search: "milk", replace: "oat milk" } },
+    ]);
+    const again = [
+      ...failed,
+      assistantCall("update", { search: "milk", replace: "oat milk" }),
+      toolResult("update", "Error: text not found: milk"),
+    ];
     const final = decide({ messages: again, tools, lesson: null });
     expect(final.toolCalls).toEqual([]);
     expect(final.content).toContain("text not found: milk");
   });
 
   it("uses the host's own parameter names", () => {
-    const custom = [{ type: "function", function: { name: "append", parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } } }];
-    expect(decide({ messages: [user("add eggs")], tools: custom, lesson: null }).toolCalls).toEqual([{ name: "append", arguments: { text: "eggs" } }]);
+    const custom = [
+      {
+        type: "function",
+        function: {
+          name: "append",
+          parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+        },
+      },
+    ];
+    expect(decide({ messages: [user("add eggs")], tools: custom, lesson: null }).toolCalls).toEqual([
+      { name: "append", arguments: { text: "eggs" } },
+    ]);
   });
 
   it("without tools it answers in words, and never names a real model", () => {
@@ -58,7 +84,11 @@ describe("decide", () => {
   });
 
   it("the loop lesson calls read after every successful result", () => {
-    const msgs = [user("Add buy milk"), assistantCall("append", { content: "buy milk" }), toolResult("append", "Success")];
+    const msgs = [
+      user("Add buy milk"),
+      assistantCall("append", { content: "buy milk" }),
+      toolResult("append", "Success"),
+    ];
     expect(decide({ messages: msgs, tools, lesson: "loop" }).toolCalls).toEqual([{ name: "read", arguments: {} }]);
   });
 });

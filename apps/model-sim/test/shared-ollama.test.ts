@@ -9,7 +9,9 @@ import { SimulatedVersionResponseSchema } from "@hopscope/shared/ollama/simulate
 
 describe("shared/ollama helpers", () => {
   it("goJson escapes < > & U+2028 U+2029 as Go does, and nothing else", () => {
-    expect(goJson({ a: "<tool_call> & \u2028\u2029", b: "é\n" })).toBe('{"a":"\\u003ctool_call\\u003e \\u0026 \\u2028\\u2029","b":"é\\n"}');
+    expect(goJson({ a: "<tool_call> & \u2028\u2029", b: "é\n" })).toBe(
+      '{"a":"\\u003ctool_call\\u003e \\u0026 \\u2028\\u2029","b":"é\\n"}',
+    );
   });
 
   it("ndjsonLine ends with a newline; parseNdjson skips blank lines and names a bad line", () => {
@@ -32,7 +34,12 @@ describe("shared/ollama helpers", () => {
 
   it("the qwen2.5 details are a valid ModelDetails in Go field order; the simulated version body validates", () => {
     expect(Object.keys(ModelDetailsSchema.parse(QWEN25_DETAILS))).toEqual(Object.keys(QWEN25_DETAILS));
-    expect(SimulatedVersionResponseSchema.safeParse({ version: "0.13.5", hopscope: { simulated: true, simulator: "x", note: "y" } }).success).toBe(true);
+    expect(
+      SimulatedVersionResponseSchema.safeParse({
+        version: "0.13.5",
+        hopscope: { simulated: true, simulator: "x", note: "y" },
+      }).success,
+    ).toBe(true);
     expect(SimulatedVersionResponseSchema.safeParse({ version: "0.13.5" }).success).toBe(false);
   });
 });

@@ -13,9 +13,13 @@ const log: string[] = [];
 let sim: RunningServer;
 
 beforeAll(async () => {
-  sim = await startSim({ tokensPerSecond: 100 }, {
-    onRunnerEvent: (e: RunnerEvent) => log.push(e.type === "done" ? "runner:done" : `runner:token:${e.index}/${e.total}`),
-  });
+  sim = await startSim(
+    { tokensPerSecond: 100 },
+    {
+      onRunnerEvent: (e: RunnerEvent) =>
+        log.push(e.type === "done" ? "runner:done" : `runner:token:${e.index}/${e.total}`),
+    },
+  );
 });
 afterAll(() => sim.close());
 
@@ -25,7 +29,11 @@ describe("streaming", () => {
     const ollama = new Ollama({ host: sim.url });
     const stream = await ollama.chat({
       model: "qwen2.5:7b",
-      messages: [user("Add buy milk to my notes"), assistantCall("append", { content: "buy milk" }), toolResult("append", "Success")] as never,
+      messages: [
+        user("Add buy milk to my notes"),
+        assistantCall("append", { content: "buy milk" }),
+        toolResult("append", "Success"),
+      ] as never,
       tools: NOTES_TOOLS as never,
       stream: true,
     });
@@ -45,7 +53,10 @@ describe("streaming", () => {
   it("a client that hangs up stops the generation", async () => {
     // Slow enough that the hang-up is noticed long before the reply could end.
     const slowLog: string[] = [];
-    const slow = await startSim({ tokensPerSecond: 50 }, { onRunnerEvent: (e) => slowLog.push(e.type === "done" ? "runner:done" : `runner:token:${e.index}/${e.total}`) });
+    const slow = await startSim(
+      { tokensPerSecond: 50 },
+      { onRunnerEvent: (e) => slowLog.push(e.type === "done" ? "runner:done" : `runner:token:${e.index}/${e.total}`) },
+    );
     const controller = new AbortController();
     const res = await fetch(`${slow.url}/api/chat`, {
       method: "POST",

@@ -24,8 +24,17 @@ describe("response shapes", () => {
     expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(res.text.endsWith("\n")).toBe(false);
     expect(keys(res.text)).toEqual([
-      "model", "created_at", "message", "done", "done_reason",
-      "total_duration", "load_duration", "prompt_eval_count", "prompt_eval_duration", "eval_count", "eval_duration",
+      "model",
+      "created_at",
+      "message",
+      "done",
+      "done_reason",
+      "total_duration",
+      "load_duration",
+      "prompt_eval_count",
+      "prompt_eval_duration",
+      "eval_count",
+      "eval_duration",
     ]);
     const body = JSON.parse(res.text);
     expect(Object.keys(body.message)).toEqual(["role", "content", "tool_calls"]);
@@ -46,7 +55,19 @@ describe("response shapes", () => {
   });
 
   it("a plain reply containing < > & is written with Go's HTML-safe escapes", async () => {
-    const res = await chat({ messages: [user("Add <b>milk & eggs</b> to my notes"), { role: "assistant", content: "", tool_calls: [{ function: { name: "append", arguments: { content: "<b>milk & eggs</b>" } } }] }, { role: "tool", content: "Success" }], tools: NOTES_TOOLS, stream: false });
+    const res = await chat({
+      messages: [
+        user("Add <b>milk & eggs</b> to my notes"),
+        {
+          role: "assistant",
+          content: "",
+          tool_calls: [{ function: { name: "append", arguments: { content: "<b>milk & eggs</b>" } } }],
+        },
+        { role: "tool", content: "Success" },
+      ],
+      tools: NOTES_TOOLS,
+      stream: false,
+    });
     expect(res.text).toContain("\\u003cb\\u003emilk \\u0026 eggs\\u003c/b\\u003e");
     expect(JSON.parse(res.text).message.content).toBe('I\'ve added "<b>milk & eggs</b>" to your notes.');
   });
@@ -60,8 +81,14 @@ describe("response shapes", () => {
       fetch(`${sim.url}/api/ps`),
       fetch(`${sim.url}/api/chat`, { method: "POST", body: "{" }),
       fetch(`${sim.url}/api/nope`),
-      fetch(`${sim.url}/api/chat`, { method: "POST", body: JSON.stringify({ model: "qwen2.5:7b", messages: [user("hi")] }) }),
-      fetch(`${sim.url}/api/generate`, { method: "POST", body: JSON.stringify({ model: "qwen2.5:7b", prompt: "hi", stream: false }) }),
+      fetch(`${sim.url}/api/chat`, {
+        method: "POST",
+        body: JSON.stringify({ model: "qwen2.5:7b", messages: [user("hi")] }),
+      }),
+      fetch(`${sim.url}/api/generate`, {
+        method: "POST",
+        body: JSON.stringify({ model: "qwen2.5:7b", prompt: "hi", stream: false }),
+      }),
     ]);
     for (const res of responses) expect(res.headers.get(SIMULATED_HEADER), res.url).toBe("1");
     expect(responses[7]!.headers.get("content-type")).toBe("application/x-ndjson");
@@ -75,14 +102,31 @@ describe("response shapes", () => {
     expect(Object.keys(version)).toEqual(["version", "hopscope"]);
     expect(version.hopscope.simulated).toBe(true);
     const show = await post(`${sim.url}/api/show`, { model: "qwen2.5:7b" });
-    expect(keys(show.text)).toEqual(["license", "modelfile", "template", "system", "details", "model_info", "capabilities", "modified_at", "hopscope"]);
+    expect(keys(show.text)).toEqual([
+      "license",
+      "modelfile",
+      "template",
+      "system",
+      "details",
+      "model_info",
+      "capabilities",
+      "modified_at",
+      "hopscope",
+    ]);
   });
 
   it("/api/tags: api.ListModelResponse field order", async () => {
     const res = await fetch(`${sim.url}/api/tags`);
     const body = await res.json();
     expect(Object.keys(body.models[0])).toEqual(["name", "model", "modified_at", "size", "digest", "details"]);
-    expect(Object.keys(body.models[0].details)).toEqual(["parent_model", "format", "family", "families", "parameter_size", "quantization_level"]);
+    expect(Object.keys(body.models[0].details)).toEqual([
+      "parent_model",
+      "format",
+      "family",
+      "families",
+      "parameter_size",
+      "quantization_level",
+    ]);
   });
 
   it("empty messages load the model (done_reason load); keep_alive 0 unloads it, and /api/ps empties", async () => {
@@ -98,23 +142,40 @@ describe("response shapes", () => {
     expect(keys(res.text)).toEqual(["model", "created_at", "message", "done", "_debug_info"]);
     const body = JSON.parse(res.text);
     expect(body.message).toEqual({ role: "", content: "" });
-    expect(body._debug_info.rendered_template).toMatch(/<\|im_start\|>user\nhi<\|im_end\|>\n<\|im_start\|>assistant\n$/);
+    expect(body._debug_info.rendered_template).toMatch(
+      /<\|im_start\|>user\nhi<\|im_end\|>\n<\|im_start\|>assistant\n$/,
+    );
   });
 
   it("format json: the call comes back as JSON content, because the grammar forbids the <tool_call> tag", async () => {
-    const res = JSON.parse((await chat({ messages: [user("Add buy milk to my notes")], tools: NOTES_TOOLS, format: "json", stream: false })).text);
+    const res = JSON.parse(
+      (await chat({ messages: [user("Add buy milk to my notes")], tools: NOTES_TOOLS, format: "json", stream: false }))
+        .text,
+    );
     expect(res.message.tool_calls).toBeUndefined();
     expect(JSON.parse(res.message.content)).toEqual({ name: "append", arguments: { content: "buy milk" } });
   });
 
   it("null fields are Go's zero values, not errors (content: null, tools: null)", async () => {
-    const res = await chat({ messages: [{ role: "user", content: "What's in my notes?" }, { role: "assistant", content: null, tool_calls: [{ function: { name: "read", arguments: {} } }] }, { role: "tool", content: "buy milk" }], tools: NOTES_TOOLS, options: null, stream: false });
+    const res = await chat({
+      messages: [
+        { role: "user", content: "What's in my notes?" },
+        { role: "assistant", content: null, tool_calls: [{ function: { name: "read", arguments: {} } }] },
+        { role: "tool", content: "buy milk" },
+      ],
+      tools: NOTES_TOOLS,
+      options: null,
+      stream: false,
+    });
     expect(res.status, res.text).toBe(200);
     expect(JSON.parse(res.text).message.content).toBe("Here's what's in your notes:\n\nbuy milk");
   });
 
   it("options.num_predict cuts the output: done_reason length, eval_count = num_predict", async () => {
-    const res = JSON.parse((await chat({ messages: [user("hello")], options: { num_predict: 3, seed: 1, temperature: 0 }, stream: false })).text);
+    const res = JSON.parse(
+      (await chat({ messages: [user("hello")], options: { num_predict: 3, seed: 1, temperature: 0 }, stream: false }))
+        .text,
+    );
     expect(res.done_reason).toBe("length");
     expect(res.eval_count).toBe(3);
   });
@@ -122,7 +183,16 @@ describe("response shapes", () => {
   it("an older SIM_OLLAMA_VERSION drops tool-call ids and a zero index, as Ollama before 0.13 did", async () => {
     const old = await startSim({ ollamaVersion: "0.12.6" });
     try {
-      const body = JSON.parse((await post(`${old.url}/api/chat`, { model: "qwen2.5:7b", messages: [user("show my notes")], tools: NOTES_TOOLS, stream: false })).text);
+      const body = JSON.parse(
+        (
+          await post(`${old.url}/api/chat`, {
+            model: "qwen2.5:7b",
+            messages: [user("show my notes")],
+            tools: NOTES_TOOLS,
+            stream: false,
+          })
+        ).text,
+      );
       expect(body.message.tool_calls).toEqual([{ function: { name: "read", arguments: {} } }]);
       expect((await (await fetch(`${old.url}/api/version`)).json()).version).toBe("0.12.6");
     } finally {
@@ -138,14 +208,47 @@ describe("errors, as Ollama sends them", () => {
     ["empty body", () => post(`${sim.url}/api/chat`, ""), 400, "missing request body"],
     ["truncated JSON", () => post(`${sim.url}/api/chat`, '{"model":'), 400, "unexpected EOF"],
     ["not JSON", () => post(`${sim.url}/api/chat`, "{x}"), 400, "invalid character 'x' looking for beginning of value"],
-    ["wrong type", () => chat({ messages: [user("hi")], stream: "yes" }), 400, "json: cannot unmarshal string into Go struct field ChatRequest.stream of type bool"],
-    ["arguments as a string", () => chat({ messages: [{ role: "assistant", content: "", tool_calls: [{ function: { name: "read", arguments: "{}" } }] }] }), 400, "json: cannot unmarshal string into Go struct field ChatRequest.messages.tool_calls.function.arguments of type api.ToolCallFunctionArguments"],
+    [
+      "wrong type",
+      () => chat({ messages: [user("hi")], stream: "yes" }),
+      400,
+      "json: cannot unmarshal string into Go struct field ChatRequest.stream of type bool",
+    ],
+    [
+      "arguments as a string",
+      () =>
+        chat({
+          messages: [{ role: "assistant", content: "", tool_calls: [{ function: { name: "read", arguments: "{}" } }] }],
+        }),
+      400,
+      "json: cannot unmarshal string into Go struct field ChatRequest.messages.tool_calls.function.arguments of type api.ToolCallFunctionArguments",
+    ],
     ["think:true", () => chat({ messages: [user("hi")], think: true }), 400, '"qwen2.5:7b" does not support thinking'],
-    ["bad keep_alive", () => chat({ messages: [user("hi")], keep_alive: "soon" }), 400, 'time: invalid duration "soon"'],
-    ["generate, unknown model", () => post(`${sim.url}/api/generate`, { model: "nope", prompt: "hi" }), 404, "model 'nope' not found"],
-    ["generate raw with system", () => post(`${sim.url}/api/generate`, { model: "qwen2.5:7b", prompt: "hi", raw: true, system: "x" }), 400, "raw mode does not support template, system, or context"],
+    [
+      "bad keep_alive",
+      () => chat({ messages: [user("hi")], keep_alive: "soon" }),
+      400,
+      'time: invalid duration "soon"',
+    ],
+    [
+      "generate, unknown model",
+      () => post(`${sim.url}/api/generate`, { model: "nope", prompt: "hi" }),
+      404,
+      "model 'nope' not found",
+    ],
+    [
+      "generate raw with system",
+      () => post(`${sim.url}/api/generate`, { model: "qwen2.5:7b", prompt: "hi", raw: true, system: "x" }),
+      400,
+      "raw mode does not support template, system, or context",
+    ],
     ["show, unknown model", () => post(`${sim.url}/api/show`, { model: "nope" }), 404, "model 'nope' not found"],
-    ["unknown lesson", () => chat({ messages: [user("hi")] }, { "x-hopscope-lesson": "nap" }), 400, 'x-hopscope-lesson header: unknown lesson "nap": use one of write-instead-of-append, missing-argument, unknown-tool, loop, slow, cut'],
+    [
+      "unknown lesson",
+      () => chat({ messages: [user("hi")] }, { "x-hopscope-lesson": "nap" }),
+      400,
+      'x-hopscope-lesson header: unknown lesson "nap": use one of write-instead-of-append, missing-argument, unknown-tool, loop, slow, cut',
+    ],
   ];
   it.each(cases)("%s → %d", async (_name, send, status, error) => {
     const res = await send();

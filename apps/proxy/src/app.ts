@@ -66,7 +66,12 @@ export function createApp(deps: AppDeps) {
     .route("/api/ingest", ingestRoutes(deps.stdioIngest))
     .route("/api/audience", presenterRoutes({ audience: deps.audience ?? null }))
     .route("/api/notes", notesRoutes(deps.notes))
-    .all("/api/*", (c) => c.json({ error: `no API route ${c.req.method} ${c.req.path}; see docs/architecture.md "Recorder HTTP API"` }, 404))
+    .all("/api/*", (c) =>
+      c.json(
+        { error: `no API route ${c.req.method} ${c.req.path}; see docs/architecture.md "Recorder HTTP API"` },
+        404,
+      ),
+    )
     .route("/", staticRoutes(deps.webDist));
   app.onError(errorHandler(deps.logger));
   return app;

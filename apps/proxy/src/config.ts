@@ -34,7 +34,11 @@ export const ConfigSchema = z.object({
   /** Recorded writes are flushed to SQLite at least this often. */
   FLUSH_INTERVAL_MS: positiveInt("FLUSH_INTERVAL_MS", 50),
   /** Retention: keep at most this many traces (least recently updated unsaved ones go first); 0 keeps all. */
-  MAX_TRACES: z.coerce.number({ error: "MAX_TRACES must be a number" }).int().min(0, "MAX_TRACES must be 0 (keep all) or more").default(10_000),
+  MAX_TRACES: z.coerce
+    .number({ error: "MAX_TRACES must be a number" })
+    .int()
+    .min(0, "MAX_TRACES must be 0 (keep all) or more")
+    .default(10_000),
   /** When set, every finished trace is also sent to this OpenTelemetry backend (OTLP/HTTP, JSON). */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().trim().optional(),
   /** Extra headers for it, `key=value,key2=value2` (percent-encoded values), as the OTel spec defines. */
@@ -103,9 +107,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     flushIntervalMs: c.FLUSH_INTERVAL_MS,
     maxTraces: c.MAX_TRACES,
     otlp: c.OTEL_EXPORTER_OTLP_ENDPOINT
-      ? { endpoint: c.OTEL_EXPORTER_OTLP_ENDPOINT, headers: c.OTEL_EXPORTER_OTLP_HEADERS ?? null, quietMs: c.OTLP_EXPORT_QUIET_MS }
+      ? {
+          endpoint: c.OTEL_EXPORTER_OTLP_ENDPOINT,
+          headers: c.OTEL_EXPORTER_OTLP_HEADERS ?? null,
+          quietMs: c.OTLP_EXPORT_QUIET_MS,
+        }
       : null,
     audience: c.AUDIENCE_HOST ? { host: c.AUDIENCE_HOST, port: c.AUDIENCE_PORT } : null,
-    notes: { file: c.NOTES_FILE === "off" ? null : fromRoot(c.NOTES_FILE ?? "data/db"), explicit: c.NOTES_FILE !== undefined, maxBytes: c.NOTES_MAX_BYTES },
+    notes: {
+      file: c.NOTES_FILE === "off" ? null : fromRoot(c.NOTES_FILE ?? "data/db"),
+      explicit: c.NOTES_FILE !== undefined,
+      maxBytes: c.NOTES_MAX_BYTES,
+    },
   };
 }

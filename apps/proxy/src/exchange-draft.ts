@@ -86,7 +86,15 @@ export class ExchangeDraft {
 
   classify(status: number | null, responseBody: StoredBody | null): Classification {
     const { tap, method, url } = this.begin;
-    const input: ClassifyInput = { tap, method, url, status, requestText: textOf(this.request), responseText: textOf(responseBody), responseHeaders: status === null ? "" : this.responseHeaders };
+    const input: ClassifyInput = {
+      tap,
+      method,
+      url,
+      status,
+      requestText: textOf(this.request),
+      responseText: textOf(responseBody),
+      responseHeaders: status === null ? "" : this.responseHeaders,
+    };
     // Parsed once for grouping and every classification of the exchange (set, not spread: twice per exchange).
     if (this.requestDone) input.requestJson = this.requestJson();
     return classifyExchange(input);
@@ -115,7 +123,8 @@ export class ExchangeDraft {
 
   /** The exchange so far, with what of its bodies has arrived (the API, while it is in flight). */
   snapshot(classification: Classification): Exchange {
-    const response = this.status !== null ? this.response.finish(headerValue(this.responseHeaders, "content-type") ?? null) : null;
+    const response =
+      this.status !== null ? this.response.finish(headerValue(this.responseHeaders, "content-type") ?? null) : null;
     return {
       ...this.summary(classification),
       requestHeaders: fromHeaderBlock(this.requestHeaders),

@@ -47,7 +47,9 @@ export function exchangeRecord(input: RecordInput): ExchangeRecord {
     requestBody: input.requestBody,
     responseBody: input.responseBody,
     chunks: input.chunks,
-    toolMessages: chat ? toolMessagesOf("requestJson" in input ? input.requestJson : tryParseJson(textOf(input.requestBody))) : null,
+    toolMessages: chat
+      ? toolMessagesOf("requestJson" in input ? input.requestJson : tryParseJson(textOf(input.requestBody)))
+      : null,
     simulated: chat || c.kind === "model.other" ? (c.simulated ?? null) : null,
     title: input.title,
     titleRank: input.titleRank,
@@ -63,7 +65,12 @@ export function recordOfExchange(
 ): ExchangeRecord {
   const summary = summaryOf(ex);
   return exchangeRecord({
-    summary: { ...summary, id: meta.id ?? summary.id, traceId: meta.traceId ?? summary.traceId, seq: meta.seq ?? summary.seq },
+    summary: {
+      ...summary,
+      id: meta.id ?? summary.id,
+      traceId: meta.traceId ?? summary.traceId,
+      seq: meta.seq ?? summary.seq,
+    },
     requestHeaders: ex.requestHeaders,
     responseHeaders: ex.responseHeaders,
     requestBody: storedBodyOf(ex.requestBody),
@@ -87,5 +94,12 @@ export function summaryOf(ex: Exchange): ExchangeSummary {
 export function storedBodyOf(b: Body | null): StoredBody | null {
   if (!b) return null;
   const data = b.encoding === "utf8" ? b.data : Buffer.from(b.data, "base64");
-  return { data, encoding: b.encoding, size: b.size, storedSize: b.storedSize, truncated: b.truncated, contentType: b.contentType ?? null };
+  return {
+    data,
+    encoding: b.encoding,
+    size: b.size,
+    storedSize: b.storedSize,
+    truncated: b.truncated,
+    contentType: b.contentType ?? null,
+  };
 }

@@ -24,7 +24,13 @@ export async function importBundle(bundle: TraceBundle, deps: ImportDeps): Promi
   const order = new Map(bundle.trace.exchanges.map((s, i) => [s.id, i + 1]));
   const { name, groupedBy } = bundle.trace;
   const records = bundle.exchanges.map((ex) =>
-    recordOfExchange(ex, { id: idMap.get(ex.id) as number, traceId, seq: order.get(ex.id) ?? ex.seq, title: name, groupedBy }),
+    recordOfExchange(ex, {
+      id: idMap.get(ex.id) as number,
+      traceId,
+      seq: order.get(ex.id) ?? ex.seq,
+      title: name,
+      groupedBy,
+    }),
   );
   const summary = await deps.store.insertTrace(
     { id: traceId, name, groupedBy, createdAt: bundle.trace.createdAt, updatedAt: bundle.trace.updatedAt },

@@ -66,7 +66,11 @@ export class RecentMap<V> {
     this.queue.push(key);
     this.stamps.push(e.stamp);
     // Places already passed, or gone stale (keys marked again, deleted), are dropped once they are most of it.
-    if ((this.head > 1024 && this.head > this.queue.length / 2) || this.queue.length - this.head > 2 * this.entries.size + 64) this.compact();
+    if (
+      (this.head > 1024 && this.head > this.queue.length / 2) ||
+      this.queue.length - this.head > 2 * this.entries.size + 64
+    )
+      this.compact();
   }
 
   private compact(): void {

@@ -28,7 +28,10 @@ export class RecorderClient {
 
   /** The live feed's snapshot: the latest traces and the exchanges in flight, read together. */
   async snapshot(limit: number): Promise<{ traces: TraceSummary[]; inFlight: ExchangeSummary[] }> {
-    const s = (await this.threads.call({ op: "snapshot", limit })) as { traces: TraceSummary[]; inFlight: ExchangeSummary[] };
+    const s = (await this.threads.call({ op: "snapshot", limit })) as {
+      traces: TraceSummary[];
+      inFlight: ExchangeSummary[];
+    };
     return { traces: s.traces, inFlight: this.withSources(s.inFlight) };
   }
 

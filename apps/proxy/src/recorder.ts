@@ -31,8 +31,6 @@ export interface RecorderDeps {
   firstId: number;
 }
 
-
-
 export class Recorder {
   /** Exchanges in flight by the taps thread's number, and by exchange id. */
   private readonly drafts = new InFlightMap<ExchangeDraft>();
@@ -57,14 +55,17 @@ export class Recorder {
   /** The exchanges in flight that have a trace (summaries as the API lists them). */
   inFlight(): ExchangeSummary[] {
     const out: ExchangeSummary[] = [];
-    for (const d of this.byId.values()) if (d.traceId !== null) out.push(d.summary(d.requestDone ? d.requestClassification() : d.classify(null, null)));
+    for (const d of this.byId.values())
+      if (d.traceId !== null) out.push(d.summary(d.requestDone ? d.requestClassification() : d.classify(null, null)));
     return out;
   }
 
   /** An exchange in flight with what of its bodies has arrived (GET /api/exchanges/:id). */
   inFlightExchange(id: number): Exchange | null {
     const d = this.byId.get(id);
-    return d && d.traceId !== null ? d.snapshot(d.requestDone ? d.requestClassification() : d.classify(null, null)) : null;
+    return d && d.traceId !== null
+      ? d.snapshot(d.requestDone ? d.requestClassification() : d.classify(null, null))
+      : null;
   }
 
   /** One event from a tap; `bytes` resolves a span of the batch the event came in. */
@@ -119,7 +120,13 @@ export class Recorder {
     const responseBody = d.responseBody();
     const c = d.classify(d.status, responseBody);
     const traceId = d.traceId as string;
-    if (c.kind === "model.chat" && c.toolCalls.length > 0) this.grouper.noteToolCalls(traceId, c.toolCalls.map((t) => t.name), Date.now(), d.begin.connection);
+    if (c.kind === "model.chat" && c.toolCalls.length > 0)
+      this.grouper.noteToolCalls(
+        traceId,
+        c.toolCalls.map((t) => t.name),
+        Date.now(),
+        d.begin.connection,
+      );
     const summary = d.summary(c);
     const title = this.names.get(traceId) ?? this.titleOf(d, c);
     this.deps.store(
@@ -165,18 +172,22 @@ export class Recorder {
     if (tap === "mcp") {
       const known = header ?? parseTraceparent(traceparentFromJsonRpc(body));
       const method = isRecord(body) && typeof body.method === "string" ? body.method : undefined;
-      const tool = isRecord(body) && isRecord(body.params) && typeof body.params.name === "string" ? body.params.name : undefined;
+      const tool =
+        isRecord(body) && isRecord(body.params) && typeof body.params.name === "string" ? body.params.name : undefined;
       if (!known) return this.grouper.assignMcp(method, tool, now, mcpClientOf(d.begin.connection, headers, body));
       if (method === "tools/call" && tool) this.grouper.consumeToolCall(known.traceId, tool);
       return { traceId: known.traceId, groupedBy: "traceparent" };
     }
-    return header ? { traceId: header.traceId, groupedBy: "traceparent" } : { traceId: this.deps.newTraceId(), groupedBy: "single" };
+    return header
+      ? { traceId: header.traceId, groupedBy: "traceparent" }
+      : { traceId: this.deps.newTraceId(), groupedBy: "single" };
   }
 
   /** The exchange's name candidate: an MCP session is named after its calls (group-mcp.ts). */
   private titleOf(d: ExchangeDraft, c: Classification): TraceTitle {
     const line = `${d.begin.method} ${d.url}`;
-    if (d.groupedBy === "session") return mcpSessionTitle(c.kind === "mcp" ? c.method : undefined, c.kind === "mcp" ? c.toolName : undefined, line);
+    if (d.groupedBy === "session")
+      return mcpSessionTitle(c.kind === "mcp" ? c.method : undefined, c.kind === "mcp" ? c.toolName : undefined, line);
     return titleOf(line, c, d.requestJson());
   }
 

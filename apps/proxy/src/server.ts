@@ -67,7 +67,8 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     feed?.publish(event);
     audienceRelay?.(event);
     // A notes-file change is decided a moment after its tool call ended: its trace is exported (again) with it.
-    if ("type" in event && event.type === "notes.changed" && event.change.traceId) otlp?.traceUpdated(event.change.traceId);
+    if ("type" in event && event.type === "notes.changed" && event.change.traceId)
+      otlp?.traceUpdated(event.change.traceId);
   };
   let otlp: OtlpForwarder | null = null;
   let store: TraceStore | null = null;
@@ -88,14 +89,20 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     {
       // Serialised on the recording thread already; numbered and sent (or kept for resumes) here.
       announce: (frames) => {
-        for (const f of frames) announce(typeof f === "number" ? { park: f, size: PARKED_SIZE } : { json: () => f, size: f.length });
+        for (const f of frames)
+          announce(typeof f === "number" ? { park: f, size: PARKED_SIZE } : { json: () => f, size: f.length });
       },
       committed: (traceIds) => {
         for (const id of traceIds) otlp?.traceUpdated(id);
         if (feed && feed.clientCount > 0 && store) {
           // Someone is watching: read on the recording thread (this thread never queries SQLite for it).
           store.storedTraces(traceIds).then(
-            (stored) => stored.forEach((t, i) => announce(t ? { type: "trace.updated", ...t } : { type: "trace.deleted", traceId: traceIds[i] as string })),
+            (stored) =>
+              stored.forEach((t, i) =>
+                announce(
+                  t ? { type: "trace.updated", ...t } : { type: "trace.deleted", traceId: traceIds[i] as string },
+                ),
+              ),
             (err: unknown) => logger.error({ err }, "could not read committed traces for the live feed"),
           );
           return;
@@ -145,7 +152,11 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
         ...(config.otlp.headers ? { headers: parseOtlpHeaders(config.otlp.headers) } : {}),
       });
       otlp = new OtlpForwarder({
-        exporter, store: traceStore, recorder, logger, quietMs: config.otlp.quietMs,
+        exporter,
+        store: traceStore,
+        recorder,
+        logger,
+        quietMs: config.otlp.quietMs,
         // The notes file's changes go with the trace, as in the file and OTLP downloads (started below).
         complete: (bundle) => (notes ? withNotes(bundle, notes.table) : bundle),
       });
@@ -172,20 +183,35 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   });
   const liveFeed = feed;
   try {
-    notes = await startNotes({ ...config.notes, mcpUpstream: config.taps.mcp.upstream, root: REPO_ROOT, dbFile: location.file }, { announce, inFlight: () => recorder.inFlight(), reader: db, logger });
+    notes = await startNotes(
+      { ...config.notes, mcpUpstream: config.taps.mcp.upstream, root: REPO_ROOT, dbFile: location.file },
+      { announce, inFlight: () => recorder.inFlight(), reader: db, logger },
+    );
   } catch (err) {
     liveFeed.close();
     await shutdown();
     throw err;
   }
   const notesService = notes;
-  const taps = Object.fromEntries(tapList.map((h) => [h.tap, { port: h.port, upstream: h.upstream, url: h.url }])) as Record<Tap, TapInfo>;
+  const taps = Object.fromEntries(
+    tapList.map((h) => [h.tap, { port: h.port, upstream: h.upstream, url: h.url }]),
+  ) as Record<Tap, TapInfo>;
   const probe = new ModelUpstreamProbe(config.taps.model.upstream, logger);
-  const views = new ExchangeViewBuilder({ store: traceStore, probe, modelUpstream: config.taps.model.upstream, logger });
+  const views = new ExchangeViewBuilder({
+    store: traceStore,
+    probe,
+    modelUpstream: config.taps.model.upstream,
+    logger,
+  });
   const replays = new Replays({ store: traceStore, recorder, announce, logger });
   const audience = config.audience
     ? await openAudience({
-        ...config.audience, store: traceStore, views, webDist: config.webDist, logger, notes: notesService,
+        ...config.audience,
+        store: traceStore,
+        views,
+        webDist: config.webDist,
+        logger,
+        notes: notesService,
         live: { exchange: (id) => recorder.inFlightExchange(id), trace: (id) => recorder.liveTrace(id) },
       }).catch(async (err: unknown) => {
         liveFeed.close();
@@ -200,8 +226,23 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   }
   const stdioIngest = new StdioIngest({ store: traceStore, recorder, announce, maxBodyBytes: config.maxBodyBytes });
   const app = createApp({
-    store: traceStore, recorder, announce, feed: liveFeed, probe, views, taps, storage: () => threads.health(),
-    tracesDir: config.tracesDir, webDist: config.webDist, guard, maxImportBytes: config.maxImportBytes, logger, replays, stdioIngest, audience, notes: notesService,
+    store: traceStore,
+    recorder,
+    announce,
+    feed: liveFeed,
+    probe,
+    views,
+    taps,
+    storage: () => threads.health(),
+    tracesDir: config.tracesDir,
+    webDist: config.webDist,
+    guard,
+    maxImportBytes: config.maxImportBytes,
+    logger,
+    replays,
+    stdioIngest,
+    audience,
+    notes: notesService,
   });
 
   const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;

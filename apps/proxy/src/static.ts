@@ -47,7 +47,11 @@ export function staticRoutes(webDist: string) {
     if (!(await isFile(target))) return c.html(NOT_BUILT(root), 503);
     const type = TYPES[path.extname(target)] ?? "application/octet-stream";
     const cache = target.includes(`${path.sep}assets${path.sep}`) ? "public, max-age=31536000, immutable" : "no-cache";
-    return c.body(await readFile(target), 200, { "Content-Type": type, "Cache-Control": cache, "X-Content-Type-Options": "nosniff" });
+    return c.body(await readFile(target), 200, {
+      "Content-Type": type,
+      "Cache-Control": cache,
+      "X-Content-Type-Options": "nosniff",
+    });
   });
 }
 
@@ -55,7 +59,8 @@ async function isFile(p: string): Promise<boolean> {
   try {
     return (await stat(p)).isFile();
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR") return false;
+    if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR")
+      return false;
     throw err;
   }
 }

@@ -29,7 +29,17 @@ export class TapRecorder {
       return ex;
     }
     const { tap, method, url, upstream, requestHeaders, connection } = init;
-    sender.send({ k: "begin", id: ex.id, tap, method, url, upstream, headers: toHeaderBlock(requestHeaders), connection: connection ?? null, start: ex.start });
+    sender.send({
+      k: "begin",
+      id: ex.id,
+      tap,
+      method,
+      url,
+      upstream,
+      headers: toHeaderBlock(requestHeaders),
+      connection: connection ?? null,
+      start: ex.start,
+    });
     return ex;
   }
 
@@ -57,7 +67,8 @@ export class TapRecorder {
     const t = arrived - ex.startPerf;
     const bytes = kept ? sender.span(kept) : null;
     // Beyond the body cap the bytes are not kept, but the live feed still shows a small chunk's text.
-    if (kept !== chunk && chunk.length <= MAX_CHUNK_TEXT) sender.send({ k: "chunk", id: ex.id, t, size: chunk.length, bytes, text: sender.span(chunk) });
+    if (kept !== chunk && chunk.length <= MAX_CHUNK_TEXT)
+      sender.send({ k: "chunk", id: ex.id, t, size: chunk.length, bytes, text: sender.span(chunk) });
     else sender.send({ k: "chunk", id: ex.id, t, size: chunk.length, bytes });
   }
 
@@ -75,6 +86,12 @@ export class TapRecorder {
     if (ex.requestSent || !ex.recorded) return;
     ex.requestSent = true;
     const { sender } = this;
-    sender.send({ k: "request", id: ex.id, parts: ex.requestBody.keptParts.map((p) => sender.span(p)), size: ex.requestBody.size, at: ex.requestEnd });
+    sender.send({
+      k: "request",
+      id: ex.id,
+      parts: ex.requestBody.keptParts.map((p) => sender.span(p)),
+      size: ex.requestBody.size,
+      at: ex.requestEnd,
+    });
   }
 }

@@ -12,4 +12,5 @@ export { randomHexId };
  * trace-id B-trees (the traces table and the exchanges' trace index): a batch then rewrites a few pages
  * instead of one page per trace, and most live traces are new (one exchange each).
  */
-export const traceIdSource = (): (() => string) => () => Date.now().toString(16).padStart(12, "0").slice(-12) + randomHexId(10);
+export const traceIdSource = (): (() => string) => () =>
+  Date.now().toString(16).padStart(12, "0").slice(-12) + randomHexId(10);

@@ -50,12 +50,14 @@ export function questionOf(path: string, body: unknown): string | null {
     return (body.raw === true ? lastUserTurn(prompt) : null) ?? prompt;
   }
   const messages = conversationOf(path, body) ?? [];
-  const isUserText = (m: unknown): m is { content: string } => isRecord(m) && m.role === "user" && typeof m.content === "string" && m.content.trim() !== "";
+  const isUserText = (m: unknown): m is { content: string } =>
+    isRecord(m) && m.role === "user" && typeof m.content === "string" && m.content.trim() !== "";
   const first = messages.findIndex(isUserText);
   if (first !== -1) {
     // The user's first turn, whole: OpenAI content parts become one native message each, read as one question.
     const turn: string[] = [];
-    for (let i = first; i < messages.length && isUserText(messages[i]); i++) turn.push((messages[i] as { content: string }).content);
+    for (let i = first; i < messages.length && isUserText(messages[i]); i++)
+      turn.push((messages[i] as { content: string }).content);
     return turn.join(" ");
   }
   // A Responses body Ollama refuses still names its question when `input` is a plain string.

@@ -5,7 +5,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AppConfigSchema, HealthSchema, SavedListSchema, TraceListSchema } from "@hopscope/shared/trace/api";
 import { ExchangeSchema, TraceSchema, TraceSummarySchema } from "@hopscope/shared/trace/schemas";
 import { parseTraceBundle } from "@hopscope/shared/trace/bundle";
-import { eventually, getJson, request, startRecorder, startUpstream, traces, type TestRecorder, type Upstream } from "./helpers";
+import {
+  eventually,
+  getJson,
+  request,
+  startRecorder,
+  startUpstream,
+  traces,
+  type TestRecorder,
+  type Upstream,
+} from "./helpers";
 
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
@@ -29,12 +38,22 @@ async function modelUpstream(): Promise<Upstream> {
     }
     const { messages } = JSON.parse(body.toString()) as { messages: { content: string }[] };
     res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "x-hopscope-simulated": "1" });
-    res.end(JSON.stringify({ model: "m", created_at: "t", message: { role: "assistant", content: `echo ${messages.at(-1)?.content}` }, done: true }));
+    res.end(
+      JSON.stringify({
+        model: "m",
+        created_at: "t",
+        message: { role: "assistant", content: `echo ${messages.at(-1)?.content}` },
+        done: true,
+      }),
+    );
   });
 }
 
 async function ask(r: TestRecorder, question: string) {
-  await request(`${r.taps.model.url}/api/chat`, { method: "POST", body: JSON.stringify({ model: "m", stream: false, messages: [{ role: "user", content: question }] }) });
+  await request(`${r.taps.model.url}/api/chat`, {
+    method: "POST",
+    body: JSON.stringify({ model: "m", stream: false, messages: [{ role: "user", content: question }] }),
+  });
 }
 
 async function recorded(r: TestRecorder, n: number) {
@@ -52,9 +71,19 @@ describe("recorder API", () => {
     });
     rec = await startRecorder({ mcp: up.url });
     const tp = (n: number) => `00-${"ab".repeat(15)}${String(n).padStart(2, "0")}-00f067aa0ba902b7-01`;
-    await request(`${rec.taps.mcp.url}/mcp`, { method: "GET", headers: { Accept: "text/event-stream", traceparent: tp(1) } });
-    await request(`${rec.taps.mcp.url}/mcp`, { method: "GET", headers: { Accept: "text/event-stream", traceparent: tp(2) } });
-    await request(`${rec.taps.mcp.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", traceparent: tp(2) }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    await request(`${rec.taps.mcp.url}/mcp`, {
+      method: "GET",
+      headers: { Accept: "text/event-stream", traceparent: tp(1) },
+    });
+    await request(`${rec.taps.mcp.url}/mcp`, {
+      method: "GET",
+      headers: { Accept: "text/event-stream", traceparent: tp(2) },
+    });
+    await request(`${rec.taps.mcp.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", traceparent: tp(2) },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
     const list = await recorded(rec, 2);
     const byId = new Map(list.map((t) => [t.id, t]));
     expect(byId.get(`${"ab".repeat(15)}01`)).toMatchObject({ exchangeCount: 1, errorCount: 0 });
@@ -71,15 +100,29 @@ describe("recorder API", () => {
     const page1 = TraceListSchema.parse((await getJson(`${rec.url}/api/traces?limit=2`)).body);
     expect(page1.traces.map((t) => t.name)).toEqual(["three", "two"]);
     expect(page1.nextCursor).not.toBeNull();
-    const page2 = TraceListSchema.parse((await getJson(`${rec.url}/api/traces?limit=2&cursor=${encodeURIComponent(page1.nextCursor!)}`)).body);
+    const page2 = TraceListSchema.parse(
+      (await getJson(`${rec.url}/api/traces?limit=2&cursor=${encodeURIComponent(page1.nextCursor!)}`)).body,
+    );
     expect(page2.traces.map((t) => t.name)).toEqual(["one"]);
     expect(page2.nextCursor).toBeNull();
 
     const trace = TraceSchema.parse((await getJson(`${rec.url}/api/traces/${page2.traces[0]!.id}`)).body);
-    expect(trace).toMatchObject({ name: "one", source: "live", exchangeCount: 1, errorCount: 0, simulated: true, groupedBy: "single" });
+    expect(trace).toMatchObject({
+      name: "one",
+      source: "live",
+      exchangeCount: 1,
+      errorCount: 0,
+      simulated: true,
+      groupedBy: "single",
+    });
     const ex = ExchangeSchema.parse((await getJson(`${rec.url}/api/exchanges/${trace.exchanges[0]!.id}`)).body);
     expect(ex.responseBody?.data).toContain("echo one");
-    expect(ex.classification).toMatchObject({ kind: "model.chat", stream: false, content: "echo one", simulated: true });
+    expect(ex.classification).toMatchObject({
+      kind: "model.chat",
+      stream: false,
+      content: "echo one",
+      simulated: true,
+    });
 
     expect((await getJson(`${rec.url}/api/traces?limit=0`)).status).toBe(400);
     const badCursor = await getJson<{ error: string }>(`${rec.url}/api/traces?cursor=nope`);
@@ -98,12 +141,24 @@ describe("recorder API", () => {
     rec = await startRecorder({ model: up.url });
     await ask(rec, "rename me");
     const [t] = await recorded(rec, 1);
-    const renamed = await getJson(`${rec.url}/api/traces/${t!.id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: '{"name":"Milk demo"}' });
+    const renamed = await getJson(`${rec.url}/api/traces/${t!.id}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: '{"name":"Milk demo"}',
+    });
     expect(TraceSummarySchema.parse(renamed.body).name).toBe("Milk demo");
-    const empty = await getJson<{ error: string }>(`${rec.url}/api/traces/${t!.id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: '{"name":"  "}' });
+    const empty = await getJson<{ error: string }>(`${rec.url}/api/traces/${t!.id}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: '{"name":"  "}',
+    });
     expect(empty.status).toBe(400);
     expect(empty.body.error).toContain("name");
-    const notJson = await getJson<{ error: string }>(`${rec.url}/api/traces/${t!.id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: "name=x" });
+    const notJson = await getJson<{ error: string }>(`${rec.url}/api/traces/${t!.id}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: "name=x",
+    });
     expect(notJson.body.error).toContain("JSON");
     const del = await fetch(`${rec.url}/api/traces/${t!.id}`, { method: "DELETE" });
     expect(del.status).toBe(204);
@@ -128,15 +183,21 @@ describe("recorder API", () => {
 
     const saved = await getJson<{ savedAs: string }>(`${rec.url}/api/traces/${t!.id}/save`, { method: "POST" });
     expect(saved.body.savedAs).toMatch(/^add-buy-milk-to-my-notes-[0-9a-f]{8}\.hopscope\.json$/);
-    const file = parseTraceBundle(JSON.parse(await readFile(path.join(rec.config.tracesDir, saved.body.savedAs), "utf8")));
+    const file = parseTraceBundle(
+      JSON.parse(await readFile(path.join(rec.config.tracesDir, saved.body.savedAs), "utf8")),
+    );
     expect(file.trace.id).toBe(t!.id);
     expect(TraceSchema.parse((await getJson(`${rec.url}/api/traces/${t!.id}`)).body).savedAs).toBe(saved.body.savedAs);
 
     await writeFile(path.join(rec.config.tracesDir, "broken.hopscope.json"), "{");
     const list = SavedListSchema.parse((await getJson(`${rec.url}/api/saved`)).body);
-    expect(list.files).toEqual([{ file: saved.body.savedAs, name: "Add buy milk to my notes", description: null, exchangeCount: 1 }]);
+    expect(list.files).toEqual([
+      { file: saved.body.savedAs, name: "Add buy milk to my notes", description: null, exchangeCount: 1 },
+    ]);
 
-    const loaded = TraceSummarySchema.parse((await getJson(`${rec.url}/api/saved/${saved.body.savedAs}/load`, { method: "POST" })).body);
+    const loaded = TraceSummarySchema.parse(
+      (await getJson(`${rec.url}/api/saved/${saved.body.savedAs}/load`, { method: "POST" })).body,
+    );
     expect(loaded).toMatchObject({ source: "imported", name: "Add buy milk to my notes", exchangeCount: 1 });
     expect(loaded.id).not.toBe(t!.id);
     const copy = TraceSchema.parse((await getJson(`${rec.url}/api/traces/${loaded.id}`)).body);
@@ -146,7 +207,9 @@ describe("recorder API", () => {
     expect(imported.responseBody).toEqual(original.responseBody);
     expect(imported.chunks).toEqual(original.chunks);
 
-    const broken = await getJson<{ error: string }>(`${rec.url}/api/saved/broken.hopscope.json/load`, { method: "POST" });
+    const broken = await getJson<{ error: string }>(`${rec.url}/api/saved/broken.hopscope.json/load`, {
+      method: "POST",
+    });
     expect(broken.status).toBe(400);
     expect((await getJson(`${rec.url}/api/saved/..%2Fx.hopscope.json/load`, { method: "POST" })).status).toBe(400);
     expect((await getJson(`${rec.url}/api/saved/missing.hopscope.json/load`, { method: "POST" })).status).toBe(404);
@@ -159,13 +222,25 @@ describe("recorder API", () => {
     await ask(rec, "export me");
     const [t] = await recorded(rec, 1);
     const har = await (await fetch(`${rec.url}/api/traces/${t!.id}/export?format=har`)).text();
-    const fromHar = await getJson(`${rec.url}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: har });
+    const fromHar = await getJson(`${rec.url}/api/import`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: har,
+    });
     expect(fromHar.status).toBe(200);
     expect(TraceSummarySchema.parse(fromHar.body)).toMatchObject({ source: "imported", exchangeCount: 1 });
-    const bad = await getJson<{ error: string }>(`${rec.url}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"format":"hopscope-trace","version":99}' });
+    const bad = await getJson<{ error: string }>(`${rec.url}/api/import`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"format":"hopscope-trace","version":99}',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain("version");
-    const notJson = await getJson<{ error: string }>(`${rec.url}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: "hello" });
+    const notJson = await getJson<{ error: string }>(`${rec.url}/api/import`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "hello",
+    });
     expect(notJson.status).toBe(400);
     expect((await traces(rec)).length).toBe(2);
   });
@@ -192,7 +267,11 @@ describe("recorder API", () => {
     const rebound = await request(`${rec.url}/api/traces`, { headers: { Host: `evil.example:${rec.port}` } });
     expect(rebound.status).toBe(403);
     expect(rebound.body.toString()).toContain("127.0.0.1");
-    const page = await request(`${rec.url}/api/ask`, { method: "POST", headers: { Origin: "https://evil.example", "content-type": "text/plain" }, body: '{"message":"delete my notes"}' });
+    const page = await request(`${rec.url}/api/ask`, {
+      method: "POST",
+      headers: { Origin: "https://evil.example", "content-type": "text/plain" },
+      body: '{"message":"delete my notes"}',
+    });
     expect(page.status).toBe(403);
     expect((await request(`${rec.url}/api/traces`, { headers: { Origin: rec.url } })).status).toBe(200);
     expect((await request(`${rec.url}/api/traces`, { headers: { Host: `localhost:${rec.port}` } })).status).toBe(200);
@@ -205,12 +284,24 @@ describe("recorder API", () => {
       res.end(JSON.stringify({ reply: `you said ${message}`, conversationId: "c1", steps: 1, toolCalls: [] }));
     });
     rec = await startRecorder({ agent: host.url });
-    const res = await getJson<{ reply: string }>(`${rec.url}/api/ask`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"message":"hi there"}' });
+    const res = await getJson<{ reply: string }>(`${rec.url}/api/ask`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"message":"hi there"}',
+    });
     expect(res.body.reply).toBe("you said hi there");
     const [t] = await recorded(rec, 1);
     expect(t!.name).toBe("hi there");
     expect(host.received[0]!.headers.some(([k]) => k.toLowerCase() === "traceparent")).toBe(true);
-    expect((await getJson(`${rec.url}/api/ask`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"message":""}' })).status).toBe(400);
+    expect(
+      (
+        await getJson(`${rec.url}/api/ask`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: '{"message":""}',
+        })
+      ).status,
+    ).toBe(400);
     await host.close();
   });
 

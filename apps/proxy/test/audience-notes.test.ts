@@ -14,7 +14,14 @@ import { AudienceSession } from "../src/audience/session";
 import { eventually } from "./helpers";
 
 function change(id: number, traceId: string | null): NotesChange {
-  const text = (data: string) => ({ encoding: "utf8" as const, data, size: data.length, storedSize: data.length, truncated: false, contentType: "text/plain" });
+  const text = (data: string) => ({
+    encoding: "utf8" as const,
+    data,
+    size: data.length,
+    storedSize: data.length,
+    truncated: false,
+    contentType: "text/plain",
+  });
   return {
     id,
     at: Date.now(),
@@ -62,6 +69,9 @@ describe("the audience feed and the notes file", () => {
     await new Promise((r) => setTimeout(r, 100)); // anything wrongly sent would have arrived by now
     const live = frames.flatMap((f) => (f.type === "live" ? [f.frame] : []));
     expect(live).toHaveLength(1);
-    expect(live[0]).toMatchObject({ type: "notes.changed", change: { id: 3, traceId: "shown", cause: { toolName: "write" } } });
+    expect(live[0]).toMatchObject({
+      type: "notes.changed",
+      change: { id: 3, traceId: "shown", cause: { toolName: "write" } },
+    });
   });
 });

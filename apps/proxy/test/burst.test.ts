@@ -5,7 +5,15 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { ExchangeSchema, TraceSummarySchema } from "@hopscope/shared/trace/schemas";
-import { FeedClient, getJson, request, startRecorder, startUpstream, type TestRecorder, type Upstream } from "./helpers";
+import {
+  FeedClient,
+  getJson,
+  request,
+  startRecorder,
+  startUpstream,
+  type TestRecorder,
+  type Upstream,
+} from "./helpers";
 
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
@@ -20,7 +28,12 @@ afterEach(async () => {
 const N = 300;
 
 const call = (i: number) =>
-  JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "append", arguments: { content: `item ${i} é` } } });
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: i,
+    method: "tools/call",
+    params: { name: "append", arguments: { content: `item ${i} é` } },
+  });
 const reply = (body: Buffer) => {
   const { id } = JSON.parse(body.toString()) as { id: number };
   return JSON.stringify({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: `appended ${id}` }] } });
@@ -30,7 +43,9 @@ async function allTraces(r: TestRecorder) {
   const out = [];
   let cursor: string | null = null;
   do {
-    const page: { body: { traces: unknown[]; nextCursor: string | null } } = await getJson(`${r.url}/api/traces?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    const page: { body: { traces: unknown[]; nextCursor: string | null } } = await getJson(
+      `${r.url}/api/traces?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+    );
     out.push(...page.body.traces.map((t) => TraceSummarySchema.parse(t)));
     cursor = page.body.nextCursor;
   } while (cursor);
@@ -46,7 +61,9 @@ describe("a burst of concurrent requests", () => {
     rec = await startRecorder({ mcp: up.url }, { flushIntervalMs: 200 });
     const tap = rec.taps.mcp.url;
     const answers = await Promise.all(
-      Array.from({ length: N }, (_, i) => request(`${tap}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: call(i) })),
+      Array.from({ length: N }, (_, i) =>
+        request(`${tap}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: call(i) }),
+      ),
     );
     answers.forEach((a, i) => expect(a.body.toString()).toBe(reply(Buffer.from(call(i)))));
 
@@ -66,10 +83,14 @@ describe("a burst of concurrent requests", () => {
       await feed.opened();
       await feed.until((fs) => fs.some((f) => f.type === "snapshot"), "the snapshot");
       feed.ws.send(JSON.stringify({ type: "resume", since: 0 }));
-      await feed.until((fs) => fs.filter((f) => f.type === "exchange.completed").length === N, `${N} exchange.completed frames`);
+      await feed.until(
+        (fs) => fs.filter((f) => f.type === "exchange.completed").length === N,
+        `${N} exchange.completed frames`,
+      );
       // trace.updated is announced when the writer thread reports its commit, which can come after the API read
       // above (that read waits for the commit itself, not for the report): wait for every trace's frame.
-      const updatedIds = (fs: typeof feed.frames) => new Set(fs.flatMap((f) => (f.type === "trace.updated" ? [f.trace.id] : [])));
+      const updatedIds = (fs: typeof feed.frames) =>
+        new Set(fs.flatMap((f) => (f.type === "trace.updated" ? [f.trace.id] : [])));
       await feed.until((fs) => updatedIds(fs).size === traces.length, `trace.updated for all ${traces.length} traces`);
       const numbered = feed.frames.filter((f) => f.type !== "snapshot");
       expect(numbered.map((f) => f.seq)).toEqual(numbered.map((_, i) => i + 1));

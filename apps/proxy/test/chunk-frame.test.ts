@@ -17,7 +17,12 @@ describe("the exchange.chunk frame", () => {
     // A two-byte character cut after its first byte.
     const cut = new ChunkFrame(7, "trace-1", chunk, Buffer.from([0x68, 0xc3]));
     for (const frame of [cut, new ChunkFrame(7, "trace-1", chunk, null)]) {
-      expect(JSON.parse(JSON.stringify(frame))).toEqual({ type: "exchange.chunk", exchangeId: 7, traceId: "trace-1", chunk });
+      expect(JSON.parse(JSON.stringify(frame))).toEqual({
+        type: "exchange.chunk",
+        exchangeId: 7,
+        traceId: "trace-1",
+        chunk,
+      });
       expect(frame.text).toBeUndefined();
     }
   });

@@ -12,9 +12,38 @@ function decoded(batch: Parameters<typeof forEachEvent>[0]): TapEvent[] {
 describe("event codec", () => {
   it("round-trips every kind of event, nulls and optional fields included, across a growth of its buffer", () => {
     const sent: TapEvent[] = [
-      { k: "begin", id: 1, tap: "agent", method: "POST", url: "/agent?x=1", upstream: "http://127.0.0.1:7073", headers: "Host: a\r\nX-Y: 1: 2\r\n", connection: "127.0.0.1:5000", start: 1764592356000.125 },
-      { k: "begin", id: 2, tap: "model", method: "GET", url: "/", upstream: "http://u", headers: "", connection: null, start: 1.5 },
-      { k: "request", id: 1, parts: [[0, 10], [10, 5]], size: 15, at: 1764592356001.5 },
+      {
+        k: "begin",
+        id: 1,
+        tap: "agent",
+        method: "POST",
+        url: "/agent?x=1",
+        upstream: "http://127.0.0.1:7073",
+        headers: "Host: a\r\nX-Y: 1: 2\r\n",
+        connection: "127.0.0.1:5000",
+        start: 1764592356000.125,
+      },
+      {
+        k: "begin",
+        id: 2,
+        tap: "model",
+        method: "GET",
+        url: "/",
+        upstream: "http://u",
+        headers: "",
+        connection: null,
+        start: 1.5,
+      },
+      {
+        k: "request",
+        id: 1,
+        parts: [
+          [0, 10],
+          [10, 5],
+        ],
+        size: 15,
+        at: 1764592356001.5,
+      },
       { k: "request", id: 2, parts: [], size: 0, at: null },
       { k: "response", id: 1, status: 201, headers: "Content-Type: text/plain\r\n" },
       { k: "chunk", id: 1, t: 0.25, size: 100, bytes: [15, 100] },

@@ -26,7 +26,10 @@ describe("upstream faults", () => {
     expect(body.error).toContain(down);
     expect(body.error).toContain("is unreachable (ECONNREFUSED)");
     expect(body.error).toContain("MODEL_UPSTREAM");
-    const [trace] = await eventually(async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null), "recording");
+    const [trace] = await eventually(
+      async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null),
+      "recording",
+    );
     expect(trace!.exchanges[0]).toMatchObject({ status: 502, state: "error" });
     expect(trace!.exchanges[0]!.error).toContain(down);
     expect(trace!.errorCount).toBe(1);
@@ -37,10 +40,17 @@ describe("upstream faults", () => {
       // Never answers.
     });
     rec = await startRecorder({ mcp: up.url }, { upstreamTimeoutMs: 150 });
-    const res = await request(`${rec.taps.mcp.url}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    const res = await request(`${rec.taps.mcp.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
     expect(res.status).toBe(504);
     expect((JSON.parse(res.body.toString()) as { error: string }).error).toContain(up.url);
-    const [trace] = await eventually(async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null), "recording");
+    const [trace] = await eventually(
+      async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null),
+      "recording",
+    );
     expect(trace!.exchanges[0]).toMatchObject({ status: 504, state: "error" });
   });
 
@@ -82,7 +92,10 @@ describe("client hang-ups", () => {
       res.on("close", () => upstreamClosed());
     });
     rec = await startRecorder({ mcp: up.url });
-    const req = http.request(`${rec.taps.mcp.url}/mcp`, { method: "POST", headers: { "content-type": "application/json" } });
+    const req = http.request(`${rec.taps.mcp.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+    });
     // destroy() below makes the request fail with "socket hang up": that is the point of the test.
     req.on("error", () => undefined);
     req.end('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read","arguments":{}}}');
@@ -94,7 +107,12 @@ describe("client hang-ups", () => {
       return t.length === 1 && t[0]!.exchanges[0]?.state === "aborted" ? t : null;
     }, "the aborted exchange");
     expect(trace!.exchanges[0]).toMatchObject({ status: null, state: "aborted", responseSize: 0 });
-    expect(trace!.exchanges[0]!.classification).toMatchObject({ kind: "mcp", method: "tools/call", toolName: "read", outcome: "pending" });
+    expect(trace!.exchanges[0]!.classification).toMatchObject({
+      kind: "mcp",
+      method: "tools/call",
+      toolName: "read",
+      outcome: "pending",
+    });
   });
 });
 
@@ -107,15 +125,25 @@ describe("restart", () => {
     const dir = await mkdtemp(path.join(tmpdir(), "hopscope-restart-"));
     const first = await startRecorder({ model: up.url }, {}, dir);
     await request(`${first.taps.model.url}/api/version`);
-    const before = await eventually(async () => ((await traces(first)).length === 1 ? traces(first) : null), "recording");
+    const before = await eventually(
+      async () => ((await traces(first)).length === 1 ? traces(first) : null),
+      "recording",
+    );
     await first.close();
     rec = await startRecorder({ model: up.url }, {}, dir);
     const after = await traces(rec);
     expect(after.map((t) => t.id)).toEqual(before.map((t) => t.id));
-    expect(after[0]!.exchanges[0]!.classification).toEqual({ kind: "model.other", endpoint: "/api/version", simulated: false });
+    expect(after[0]!.exchanges[0]!.classification).toEqual({
+      kind: "model.other",
+      endpoint: "/api/version",
+      simulated: false,
+    });
     // New exchanges continue the id sequence instead of overwriting.
     await request(`${rec.taps.model.url}/api/version`);
-    const all = await eventually(async () => ((await traces(rec!)).length === 2 ? traces(rec!) : null), "second recording");
+    const all = await eventually(
+      async () => ((await traces(rec!)).length === 2 ? traces(rec!) : null),
+      "second recording",
+    );
     const ids = all.flatMap((t) => t.exchanges.map((e) => e.id));
     expect(new Set(ids).size).toBe(2);
     await rec.dispose();

@@ -4,7 +4,16 @@ import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { ExchangeSchema, TraceSchema } from "@hopscope/shared/trace/schemas";
-import { FeedClient, eventually, getJson, request, startRecorder, startUpstream, type TestRecorder, type Upstream } from "./helpers";
+import {
+  FeedClient,
+  eventually,
+  getJson,
+  request,
+  startRecorder,
+  startUpstream,
+  type TestRecorder,
+  type Upstream,
+} from "./helpers";
 import { FrameRing } from "../src/live/ring";
 import { ParkedFrames } from "../src/recording/parked-frames";
 
@@ -29,12 +38,17 @@ async function jsonUpstream(): Promise<Upstream> {
   return startUpstream((_req, res) => {
     res.writeHead(200, { "Content-Type": "application/x-ndjson" });
     res.write('{"model":"m","created_at":"t","message":{"role":"assistant","content":"Hi"},"done":false}\n');
-    res.end('{"model":"m","created_at":"t","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}\n');
+    res.end(
+      '{"model":"m","created_at":"t","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}\n',
+    );
   });
 }
 
 const chat = (r: TestRecorder, content: string) =>
-  request(`${r.taps.model.url}/api/chat`, { method: "POST", body: JSON.stringify({ model: "m", messages: [{ role: "user", content }] }) });
+  request(`${r.taps.model.url}/api/chat`, {
+    method: "POST",
+    body: JSON.stringify({ model: "m", messages: [{ role: "user", content }] }),
+  });
 
 describe("live feed", () => {
   it("sends a snapshot, then started, chunks, completed and trace.updated in order with increasing seq", async () => {
@@ -46,7 +60,13 @@ describe("live feed", () => {
     await chat(rec, "hello");
     await c.until((f) => f.some((x) => x.type === "trace.updated"), "trace.updated");
     const types = c.frames.map((f) => f.type);
-    expect(types.slice(0, 5)).toEqual(["snapshot", "exchange.started", "exchange.chunk", "exchange.chunk", "exchange.completed"]);
+    expect(types.slice(0, 5)).toEqual([
+      "snapshot",
+      "exchange.started",
+      "exchange.chunk",
+      "exchange.chunk",
+      "exchange.completed",
+    ]);
     expect(types).toContain("trace.updated");
     const seqs = c.frames.slice(1).map((f) => f.seq);
     expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + i));
@@ -70,7 +90,9 @@ describe("live feed", () => {
     const c = client(rec.wsUrl);
     await c.until((f) => f.length >= 1, "snapshot");
     const snap = c.frames[0]!;
-    expect(snap.type === "snapshot" && snap.inFlight.map((e) => [e.url, e.state])).toEqual([["/api/chat", "streaming"]]);
+    expect(snap.type === "snapshot" && snap.inFlight.map((e) => [e.url, e.state])).toEqual([
+      ["/api/chat", "streaming"],
+    ]);
     const ex = snap.type === "snapshot" ? snap.inFlight[0]! : null;
     const live = ExchangeSchema.parse((await getJson(`${rec.url}/api/exchanges/${ex!.id}`)).body);
     expect(live.state).toBe("streaming");
@@ -78,7 +100,12 @@ describe("live feed", () => {
     // Nothing of this trace is stored yet; the API builds it from what is in flight.
     const trace = TraceSchema.parse((await getJson(`${rec.url}/api/traces/${ex!.traceId}`)).body);
     expect(trace).toMatchObject({ name: "POST /api/chat", source: "live", exchangeCount: 1 });
-    expect(trace.exchanges[0]!.classification).toMatchObject({ kind: "model.chat", messageCount: 1, stream: true, toolCalls: [] });
+    expect(trace.exchanges[0]!.classification).toMatchObject({
+      kind: "model.chat",
+      messageCount: 1,
+      stream: true,
+      toolCalls: [],
+    });
     stream!.end('{"model":"m","created_at":"t","message":{"role":"assistant","content":"lo"},"done":true}\n');
     await c.until((f) => f.some((x) => x.type === "exchange.completed"), "completed");
     const done = ExchangeSchema.parse((await getJson(`${rec.url}/api/exchanges/${ex!.id}`)).body);
@@ -103,7 +130,10 @@ describe("live feed", () => {
     b.ws.send(JSON.stringify({ type: "resume", since: last }));
     // Live frames may arrive between the snapshot and the resume answer; a client tolerates duplicates.
     const seen = () => new Set(b.frames.slice(1).map((f) => f.seq));
-    await b.until(() => Array.from({ length: current - last }, (_, i) => last + 1 + i).every((s) => seen().has(s)), "the missed frames");
+    await b.until(
+      () => Array.from({ length: current - last }, (_, i) => last + 1 + i).every((s) => seen().has(s)),
+      "the missed frames",
+    );
     expect([...seen()].filter((s) => s <= last)).toEqual([]);
     expect(b.frames.slice(1).some((f) => f.type === "exchange.started" && f.exchange.url === "/api/chat")).toBe(true);
   });
@@ -244,7 +274,12 @@ describe("frame ring", () => {
     const parks = ["a", "b", "c", "d"].map((id) => parked.park(frame(id), 10));
     expect(parks).toEqual([1, 2, 3, 4]);
     // Over the count bound the oldest is dropped: a resume needing it gets a snapshot instead.
-    expect(parked.serialised(parks)).toEqual([null, '{"type":"trace.deleted","traceId":"b"}', '{"type":"trace.deleted","traceId":"c"}', '{"type":"trace.deleted","traceId":"d"}']);
+    expect(parked.serialised(parks)).toEqual([
+      null,
+      '{"type":"trace.deleted","traceId":"b"}',
+      '{"type":"trace.deleted","traceId":"c"}',
+      '{"type":"trace.deleted","traceId":"d"}',
+    ]);
     // Over the byte bound too (but the newest frame is always kept).
     parked.park(frame("e"), 995);
     expect(parked.serialised([4, 5])).toEqual([null, '{"type":"trace.deleted","traceId":"e"}']);

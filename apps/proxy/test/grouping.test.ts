@@ -6,7 +6,16 @@
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { ExchangeSchema } from "@hopscope/shared/trace/schemas";
-import { getJson, request, startRecorder, startUpstream, traces, eventually, type TestRecorder, type Upstream } from "./helpers";
+import {
+  getJson,
+  request,
+  startRecorder,
+  startUpstream,
+  traces,
+  eventually,
+  type TestRecorder,
+  type Upstream,
+} from "./helpers";
 
 let rec: TestRecorder | null = null;
 const ups: Upstream[] = [];
@@ -24,7 +33,10 @@ async function stack() {
   const model = await startUpstream((_req, res, body) => {
     const { messages } = JSON.parse(body.toString()) as { messages: unknown[] };
     res.writeHead(200, { "Content-Type": "application/json" });
-    const message = messages.length === 2 ? { role: "assistant", content: "", tool_calls: [call] } : { role: "assistant", content: "Added." };
+    const message =
+      messages.length === 2
+        ? { role: "assistant", content: "", tool_calls: [call] }
+        : { role: "assistant", content: "Added." };
     res.end(JSON.stringify({ model: "m", created_at: "t", message, done: true }));
   });
   const mcp = await startUpstream((_req, res, body) => {
@@ -37,20 +49,38 @@ async function stack() {
 }
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  request(url, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } });
+  request(url, {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json", ...headers },
+  });
 
 describe("grouping without traceparent", () => {
   it("puts a whole tool-calling turn of a bare client into one trace, linked", async () => {
     rec = await stack();
     await post(`${rec.taps.model.url}/api/chat`, { model: "m", stream: false, messages: [sys, user] });
-    await post(`${rec.taps.mcp.url}/mcp`, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "append", arguments: { content: "buy milk" } } });
+    await post(`${rec.taps.mcp.url}/mcp`, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "append", arguments: { content: "buy milk" } },
+    });
     await post(`${rec.taps.model.url}/api/chat`, {
       model: "m",
       stream: false,
-      messages: [sys, user, { role: "assistant", content: "", tool_calls: [call] }, { role: "tool", content: "Success", tool_name: "append" }],
+      messages: [
+        sys,
+        user,
+        { role: "assistant", content: "", tool_calls: [call] },
+        { role: "tool", content: "Success", tool_name: "append" },
+      ],
     });
     // A different question starts its own trace.
-    await post(`${rec.taps.model.url}/api/chat`, { model: "m", stream: false, messages: [sys, { role: "user", content: "What is in my notes?" }] });
+    await post(`${rec.taps.model.url}/api/chat`, {
+      model: "m",
+      stream: false,
+      messages: [sys, { role: "user", content: "What is in my notes?" }],
+    });
     const all = await eventually(async () => {
       const t = await traces(rec!);
       return t.length === 2 && t.reduce((n, x) => n + x.exchanges.length, 0) === 4 ? t : null;
@@ -70,8 +100,17 @@ describe("grouping without traceparent", () => {
   it("groups an MCP request by params._meta.traceparent", async () => {
     rec = await stack();
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
-    await post(`${rec.taps.mcp.url}/mcp`, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } } });
-    await post(`${rec.taps.model.url}/api/chat`, { model: "m", stream: false, messages: [sys, user] }, { traceparent: `00-${traceId}-00f067aa0ba902b8-01` });
+    await post(`${rec.taps.mcp.url}/mcp`, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/list",
+      params: { _meta: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } },
+    });
+    await post(
+      `${rec.taps.model.url}/api/chat`,
+      { model: "m", stream: false, messages: [sys, user] },
+      { traceparent: `00-${traceId}-00f067aa0ba902b8-01` },
+    );
     const [t] = await eventually(async () => {
       const list = await traces(rec!);
       return list.length === 1 && list[0]!.exchanges.length === 2 ? list : null;
@@ -82,26 +121,45 @@ describe("grouping without traceparent", () => {
 
 /** A chat request on `agent` (a kept-alive pool of one connection, or none: a new connection each time). */
 async function chatOn(url: string, agent: http.Agent | false, learner: string, messages: unknown[]): Promise<void> {
-  await request(`${url}/api/chat`, { method: "POST", agent, headers: { "content-type": "application/json", "x-learner": learner }, body: JSON.stringify({ model: "m", stream: false, messages }) });
+  await request(`${url}/api/chat`, {
+    method: "POST",
+    agent,
+    headers: { "content-type": "application/json", "x-learner": learner },
+    body: JSON.stringify({ model: "m", stream: false, messages }),
+  });
 }
 
 describe("identical conversations without traceparent", () => {
   const turns = [
     [sys, user],
-    [sys, user, { role: "assistant", content: "", tool_calls: [call] }, { role: "tool", content: "Success", tool_name: "append" }],
+    [
+      sys,
+      user,
+      { role: "assistant", content: "", tool_calls: [call] },
+      { role: "tool", content: "Success", tool_name: "append" },
+    ],
   ];
   const learnersOf = async (count: number) => {
     const all = await eventually(async () => {
       const t = await traces(rec!);
-      return t.reduce((k, x) => k + x.exchanges.length, 0) === count && t.every((x) => x.exchanges.every((e) => e.state === "complete")) ? t : null;
+      return t.reduce((k, x) => k + x.exchanges.length, 0) === count &&
+        t.every((x) => x.exchanges.every((e) => e.state === "complete"))
+        ? t
+        : null;
     }, `${count} exchanges`);
-    const learnerOf = async (id: number) => ExchangeSchema.parse((await getJson(`${rec!.url}/api/exchanges/${id}`)).body).requestHeaders.find(([k]) => k === "x-learner")?.[1];
+    const learnerOf = async (id: number) =>
+      ExchangeSchema.parse((await getJson(`${rec!.url}/api/exchanges/${id}`)).body).requestHeaders.find(
+        ([k]) => k === "x-learner",
+      )?.[1];
     return Promise.all(all.map(async (t) => (await Promise.all(t.exchanges.map((e) => learnerOf(e.id)))).join(",")));
   };
 
   it("two learners asking the same at once, each on a kept-alive connection, stay two traces", async () => {
     rec = await stack();
-    const pools = [new http.Agent({ keepAlive: true, maxSockets: 1 }), new http.Agent({ keepAlive: true, maxSockets: 1 })];
+    const pools = [
+      new http.Agent({ keepAlive: true, maxSockets: 1 }),
+      new http.Agent({ keepAlive: true, maxSockets: 1 }),
+    ];
     // B's follow-up comes first: by the messages alone it would join the latest (or the first) conversation.
     await chatOn(rec.taps.model.url, pools[0]!, "A", turns[0]!);
     await chatOn(rec.taps.model.url, pools[1]!, "B", turns[0]!);

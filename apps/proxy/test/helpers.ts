@@ -88,12 +88,20 @@ export function request(
   opts: { method?: string; headers?: Record<string, string>; body?: Buffer | string; agent?: http.Agent | false } = {},
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: opts.method ?? "GET", headers: opts.headers, ...(opts.agent !== undefined ? { agent: opts.agent } : {}) }, (res) => {
-      const parts: Buffer[] = [];
-      res.on("data", (c: Buffer) => parts.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
-      res.on("error", reject);
-    });
+    const req = http.request(
+      url,
+      {
+        method: opts.method ?? "GET",
+        headers: opts.headers,
+        ...(opts.agent !== undefined ? { agent: opts.agent } : {}),
+      },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on("data", (c: Buffer) => parts.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(opts.body);
   });
@@ -107,11 +115,17 @@ export async function getJson<T = unknown>(url: string, init?: RequestInit): Pro
 
 export async function traces(rec: RecorderHandle): Promise<Trace[]> {
   const list = await getJson<{ traces: { id: string }[] }>(`${rec.url}/api/traces?limit=500`);
-  return Promise.all(list.body.traces.map(async (t) => TraceSchema.parse((await getJson(`${rec.url}/api/traces/${t.id}`)).body)));
+  return Promise.all(
+    list.body.traces.map(async (t) => TraceSchema.parse((await getJson(`${rec.url}/api/traces/${t.id}`)).body)),
+  );
 }
 
 /** Polls until `check` returns a value (exchanges are recorded when the response ends, just after the client sees it). */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, what: string, tries = 200): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | null | false>,
+  what: string,
+  tries = 200,
+): Promise<T> {
   for (let i = 0; i < tries; i++) {
     const v = await check();
     if (v) return v;
@@ -145,7 +159,8 @@ export class FeedClient {
   async until(pred: (frames: ServerFrame[]) => boolean, what: string): Promise<void> {
     const deadline = Date.now() + 10_000;
     while (!pred(this.frames)) {
-      if (Date.now() > deadline) throw new Error(`live feed: timed out waiting for ${what}; got ${this.frames.map((f) => f.type).join(",")}`);
+      if (Date.now() > deadline)
+        throw new Error(`live feed: timed out waiting for ${what}; got ${this.frames.map((f) => f.type).join(",")}`);
       await new Promise<void>((resolve) => {
         this.waiters.push(resolve);
         setTimeout(resolve, 100);

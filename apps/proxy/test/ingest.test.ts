@@ -20,14 +20,30 @@ const t0 = 1_700_000_000_000;
 const batch: StdioBatch = {
   session: { id: "session-0001", command: "node notes.js" },
   events: [
-    { type: "request", key: "stdin:1", stream: "stdin", at: t0, frame: frame({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "append", arguments: { content: "x" } } }) },
+    {
+      type: "request",
+      key: "stdin:1",
+      stream: "stdin",
+      at: t0,
+      frame: frame({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "append", arguments: { content: "x" } },
+      }),
+    },
     { type: "line", stream: "stderr", at: t0 + 1, frame: { encoding: "utf8", data: "working", size: 7 } },
     {
       type: "answered",
       key: "stdin:1",
       stream: "stdin",
       at: t0,
-      request: frame({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "append", arguments: { content: "x" } } }),
+      request: frame({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "append", arguments: { content: "x" } },
+      }),
       answer: frame({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "Success" }] } }),
       answerAt: t0 + 12.5,
     },
@@ -36,7 +52,11 @@ const batch: StdioBatch = {
 };
 
 const post = (body: string, headers: Record<string, string> = {}) =>
-  request(`${rec!.url}/api/ingest/stdio`, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
+  request(`${rec!.url}/api/ingest/stdio`, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json", ...headers },
+  });
 
 describe("POST /api/ingest/stdio", () => {
   it("records a wrapped session as one trace with the wrapper's times, announced live", async () => {
@@ -47,28 +67,65 @@ describe("POST /api/ingest/stdio", () => {
     const res = await post(JSON.stringify(batch));
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body.toString())).toEqual({ recorded: 4 });
-    const [trace] = await eventually(async () => {
-      const t = await traces(rec!);
-      return t.length === 1 && t[0]!.exchanges.length === 3 ? t : null;
-    }, "the stdio trace", 1000);
+    const [trace] = await eventually(
+      async () => {
+        const t = await traces(rec!);
+        return t.length === 1 && t[0]!.exchanges.length === 3 ? t : null;
+      },
+      "the stdio trace",
+      1000,
+    );
     expect(trace).toMatchObject({ name: "MCP session: tools/call append", groupedBy: "session" });
     const call = trace!.exchanges[0]!;
-    expect(call).toMatchObject({ method: "STDIO", url: "stdin", upstream: "stdio: node notes.js", state: "complete", timings: { start: t0, end: t0 + 12.5 } });
-    expect(call.classification).toMatchObject({ kind: "mcp", method: "tools/call", toolName: "append", outcome: "ok", resultText: "Success" });
+    expect(call).toMatchObject({
+      method: "STDIO",
+      url: "stdin",
+      upstream: "stdio: node notes.js",
+      state: "complete",
+      timings: { start: t0, end: t0 + 12.5 },
+    });
+    expect(call.classification).toMatchObject({
+      kind: "mcp",
+      method: "tools/call",
+      toolName: "append",
+      outcome: "ok",
+      resultText: "Success",
+    });
     expect(trace!.exchanges.map((e) => e.url)).toEqual(["stdin", "stderr", "exit"]);
     await feed.until((f) => f.filter((x) => x.type === "exchange.completed").length === 3, "three completed exchanges");
     const types = feed.frames.map((f) => f.type).filter((t) => t.startsWith("exchange."));
-    expect(types).toEqual(["exchange.started", "exchange.started", "exchange.completed", "exchange.completed", "exchange.started", "exchange.completed"]);
+    expect(types).toEqual([
+      "exchange.started",
+      "exchange.started",
+      "exchange.completed",
+      "exchange.completed",
+      "exchange.started",
+      "exchange.completed",
+    ]);
     feed.close();
     for (const format of ["hopscope", "har", "otlp", "mermaid"]) {
       const out = await request(`${rec.url}/api/traces/${trace!.id}/export?format=${format}`);
       expect(out.status, `${format}: ${out.body.toString().slice(0, 300)}`).toBe(200);
-      if (format !== "mermaid") expect(out.body.toString(), format).toContain(format === "otlp" ? "tools/call" : "Success");
+      if (format !== "mermaid")
+        expect(out.body.toString(), format).toContain(format === "otlp" ? "tools/call" : "Success");
       if (format === "hopscope" || format === "har") {
-        const back = await request(`${rec.url}/api/import`, { method: "POST", body: out.body, headers: { "content-type": "application/json" } });
+        const back = await request(`${rec.url}/api/import`, {
+          method: "POST",
+          body: out.body,
+          headers: { "content-type": "application/json" },
+        });
         expect(back.status, `${format} import: ${back.body.toString().slice(0, 300)}`).toBe(200);
-        const imported = (await traces(rec)).find((t) => t.id === (JSON.parse(back.body.toString()) as { id: string }).id)!;
-        expect(imported.exchanges.map((e) => [e.tap, e.method, e.url]), format).toEqual([["mcp", "STDIO", "stdin"], ["mcp", "STDIO", "stderr"], ["mcp", "STDIO", "exit"]]);
+        const imported = (await traces(rec)).find(
+          (t) => t.id === (JSON.parse(back.body.toString()) as { id: string }).id,
+        )!;
+        expect(
+          imported.exchanges.map((e) => [e.tap, e.method, e.url]),
+          format,
+        ).toEqual([
+          ["mcp", "STDIO", "stdin"],
+          ["mcp", "STDIO", "stderr"],
+          ["mcp", "STDIO", "exit"],
+        ]);
       }
     }
   });
@@ -78,7 +135,11 @@ describe("POST /api/ingest/stdio", () => {
     const body = JSON.stringify(batch);
     expect((await post(body, { origin: "https://evil.example" })).status).toBe(403);
     expect((await post(body, { host: "evil.example" })).status).toBe(403);
-    const plain = await request(`${rec.url}/api/ingest/stdio`, { method: "POST", body, headers: { "content-type": "text/plain" } });
+    const plain = await request(`${rec.url}/api/ingest/stdio`, {
+      method: "POST",
+      body,
+      headers: { "content-type": "text/plain" },
+    });
     expect(plain.status).toBe(415);
     expect(JSON.parse(plain.body.toString()).error).toMatch(/Content-Type: application\/json/);
     expect((await post("[".repeat(100) + "]".repeat(100))).status).toBe(400);

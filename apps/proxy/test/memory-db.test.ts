@@ -19,14 +19,23 @@ const memoryDirs = async () => (await readdir(tmpdir())).filter((d) => d.startsW
 
 describe(":memory: database", () => {
   it("records and serves exchanges like a file database, and leaves nothing behind", async () => {
-    up = await startUpstream((_req, res) => res.writeHead(200, { "Content-Type": "application/json" }).end('{"ok":true}'));
+    up = await startUpstream((_req, res) =>
+      res.writeHead(200, { "Content-Type": "application/json" }).end('{"ok":true}'),
+    );
     const before = await memoryDirs();
     rec = await startRecorder({ mcp: up.url }, { dbFile: ":memory:" });
     expect((await memoryDirs()).length).toBe(before.length + 1);
-    const res = await request(`${rec.taps.mcp.url}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    const res = await request(`${rec.taps.mcp.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
     expect(res.status).toBe(200);
     const r = rec;
-    const [trace] = await eventually(async () => ((await traces(r)).length === 1 ? traces(r) : null), "the exchange stored");
+    const [trace] = await eventually(
+      async () => ((await traces(r)).length === 1 ? traces(r) : null),
+      "the exchange stored",
+    );
     expect(trace!.exchanges[0]).toMatchObject({ tap: "mcp", status: 200, state: "complete" });
     await rec.dispose();
     rec = null;

@@ -5,7 +5,15 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { TraceSummary } from "@hopscope/shared/trace/schemas";
-import { eventually, getJson, request, startRecorder, startUpstream, type TestRecorder, type Upstream } from "./helpers";
+import {
+  eventually,
+  getJson,
+  request,
+  startRecorder,
+  startUpstream,
+  type TestRecorder,
+  type Upstream,
+} from "./helpers";
 
 let rec: TestRecorder | null = null;
 const ups: Upstream[] = [];
@@ -35,25 +43,38 @@ describe("trace names", () => {
       void agentAnswered.then(() => res.writeHead(200, json).end(JSON.stringify({ reply: "Done." })));
     });
     const model = await startUpstream((_req, res) => {
-      res.writeHead(200, json).end(JSON.stringify({ model: "qwen2.5:7b", message: { role: "assistant", content: "ok" }, done: true }));
+      res
+        .writeHead(200, json)
+        .end(JSON.stringify({ model: "qwen2.5:7b", message: { role: "assistant", content: "ok" }, done: true }));
     });
     ups.push(agent, model);
     rec = await startRecorder({ agent: agent.url, model: model.url });
     const r = rec;
-    const agentCall = request(`${r.taps.agent.url}/agent`, { method: "POST", headers: { ...json, traceparent }, body: JSON.stringify({ message: "Add buy milk to my notes" }) });
+    const agentCall = request(`${r.taps.agent.url}/agent`, {
+      method: "POST",
+      headers: { ...json, traceparent },
+      body: JSON.stringify({ message: "Add buy milk to my notes" }),
+    });
     // The host's model call of the same question, completed while the agent request is still open.
     await eventually(async () => agent.received.length === 1, "the agent request upstream");
     const modelRes = await request(`${r.taps.model.url}/api/chat`, {
       method: "POST",
       headers: { ...json, traceparent },
-      body: chat([{ role: "system", content: "You keep notes." }, { role: "user", content: "a different first user message" }]),
+      body: chat([
+        { role: "system", content: "You keep notes." },
+        { role: "user", content: "a different first user message" },
+      ]),
     });
     expect(modelRes.status).toBe(200);
     const stored = await eventually(() => traceSummary(r, TRACE_ID), "the trace stored with its first exchange");
     expect(stored.name).toBe("Add buy milk to my notes");
     expect(stored.exchangeCount).toBe(1);
 
-    const renamed = await fetch(`${r.url}/api/traces/${TRACE_ID}`, { method: "PATCH", headers: json, body: JSON.stringify({ name: "Milk demo" }) });
+    const renamed = await fetch(`${r.url}/api/traces/${TRACE_ID}`, {
+      method: "PATCH",
+      headers: json,
+      body: JSON.stringify({ name: "Milk demo" }),
+    });
     expect(renamed.status).toBe(200);
     answerAgent();
     expect((await agentCall).status).toBe(200);
@@ -66,7 +87,9 @@ describe("trace names", () => {
 
   it("names a bare model trace after the first user message of its chat, and keeps it on the next turn", async () => {
     const model = await startUpstream((_req, res) => {
-      res.writeHead(200, json).end(JSON.stringify({ model: "qwen2.5:7b", message: { role: "assistant", content: "ok" }, done: true }));
+      res
+        .writeHead(200, json)
+        .end(JSON.stringify({ model: "qwen2.5:7b", message: { role: "assistant", content: "ok" }, done: true }));
     });
     ups.push(model);
     rec = await startRecorder({ model: model.url });

@@ -29,13 +29,21 @@ describe("notes changes after an import", () => {
   });
 
   it("a change seen after importing a trace with notes changes is stored, with an id of its own", async () => {
-    const imported = await fetch(`${rec.url}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: await readFile(ARTICLE) });
+    const imported = await fetch(`${rec.url}/api/import`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: await readFile(ARTICLE),
+    });
     expect(imported.status).toBe(200);
     const before = NotesStatusSchema.parse(await (await fetch(`${rec.url}/api/notes`)).json());
     const importedIds = before.changes.map((c) => c.id);
     expect(importedIds.length).toBeGreaterThan(0); // the article's trace carries its file change
 
-    const res = await fetch(`${rec.url}/api/notes/reset`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ set: "dentist" }) });
+    const res = await fetch(`${rec.url}/api/notes/reset`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ set: "dentist" }),
+    });
     expect(res.status).toBe(200);
     const change = NotesResetResultSchema.parse(await res.json()).change;
     expect(change).not.toBeNull();

@@ -9,7 +9,13 @@ import { mkdir, mkdtemp, rm, rmdir, unlink, writeFile, readFile } from "node:fs/
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { NotesChangesSchema, NotesResetResultSchema, NotesStatusSchema, type NotesCause, type NotesChange } from "@hopscope/shared/trace/notes-file";
+import {
+  NotesChangesSchema,
+  NotesResetResultSchema,
+  NotesStatusSchema,
+  type NotesCause,
+  type NotesChange,
+} from "@hopscope/shared/trace/notes-file";
 import Database from "better-sqlite3";
 import { NotesTable } from "../src/notes/notes-table";
 import { NotesWatcher } from "../src/notes/notes-watcher";
@@ -51,7 +57,16 @@ describe("the notes file-change recorder", () => {
       const ev = feedEventOf(e);
       if (ev.type === "notes.changed") events.push(ev.change);
     };
-    watcher = new NotesWatcher({ file, display: "data/db", maxBytes: 64, table, announce, causeAt: async () => cause, logger: silentLogger, pollMs: 50 });
+    watcher = new NotesWatcher({
+      file,
+      display: "data/db",
+      maxBytes: 64,
+      table,
+      announce,
+      causeAt: async () => cause,
+      logger: silentLogger,
+      pollMs: 50,
+    });
     await watcher.start();
   });
   afterEach(async () => {
@@ -96,11 +111,17 @@ describe("the notes file-change recorder", () => {
     expect(events.at(-1)).toMatchObject({ size: 100, after: null });
     await writeFile(file, Buffer.from([0xff, 0xfe, 0x00, 0x41]));
     await eventually(async () => events.at(-1)?.event === "changed", "binary change");
-    expect(events.at(-1)?.after).toMatchObject({ encoding: "base64", data: Buffer.from([0xff, 0xfe, 0x00, 0x41]).toString("base64"), size: 4 });
+    expect(events.at(-1)?.after).toMatchObject({
+      encoding: "base64",
+      data: Buffer.from([0xff, 0xfe, 0x00, 0x41]).toString("base64"),
+      size: 4,
+    });
   });
 
   it("reset replaces the file and is recorded as a reset; refused while a tool call runs", async () => {
-    await expect(resetNotes({ file, set: "empty", watcher, busy: async () => true })).rejects.toBeInstanceOf(ResetRefused);
+    await expect(resetNotes({ file, set: "empty", watcher, busy: async () => true })).rejects.toBeInstanceOf(
+      ResetRefused,
+    );
     expect(await readFile(file, "utf8")).toBe("call the dentist\n");
     const change = await resetNotes({ file, set: "empty", watcher, busy: async () => false });
     expect(await readFile(file, "utf8")).toBe("");
@@ -120,7 +141,13 @@ describe("the notes file polled (a folder that cannot be watched)", () => {
     const db = new Database(path.join(dir, "rec.notes.sqlite"));
     const seen: NotesChange[] = [];
     const watcher = new NotesWatcher({
-      file, display: "data/db", maxBytes: 1024, table: new NotesTable(db), logger: silentLogger, pollMs: 30, watchFolder: false,
+      file,
+      display: "data/db",
+      maxBytes: 1024,
+      table: new NotesTable(db),
+      logger: silentLogger,
+      pollMs: 30,
+      watchFolder: false,
       causeAt: async () => CALL,
       announce: (e) => {
         const ev = feedEventOf(e);
@@ -146,11 +173,14 @@ describe("which stored tool call caused a change (the call ended before the chan
     const dir = await mkdtemp(path.join(tmpdir(), "hopscope-notes-cause-"));
     const db = openDb(path.join(dir, "rec.sqlite"));
     try {
-      db.prepare("INSERT INTO traces (id, name, source, created_at, updated_at, grouped_by) VALUES ('t', 'q', 'live', 0, 0, 'traceparent')").run();
+      db.prepare(
+        "INSERT INTO traces (id, name, source, created_at, updated_at, grouped_by) VALUES ('t', 'q', 'live', 0, 0, 'traceparent')",
+      ).run();
       const put = db.prepare(
         "INSERT INTO exchanges (id, trace_id, seq, tap, method, url, upstream, state, t_start, t_end, request_headers, response_headers, chunks, classification) VALUES (?, 't', ?, 'mcp', 'POST', '/mcp', 'u', 'complete', ?, ?, '[]', '[]', '[]', ?)",
       );
-      const mcp = (method: string, toolName?: string) => JSON.stringify({ kind: "mcp", method, toolName, outcome: "ok" });
+      const mcp = (method: string, toolName?: string) =>
+        JSON.stringify({ kind: "mcp", method, toolName, outcome: "ok" });
       put.run(1, 1, 100, 110, mcp("tools/call", "append"));
       put.run(2, 2, 200, 207, mcp("tools/call", "write"));
       put.run(3, 3, 300, 400, mcp("tools/call", "read"));
@@ -172,9 +202,17 @@ describe("which stored tool call caused a change (the call ended before the chan
 
 describe("which tool call caused a change", () => {
   const x = (id: number, start: number, method: string, toolName?: string) =>
-    ({ id, traceId: `t${id}`, tap: "mcp", timings: { start }, classification: { kind: "mcp", method, toolName, outcome: "pending" } }) as never;
+    ({
+      id,
+      traceId: `t${id}`,
+      tap: "mcp",
+      timings: { start },
+      classification: { kind: "mcp", method, toolName, outcome: "pending" },
+    }) as never;
   it("is the latest mutating tools/call in flight; a read alone causes nothing", () => {
-    expect(causeAmong([x(1, 10, "tools/call", "append"), x(2, 20, "tools/call", "write"), x(3, 30, "tools/list")])).toEqual({ kind: "tool-call", traceId: "t2", exchangeId: 2, toolName: "write" });
+    expect(
+      causeAmong([x(1, 10, "tools/call", "append"), x(2, 20, "tools/call", "write"), x(3, 30, "tools/list")]),
+    ).toEqual({ kind: "tool-call", traceId: "t2", exchangeId: 2, toolName: "write" });
     expect(causeAmong([x(1, 10, "tools/call", "read")])).toEqual({ kind: "none" });
   });
 });
@@ -193,7 +231,8 @@ describe("the notes routes", () => {
     await rm(path.dirname(file), { recursive: true, force: true });
   });
 
-  const post = (headers: Record<string, string>, body = JSON.stringify({ set: "dentist" })) => fetch(`${rec.url}/api/notes/reset`, { method: "POST", headers, body });
+  const post = (headers: Record<string, string>, body = JSON.stringify({ set: "dentist" })) =>
+    fetch(`${rec.url}/api/notes/reset`, { method: "POST", headers, body });
 
   it("resets to a named set, and shows the file and its changes", async () => {
     const res = await post({ "content-type": "application/json" });
@@ -206,22 +245,35 @@ describe("the notes routes", () => {
     expect(status.current?.data).toBe("call the dentist\n");
     expect(status.changes.at(-1)?.cause).toEqual({ kind: "reset", set: "dentist" });
     // A reset belongs to no trace's tool calls: only a trace whose span holds it lists it.
-    const changes = NotesChangesSchema.parse(await (await fetch(`${rec.url}/api/notes/changes?traceId=nope&from=0&to=1`)).json());
+    const changes = NotesChangesSchema.parse(
+      await (await fetch(`${rec.url}/api/notes/changes?traceId=nope&from=0&to=1`)).json(),
+    );
     expect(changes.changes).toEqual([]);
   });
 
   it("refuses a wrong Content-Type, a foreign Origin, a non-loopback Host and an unknown set, changing nothing", async () => {
     const wrongType = await post({ "content-type": "text/plain" });
     expect(wrongType.status).toBe(415);
-    expect((await wrongType.json()) as { error: string }).toMatchObject({ error: expect.stringContaining("application/json") });
+    expect((await wrongType.json()) as { error: string }).toMatchObject({
+      error: expect.stringContaining("application/json"),
+    });
     expect((await post({ "content-type": "application/json", origin: "https://evil.example" })).status).toBe(403);
     const host = await new Promise<number>((resolve, reject) => {
       const u = new URL(`${rec.url}/api/notes/reset`);
       import("node:http").then(({ request }) => {
-        const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: "POST", headers: { host: "attacker.example", "content-type": "application/json" } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = request(
+          {
+            host: u.hostname,
+            port: u.port,
+            path: u.pathname,
+            method: "POST",
+            headers: { host: "attacker.example", "content-type": "application/json" },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on("error", reject);
         req.end("{}");
       }, reject);
@@ -240,7 +292,11 @@ describe("a notes file the recorder cannot see", () => {
     try {
       const status = NotesStatusSchema.parse(await (await fetch(`${rec.url}/api/notes`)).json());
       expect(status.watch).toEqual({ state: "off" });
-      const res = await fetch(`${rec.url}/api/notes/reset`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      const res = await fetch(`${rec.url}/api/notes/reset`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
       expect(res.status).toBe(409);
       expect(((await res.json()) as { error: string }).error).toContain("NOTES_FILE=off");
     } finally {
@@ -254,7 +310,11 @@ describe("a notes file the recorder cannot see", () => {
       const status = NotesStatusSchema.parse(await (await fetch(`${rec.url}/api/notes`)).json());
       expect(status.watch).toEqual({ state: "remote", upstream: "http://notes.example:8080" });
       expect(status.current).toBeNull();
-      const res = await fetch(`${rec.url}/api/notes/reset`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      const res = await fetch(`${rec.url}/api/notes/reset`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
       expect(res.status).toBe(409);
       expect(((await res.json()) as { error: string }).error).toContain("set NOTES_FILE");
     } finally {

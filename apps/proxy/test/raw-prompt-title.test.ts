@@ -6,7 +6,13 @@ const turn = (role: string, text: string, close = true) => `<|im_start|>${role}\
 
 describe("lastUserTurn", () => {
   it("is the last user turn that asks something, whole (newlines kept), skipping tool results", () => {
-    const prompt = turn("system", "You keep notes.") + turn("user", "First") + turn("assistant", "OK") + turn("user", "Add buy milk\nto my notes") + turn("user", "<tool_response>\nok\n</tool_response>") + "<|im_start|>assistant\n";
+    const prompt =
+      turn("system", "You keep notes.") +
+      turn("user", "First") +
+      turn("assistant", "OK") +
+      turn("user", "Add buy milk\nto my notes") +
+      turn("user", "<tool_response>\nok\n</tool_response>") +
+      "<|im_start|>assistant\n";
     expect(lastUserTurn(prompt)).toBe("Add buy milk\nto my notes");
   });
 

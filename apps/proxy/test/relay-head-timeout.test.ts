@@ -65,7 +65,9 @@ describe("what is not timed", () => {
     const { rec } = await tapIn((_req, res, body) => res.end(`got ${body.toString()}`));
     const c = keptConnection(rec.taps.model.port);
     const body = '{"slow":"body"}';
-    c.socket.write(`POST /api/chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    c.socket.write(
+      `POST /api/chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     for (const ch of body) {
       await sleep(60);
       c.socket.write(ch);
@@ -91,7 +93,11 @@ describe("what is not timed", () => {
     });
     const c = keptConnection(rec.taps.model.port);
     c.socket.write(`GET /api/pull HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
-    await eventually(async () => c.text().includes('{"n":8}') && c.text().endsWith("0\r\n\r\n"), "the whole stream", 400);
+    await eventually(
+      async () => c.text().includes('{"n":8}') && c.text().endsWith("0\r\n\r\n"),
+      "the whole stream",
+      400,
+    );
     c.socket.destroy();
     expect(c.text()).not.toContain(" 408 ");
     const [ex] = await recorded(rec, 1);

@@ -43,7 +43,11 @@ async function racingUpstream(dropAt = 2, dropFirstAfter = Infinity): Promise<Ra
     const parts: Buffer[] = [];
     req.on("data", (c: Buffer) => parts.push(c));
     req.on("end", () => {
-      const text = JSON.stringify({ method: req.method, te: req.headers["transfer-encoding"] ?? null, body: Buffer.concat(parts).toString() });
+      const text = JSON.stringify({
+        method: req.method,
+        te: req.headers["transfer-encoding"] ?? null,
+        body: Buffer.concat(parts).toString(),
+      });
       res.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
       res.end(text);
     });
@@ -59,7 +63,8 @@ async function racingUpstream(dropAt = 2, dropFirstAfter = Infinity): Promise<Ra
 }
 
 const GET = "GET /api/tags HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
-const post = (body: string) => `POST /api/chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+const post = (body: string) =>
+  `POST /api/chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
 
 /** The JSON bodies of the responses a connection read, in order. */
 function bodiesOf(text: string): unknown[] {
@@ -92,10 +97,15 @@ describe("a request written on an idle link the upstream is closing", () => {
     c.socket.write(post('{"turn":2,"text":"Add buy milk to my notes"}'));
     await eventually(async () => c.answers() === 2, "the retried POST's answer");
     // A chunked body, its second chunk written after the retry began: it goes on the fresh connection.
-    c.socket.write("POST /api/chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"tur\r\n");
-    await eventually(async () => up.seen.length === 5, `the chunked request dropped on the 2nd connection and sent on a 3rd (${up.seen.join(", ")})`);
+    c.socket.write(
+      'POST /api/chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"tur\r\n',
+    );
+    await eventually(
+      async () => up.seen.length === 5,
+      `the chunked request dropped on the 2nd connection and sent on a 3rd (${up.seen.join(", ")})`,
+    );
     await new Promise((r) => setTimeout(r, 50));
-    c.socket.write("5\r\nn\":3}\r\n0\r\n\r\n");
+    c.socket.write('5\r\nn":3}\r\n0\r\n\r\n');
     await eventually(async () => c.answers() === 3, "the chunked POST's answer");
     c.socket.destroy();
     expect(bodiesOf(c.text())).toEqual([
@@ -182,7 +192,9 @@ describe("a link closed after a 100 Continue", () => {
     const c = keptConnection(rec.taps.model.port);
     c.socket.write(GET);
     await eventually(async () => c.answers() === 1, "the first answer");
-    c.socket.write(`POST /api/blobs/x HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\nhello`);
+    c.socket.write(
+      `POST /api/blobs/x HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\nhello`,
+    );
     await eventually(async () => c.answers("502") === 1, "the 502 after the 100");
     expect(c.socket.destroyed).toBe(false);
     c.socket.destroy();

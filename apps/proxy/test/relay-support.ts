@@ -5,7 +5,11 @@ import { ExchangeSchema } from "@hopscope/shared/trace/schemas";
 import { eventually, getJson, traces, type TestRecorder } from "./helpers";
 
 /** Writes `bytes` on a fresh connection and collects what comes back until `done` says so, or the connection closes. */
-export function raw(port: number, bytes: string | Buffer, done: (got: string) => boolean = () => false): Promise<{ text: string; closed: boolean }> {
+export function raw(
+  port: number,
+  bytes: string | Buffer,
+  done: (got: string) => boolean = () => false,
+): Promise<{ text: string; closed: boolean }> {
   return new Promise((resolve, reject) => {
     const s = net.connect(port, "127.0.0.1");
     let text = "";
@@ -33,7 +37,10 @@ export async function recorded(r: TestRecorder, count: number) {
 }
 
 /** A raw TCP upstream on port 0; `close` ends it and every connection it still has. */
-export async function rawServer(onConnection: (socket: net.Socket) => void, opts: net.ServerOpts = {}): Promise<{ url: string; close(): Promise<void> }> {
+export async function rawServer(
+  onConnection: (socket: net.Socket) => void,
+  opts: net.ServerOpts = {},
+): Promise<{ url: string; close(): Promise<void> }> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer(opts, (s) => {
     sockets.add(s);
@@ -52,7 +59,11 @@ export async function rawServer(onConnection: (socket: net.Socket) => void, opts
 }
 
 /** A client connection kept open across requests, with everything it has read so far. */
-export function keptConnection(port: number): { socket: net.Socket; text: () => string; answers: (status?: string) => number } {
+export function keptConnection(port: number): {
+  socket: net.Socket;
+  text: () => string;
+  answers: (status?: string) => number;
+} {
   const socket = net.connect(port, "127.0.0.1");
   let got = "";
   socket.on("data", (d: Buffer) => (got += d.toString("latin1")));

@@ -44,7 +44,11 @@ describe("framing on a client connection", () => {
     expect(answers[1]).toMatch(/Content-Length: 8\r\n(.*\r\n)*\r\n$/i);
     expect(answers[2]).toMatch(/GET \/c $/);
     const ex = await recorded(rec, 3);
-    expect(ex.map((e) => `${e.method} ${e.url} ${e.status} ${e.state}`)).toEqual(["POST /a 200 complete", "HEAD /b 200 complete", "GET /c 200 complete"]);
+    expect(ex.map((e) => `${e.method} ${e.url} ${e.status} ${e.state}`)).toEqual([
+      "POST /a 200 complete",
+      "HEAD /b 200 complete",
+      "GET /c 200 complete",
+    ]);
     expect(ex[0]!.responseBody?.data).toBe('POST /a {"a":1}');
     expect(ex[1]!.responseSize).toBe(0);
   });
@@ -58,11 +62,14 @@ describe("framing on a client connection", () => {
     const port = rec.taps.mcp.port;
     const body = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
     const answer = await new Promise<string>((resolve, reject) => {
-      const req = http.request({ host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { "content-type": "application/json" } }, (res) => {
-        let t = "";
-        res.on("data", (c: Buffer) => (t += c.toString()));
-        res.on("end", () => resolve(t));
-      });
+      const req = http.request(
+        { host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { "content-type": "application/json" } },
+        (res) => {
+          let t = "";
+          res.on("data", (c: Buffer) => (t += c.toString()));
+          res.on("end", () => resolve(t));
+        },
+      );
       req.on("error", reject);
       // No Content-Length: node:http sends it chunked, one chunk per write.
       req.write(body.slice(0, 10));
@@ -84,12 +91,21 @@ describe("framing on a client connection", () => {
     const port = rec.taps.model.port;
     const events: string[] = [];
     const answer = await new Promise<string>((resolve, reject) => {
-      const req = http.request({ host: "127.0.0.1", port, path: "/api/blobs/x", method: "POST", headers: { Expect: "100-continue", "Content-Length": "5" } }, (res) => {
-        events.push(`response ${res.statusCode}`);
-        let t = "";
-        res.on("data", (c: Buffer) => (t += c.toString()));
-        res.on("end", () => resolve(t));
-      });
+      const req = http.request(
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/api/blobs/x",
+          method: "POST",
+          headers: { Expect: "100-continue", "Content-Length": "5" },
+        },
+        (res) => {
+          events.push(`response ${res.statusCode}`);
+          let t = "";
+          res.on("data", (c: Buffer) => (t += c.toString()));
+          res.on("end", () => resolve(t));
+        },
+      );
       req.on("continue", () => {
         events.push("continue");
         req.end("hello");
@@ -106,7 +122,9 @@ describe("framing on a client connection", () => {
 
   it("relays a response whose body ends with the upstream's connection, whole, and records it complete", async () => {
     const server = net.createServer((s) => {
-      s.once("data", () => s.end("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nuntil the end"));
+      s.once("data", () =>
+        s.end("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nuntil the end"),
+      );
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     extra.push(() => new Promise((r) => server.close(() => r())));
@@ -140,7 +158,10 @@ describe("framing on a client connection", () => {
     await eventually(async () => text.split("HTTP/1.1 200").length === 2, "the first answer");
     await new Promise((r) => setTimeout(r, 300));
     s.write(get);
-    await eventually(async () => text.split("HTTP/1.1 200").length === 3, "the second answer, on the same client connection");
+    await eventually(
+      async () => text.split("HTTP/1.1 200").length === 3,
+      "the second answer, on the same client connection",
+    );
     s.destroy();
     expect(connections).toBe(2);
     const ex = await recorded(rec, 2);
@@ -150,7 +171,10 @@ describe("framing on a client connection", () => {
   it("closes the connection after a response when the client asked for it", async () => {
     up = await startUpstream((_req, res) => res.end("bye"));
     rec = await startRecorder({ model: up.url });
-    const { text, closed } = await raw(rec.taps.model.port, "GET /api/ps HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    const { text, closed } = await raw(
+      rec.taps.model.port,
+      "GET /api/ps HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+    );
     expect(closed).toBe(true);
     expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     // The upstream was told too, so the answer the client reads says so itself.
@@ -164,7 +188,10 @@ describe("framing on a client connection", () => {
     const { text, closed } = await raw(rec.taps.model.port, "GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n");
     expect(closed).toBe(true);
     expect(text).toBe("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
-    const smuggle = await raw(rec.taps.model.port, `POST /x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`);
+    const smuggle = await raw(
+      rec.taps.model.port,
+      `POST /x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+    );
     expect(smuggle.text).toMatch(/^HTTP\/1\.1 400 /);
     // A refusal followed by garbage: the refusal is the one answer.
     const refused = await raw(rec.taps.model.port, "GET /x HTTP/1.1\r\nHost: evil.example\r\n\r\nGARBAGE\r\n\r\n");
@@ -182,7 +209,11 @@ describe("framing on a client connection", () => {
       res.end(seen);
     });
     rec = await startRecorder({ model: up.url });
-    const { text } = await raw(rec.taps.model.port, "GET /api/tags HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n", (t) => t.endsWith("}"));
+    const { text } = await raw(
+      rec.taps.model.port,
+      "GET /api/tags HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n",
+      (t) => t.endsWith("}"),
+    );
     expect(text).toMatch(/^HTTP\/1\.1 200 OK/);
     expect(text.slice(text.indexOf("{"))).toBe('{"upgrade":null,"connection":null}');
   });

@@ -7,7 +7,13 @@ import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTraceBundle, type TraceBundle } from "@hopscope/shared/trace/bundle";
 import { ReplaysPlayingSchema, ReplayStartedSchema, type ReplayStarted } from "@hopscope/shared/trace/replay";
-import { ExchangeSchema, TraceSchema, type Exchange, type ServerFrame, type Trace } from "@hopscope/shared/trace/schemas";
+import {
+  ExchangeSchema,
+  TraceSchema,
+  type Exchange,
+  type ServerFrame,
+  type Trace,
+} from "@hopscope/shared/trace/schemas";
 import { FeedClient, getJson, startRecorder, type TestRecorder } from "./helpers";
 
 const TRACES = new URL("../../../traces/", import.meta.url);
@@ -17,7 +23,11 @@ async function curated(name: string): Promise<TraceBundle> {
 }
 
 function post(rec: TestRecorder, body: unknown): Promise<{ status: number; body: unknown }> {
-  return getJson(`${rec.url}/api/replay`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return getJson(`${rec.url}/api/replay`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 }
 
 async function replay(rec: TestRecorder, body: unknown): Promise<ReplayStarted> {
@@ -29,7 +39,13 @@ async function replay(rec: TestRecorder, body: unknown): Promise<ReplayStarted> 
 /** Waits until the recorder announced the replayed trace with all its exchanges stored. */
 async function untilStored(feed: FeedClient, started: ReplayStarted): Promise<void> {
   await feed.until(
-    (fs) => fs.some((f) => f.type === "trace.updated" && f.trace.id === started.traceId && f.trace.exchangeCount === started.exchangeCount),
+    (fs) =>
+      fs.some(
+        (f) =>
+          f.type === "trace.updated" &&
+          f.trace.id === started.traceId &&
+          f.trace.exchangeCount === started.exchangeCount,
+      ),
     `the replayed trace ${started.traceId} stored whole`,
   );
 }
@@ -65,30 +81,47 @@ function recordedTime(ex: Exchange, frame: ExchangeFrame): number {
 function responseSlice(ex: Exchange, offset: number, size: number): string {
   const body = ex.responseBody;
   if (!body) throw new Error(`exchange ${ex.id} has no response body`);
-  return Buffer.from(body.data, body.encoding === "utf8" ? "utf8" : "base64").subarray(offset, offset + size).toString("utf8");
+  return Buffer.from(body.data, body.encoding === "utf8" ? "utf8" : "base64")
+    .subarray(offset, offset + size)
+    .toString("utf8");
 }
 
 /** Links by position in the trace, so a copy with new ids compares equal. */
 function linksBySeq(trace: Pick<Trace, "exchanges" | "links">): string[] {
   const seq = new Map(trace.exchanges.map((e) => [e.id, e.seq]));
-  return trace.links.map((l) => `${l.kind} ${l.toolName} #${seq.get(l.from)} → #${seq.get(l.to)} ${l.toolCallIndex ?? ""}/${l.messageIndex ?? ""}`).sort();
+  return trace.links
+    .map(
+      (l) =>
+        `${l.kind} ${l.toolName} #${seq.get(l.from)} → #${seq.get(l.to)} ${l.toolCallIndex ?? ""}/${l.messageIndex ?? ""}`,
+    )
+    .sort();
 }
 
 /** Everything of an exchange a replay must keep: all but its ids and its clock. */
 function content(ex: Exchange) {
   const { id: _id, traceId: _t, timings, ...rest } = ex;
   const d = (v: number | null) => (v === null ? null : Math.round((v - timings.start) * 1000) / 1000);
-  return { ...rest, durations: { requestEnd: d(timings.requestEnd), firstByte: d(timings.firstByte), end: d(timings.end) } };
+  return {
+    ...rest,
+    durations: { requestEnd: d(timings.requestEnd), firstByte: d(timings.firstByte), end: d(timings.end) },
+  };
 }
 
 async function storedExchanges(rec: TestRecorder, trace: Trace): Promise<Exchange[]> {
-  return Promise.all(trace.exchanges.map(async (e) => ExchangeSchema.parse((await getJson(`${rec.url}/api/exchanges/${e.id}`)).body)));
+  return Promise.all(
+    trace.exchanges.map(async (e) => ExchangeSchema.parse((await getJson(`${rec.url}/api/exchanges/${e.id}`)).body)),
+  );
 }
 
 /** The replayed trace, as stored, equals the original but for ids and a clock moved to the replay. */
 async function expectStoredCopy(rec: TestRecorder, started: ReplayStarted, bundle: TraceBundle): Promise<Trace> {
   const trace = TraceSchema.parse((await getJson(`${rec.url}/api/traces/${started.traceId}`)).body);
-  expect(trace).toMatchObject({ name: `${bundle.trace.name} (replay)`, source: "imported", groupedBy: bundle.trace.groupedBy, exchangeCount: bundle.exchanges.length });
+  expect(trace).toMatchObject({
+    name: `${bundle.trace.name} (replay)`,
+    source: "imported",
+    groupedBy: bundle.trace.groupedBy,
+    exchangeCount: bundle.exchanges.length,
+  });
   expect(trace.simulated).toBe(bundle.trace.simulated);
   expect(linksBySeq(trace)).toEqual(linksBySeq(bundle.trace));
   expect(trace.links.length).toBeGreaterThan(0);
@@ -119,9 +152,15 @@ describe("POST /api/replay", () => {
     try {
       await feed.opened();
       await feed.until((fs) => fs.some((f) => f.type === "snapshot"), "snapshot");
-      const [a, b] = await Promise.all([replay(rec, { bundle: buyMilk, speed: 20 }), replay(rec, { bundle: streaming, speed: 20 })]);
+      const [a, b] = await Promise.all([
+        replay(rec, { bundle: buyMilk, speed: 20 }),
+        replay(rec, { bundle: streaming, speed: 20 }),
+      ]);
 
-      for (const [started, bundle] of [[a, buyMilk], [b, streaming]] as const) {
+      for (const [started, bundle] of [
+        [a, buyMilk],
+        [b, streaming],
+      ] as const) {
         expect(started.traceId).not.toBe(bundle.trace.id);
         expect(started.name).toBe(`${bundle.trace.name} (replay)`);
         expect(started.exchangeCount).toBe(bundle.exchanges.length);
@@ -134,18 +173,27 @@ describe("POST /api/replay", () => {
 
       // Exchange ids are the recorder's own, never shared between traces.
       const ids: number[] = [];
-      for (const [started, bundle] of [[a, buyMilk], [b, streaming]] as const) {
+      for (const [started, bundle] of [
+        [a, buyMilk],
+        [b, streaming],
+      ] as const) {
         const frames = framesOf(feed, started.traceId);
         const starts = frames.filter((f) => f.type === "exchange.started");
         expect(starts.map((f) => f.exchange.seq)).toEqual(bundle.trace.exchanges.map((_, i) => i + 1));
         // Every frame in the order its event happened when the trace was recorded (chunk times and ends
         // come from two clocks of the recorder: allow them a millisecond).
         const times = frames.map((f) => recordedTime(originalOf(bundle, frames, f), f));
-        times.forEach((t, i) => i > 0 && expect(t, `frame ${i} (${frames[i]?.type})`).toBeGreaterThanOrEqual((times[i - 1] as number) - 1));
+        times.forEach(
+          (t, i) =>
+            i > 0 && expect(t, `frame ${i} (${frames[i]?.type})`).toBeGreaterThanOrEqual((times[i - 1] as number) - 1),
+        );
         // The answers came back in the order they did then, not in request order.
         const ends = frames.filter((f) => f.type === "exchange.completed").map((f) => f.exchange.seq);
         const recordedEnds = [...bundle.trace.exchanges]
-          .map((s, i) => ({ seq: i + 1, end: (bundle.exchanges.find((e) => e.id === s.id) as Exchange).timings.end as number }))
+          .map((s, i) => ({
+            seq: i + 1,
+            end: (bundle.exchanges.find((e) => e.id === s.id) as Exchange).timings.end as number,
+          }))
           .sort((x, y) => x.end - y.end)
           .map((x) => x.seq);
         expect(ends).toEqual(recordedEnds);
@@ -154,7 +202,15 @@ describe("POST /api/replay", () => {
           const ex = originalOf(bundle, frames, f);
           if (f.type === "exchange.started") {
             // Announced with the request only, as a tap announces a request.
-            expect(f.exchange).toMatchObject({ state: "pending", status: null, tap: ex.tap, method: ex.method, url: ex.url, requestSize: ex.requestSize, chunkCount: 0 });
+            expect(f.exchange).toMatchObject({
+              state: "pending",
+              status: null,
+              tap: ex.tap,
+              method: ex.method,
+              url: ex.url,
+              requestSize: ex.requestSize,
+              chunkCount: 0,
+            });
             expect(f.exchange.classification.kind).toBe(ex.classification.kind);
             if (f.exchange.classification.kind === "model.chat" && ex.classification.kind === "model.chat") {
               expect(f.exchange.classification.messageCount).toBe(ex.classification.messageCount);
@@ -164,7 +220,12 @@ describe("POST /api/replay", () => {
             expect(f.chunk).toEqual(ex.chunks[f.chunk.index]);
             expect(f.text).toBe(responseSlice(ex, f.chunk.offset, f.chunk.size));
           } else {
-            expect(f.exchange).toMatchObject({ state: ex.state, status: ex.status, classification: ex.classification, chunkCount: ex.chunks.length });
+            expect(f.exchange).toMatchObject({
+              state: ex.state,
+              status: ex.status,
+              classification: ex.classification,
+              chunkCount: ex.chunks.length,
+            });
           }
         }
         const chunkFrames = frames.filter((f) => f.type === "exchange.chunk");
@@ -174,7 +235,9 @@ describe("POST /api/replay", () => {
         ids.push(...trace.exchanges.map((e) => e.id));
         const updates = feed.frames.filter((f) => f.type === "trace.updated" && f.trace.id === started.traceId);
         const final = updates.at(-1);
-        expect(final?.type === "trace.updated" && linksBySeq({ exchanges: trace.exchanges, links: final.links })).toEqual(linksBySeq(bundle.trace));
+        expect(
+          final?.type === "trace.updated" && linksBySeq({ exchanges: trace.exchanges, links: final.links }),
+        ).toEqual(linksBySeq(bundle.trace));
       }
 
       expect(new Set(ids).size).toBe(buyMilk.exchanges.length + streaming.exchanges.length);
@@ -186,7 +249,11 @@ describe("POST /api/replay", () => {
       const start = frames.find((f) => f.type === "exchange.started" && f.exchange.seq === seq);
       const id = start?.type === "exchange.started" ? start.exchange.id : -1;
       const own = frames.filter((f) => (f.type === "exchange.chunk" ? f.exchangeId : f.exchange.id) === id);
-      expect(own.map((f) => f.type)).toEqual(["exchange.started", ...streamed.chunks.map(() => "exchange.chunk"), "exchange.completed"]);
+      expect(own.map((f) => f.type)).toEqual([
+        "exchange.started",
+        ...streamed.chunks.map(() => "exchange.chunk"),
+        "exchange.completed",
+      ]);
       const texts = own.flatMap((f) => (f.type === "exchange.chunk" ? [f.text] : []));
       expect(texts.join("")).toBe(streamed.responseBody?.data);
     } finally {
@@ -195,7 +262,11 @@ describe("POST /api/replay", () => {
   });
 
   it("replays a stored trace by id", async () => {
-    const imported = await getJson<{ id: string }>(`${rec.url}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(buyMilk) });
+    const imported = await getJson<{ id: string }>(`${rec.url}/api/import`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(buyMilk),
+    });
     expect(imported.status).toBe(200);
     const feed = new FeedClient(rec.wsUrl);
     try {
@@ -206,7 +277,9 @@ describe("POST /api/replay", () => {
       await untilStored(feed, started);
       const copy = await expectStoredCopy(rec, started, buyMilk);
       // Played to its end: no longer listed among the replays playing.
-      await expect.poll(async () => ReplaysPlayingSchema.parse((await getJson(`${rec.url}/api/replay`)).body).replays).toEqual([]);
+      await expect
+        .poll(async () => ReplaysPlayingSchema.parse((await getJson(`${rec.url}/api/replay`)).body).replays)
+        .toEqual([]);
       const original = TraceSchema.parse((await getJson(`${rec.url}/api/traces/${imported.body.id}`)).body);
       expect(copy.exchanges.map((e) => e.id)).not.toContain(original.exchanges[0]?.id);
     } finally {
@@ -220,13 +293,19 @@ describe("POST /api/replay", () => {
     (broken.exchanges[1] as { requestBody: { encoding: string } }).requestBody.encoding = "latin1";
     const res = await post(rec, { bundle: broken, speed: 2 });
     expect(res.status).toBe(400);
-    expect((res.body as { error: string }).error).toContain('exchanges.1.requestBody.encoding: expected "utf8" or "base64", got "latin1"');
+    expect((res.body as { error: string }).error).toContain(
+      'exchanges.1.requestBody.encoding: expected "utf8" or "base64", got "latin1"',
+    );
 
     const notTrace = await post(rec, { bundle: { log: { entries: [] } } });
     expect(notTrace.status).toBe(400);
-    expect((notTrace.body as { error: string }).error).toMatch(/format: expected "hopscope-trace", got undefined: this is not a hopscope trace file/);
+    expect((notTrace.body as { error: string }).error).toMatch(
+      /format: expected "hopscope-trace", got undefined: this is not a hopscope trace file/,
+    );
 
-    const empty = await post(rec, { bundle: { ...buyMilk, trace: { ...buyMilk.trace, exchanges: [], links: [] }, exchanges: [] } });
+    const empty = await post(rec, {
+      bundle: { ...buyMilk, trace: { ...buyMilk.trace, exchanges: [], links: [] }, exchanges: [] },
+    });
     expect(empty.status).toBe(400);
     expect((empty.body as { error: string }).error).toContain("nothing to replay");
 
@@ -240,7 +319,11 @@ describe("POST /api/replay", () => {
     const fast = await post(rec, { traceId: "abc", speed: 500 });
     expect(fast.status).toBe(400);
     expect((fast.body as { error: string }).error).toMatch(/^not a replay request: speed: .*100/);
-    const notJson = await getJson<{ error: string }>(`${rec.url}/api/replay`, { method: "POST", headers: { "content-type": "application/json" }, body: "{ nope" });
+    const notJson = await getJson<{ error: string }>(`${rec.url}/api/replay`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{ nope",
+    });
     expect(notJson.status).toBe(400);
     expect(notJson.body.error).toMatch(/must be JSON/);
   });
@@ -262,25 +345,40 @@ describe("a replay in flight", () => {
       // At half the recorded pace: hop 3 waits ~4 s for the model's first byte, hop 5 streams 12 chunks over ~0.6 s.
       const started = await replay(rec, { bundle, speed: 0.5 });
       const startOf = async (seq: number) => {
-        await feed.until(() => framesOf(feed, started.traceId).some((f) => f.type === "exchange.started" && f.exchange.seq === seq), `hop ${seq} started`);
+        await feed.until(
+          () => framesOf(feed, started.traceId).some((f) => f.type === "exchange.started" && f.exchange.seq === seq),
+          `hop ${seq} started`,
+        );
         const f = framesOf(feed, started.traceId).find((x) => x.type === "exchange.started" && x.exchange.seq === seq);
         return f?.type === "exchange.started" ? f.exchange.id : -1;
       };
-      const originalAt = (seq: number) => bundle.exchanges.find((e) => e.id === bundle.trace.exchanges[seq - 1]?.id) as Exchange;
+      const originalAt = (seq: number) =>
+        bundle.exchanges.find((e) => e.id === bundle.trace.exchanges[seq - 1]?.id) as Exchange;
 
       // Waiting for the model: the request whole, no response yet — and what the model saw renders from it.
       const waiting = await startOf(3);
       const pending = await getJson(`${rec.url}/api/exchanges/${waiting}`);
       expect(pending.status, JSON.stringify(pending.body)).toBe(200);
       const x3 = ExchangeSchema.parse(pending.body);
-      expect(x3).toMatchObject({ id: waiting, traceId: started.traceId, seq: 3, state: "pending", status: null, responseBody: null, chunks: [] });
+      expect(x3).toMatchObject({
+        id: waiting,
+        traceId: started.traceId,
+        seq: 3,
+        state: "pending",
+        status: null,
+        responseBody: null,
+        chunks: [],
+      });
       expect(x3.requestBody).toEqual(originalAt(3).requestBody);
       expect(x3.requestHeaders).toEqual(originalAt(3).requestHeaders);
       expect((await getJson(`${rec.url}/api/exchanges/${waiting}/views`)).status).toBe(200);
 
       // Streaming: the chunks sent so far and exactly their bytes.
       const streaming = await startOf(5);
-      await feed.until(() => feed.frames.some((f) => f.type === "exchange.chunk" && f.exchangeId === streaming), "hop 5's first chunk");
+      await feed.until(
+        () => feed.frames.some((f) => f.type === "exchange.chunk" && f.exchangeId === streaming),
+        "hop 5's first chunk",
+      );
       const part = ExchangeSchema.parse((await getJson(`${rec.url}/api/exchanges/${streaming}`)).body);
       const whole = originalAt(5);
       expect(part.state).toBe("streaming");
@@ -306,7 +404,8 @@ describe("a replay in flight", () => {
   it("is listed with the exchanges in flight, and close() stops it and removes its unfinished trace", async () => {
     const bundle = await curated("streaming");
     const logged: string[] = [];
-    const log = (level: string) => (obj: object, msg: string) => void (level !== "info" && logged.push(`${level} ${msg} ${JSON.stringify(obj)}`));
+    const log = (level: string) => (obj: object, msg: string) =>
+      void (level !== "info" && logged.push(`${level} ${msg} ${JSON.stringify(obj)}`));
     const logger = { info: log("info"), warn: log("warn"), error: log("error") };
     const rec = await startRecorder({}, {}, undefined, { logger });
     let reopened: TestRecorder | null = null;
@@ -315,7 +414,10 @@ describe("a replay in flight", () => {
       await feed.opened();
       // The question (the first hop) stays open for the whole trace: over a second at 2×, time to look.
       const started = await replay(rec, { bundle, speed: 2 });
-      await feed.until(() => framesOf(feed, started.traceId).some((f) => f.type === "exchange.started"), "the first hop");
+      await feed.until(
+        () => framesOf(feed, started.traceId).some((f) => f.type === "exchange.started"),
+        "the first hop",
+      );
       // A page opened now asks which replays are playing (GET /api/replay) to follow this one.
       const playing = ReplaysPlayingSchema.parse((await getJson(`${rec.url}/api/replay`)).body);
       expect(playing.replays).toEqual([{ ...started, speed: 2, startedAt: expect.any(Number) as number }]);
@@ -326,7 +428,9 @@ describe("a replay in flight", () => {
       const late = new FeedClient(rec.wsUrl);
       await late.until((fs) => fs.some((f) => f.type === "snapshot"), "snapshot");
       const snapshot = late.frames.find((f) => f.type === "snapshot");
-      expect(snapshot?.type === "snapshot" && snapshot.inFlight.some((e) => e.traceId === started.traceId && e.seq === 1)).toBe(true);
+      expect(
+        snapshot?.type === "snapshot" && snapshot.inFlight.some((e) => e.traceId === started.traceId && e.seq === 1),
+      ).toBe(true);
       late.close();
       feed.close();
 

@@ -4,7 +4,15 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
-import { FeedClient, getJson, request, startRecorder, startUpstream, type TestRecorder, type Upstream } from "./helpers";
+import {
+  FeedClient,
+  getJson,
+  request,
+  startRecorder,
+  startUpstream,
+  type TestRecorder,
+  type Upstream,
+} from "./helpers";
 
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
@@ -34,7 +42,11 @@ describe("retention", () => {
     });
     rec = await startRecorder({ mcp: up.url }, { maxTraces: 3 });
     const send = async (i: number) => {
-      const r = await request(`${rec!.taps.mcp.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", "user-agent": `client-${i}`, connection: "close" }, body: list(i) });
+      const r = await request(`${rec!.taps.mcp.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "user-agent": `client-${i}`, connection: "close" },
+        body: list(i),
+      });
       expect(r.status).toBe(200);
     };
     await send(1);
@@ -51,9 +63,16 @@ describe("retention", () => {
     const remaining = await listTraces(rec);
     expect(remaining).toHaveLength(3);
     expect(remaining.map((t) => t.id)).toContain(first!.id);
-    const exchangeIds = await Promise.all(remaining.map(async (t) => (await getJson<{ exchanges: unknown[] }>(`${rec!.url}/api/traces/${t.id}`)).body.exchanges.length));
+    const exchangeIds = await Promise.all(
+      remaining.map(
+        async (t) => (await getJson<{ exchanges: unknown[] }>(`${rec!.url}/api/traces/${t.id}`)).body.exchanges.length,
+      ),
+    );
     expect(exchangeIds).toEqual([1, 1, 1]);
-    await feed.until((f) => f.filter((x) => x.type === "trace.deleted").length >= 4, "trace.deleted for the 4 pruned traces");
+    await feed.until(
+      (f) => f.filter((x) => x.type === "trace.deleted").length >= 4,
+      "trace.deleted for the 4 pruned traces",
+    );
   });
 
   it("keeps everything when MAX_TRACES is 0", async () => {
@@ -63,7 +82,11 @@ describe("retention", () => {
     });
     rec = await startRecorder({ mcp: up.url }, { maxTraces: 0 });
     for (let i = 1; i <= 5; i++) {
-      await request(`${rec.taps.mcp.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", "user-agent": `client-${i}`, connection: "close" }, body: list(i) });
+      await request(`${rec.taps.mcp.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "user-agent": `client-${i}`, connection: "close" },
+        body: list(i),
+      });
     }
     expect(await listTraces(rec)).toHaveLength(5);
   });

@@ -8,7 +8,16 @@ import { TraceBundleSchema } from "@hopscope/shared/trace/bundle";
 import { ExchangeSchema, TraceSchema } from "@hopscope/shared/trace/schemas";
 import { exportTrace } from "../src/export/trace-file";
 import { part4Bundle } from "./export/fixtures";
-import { eventually, getJson, request, startRecorder, startUpstream, traces, type TestRecorder, type Upstream } from "./helpers";
+import {
+  eventually,
+  getJson,
+  request,
+  startRecorder,
+  startUpstream,
+  traces,
+  type TestRecorder,
+  type Upstream,
+} from "./helpers";
 
 let rec: TestRecorder | undefined;
 let up: Upstream | undefined;
@@ -39,7 +48,10 @@ function secretHar(): string {
         { name: "Content-Type", value: "application/json" },
       ],
       queryString: [{ name: "api_key", value: "AIzaSecret" }],
-      postData: { mimeType: "application/json", text: '{"model":"qwen2.5:7b","messages":[{"role":"user","content":"hi"}],"stream":false}' },
+      postData: {
+        mimeType: "application/json",
+        text: '{"model":"qwen2.5:7b","messages":[{"role":"user","content":"hi"}],"stream":false}',
+      },
       headersSize: -1,
       bodySize: 80,
     },
@@ -48,8 +60,15 @@ function secretHar(): string {
       statusText: "OK",
       httpVersion: "HTTP/1.1",
       cookies: [],
-      headers: [{ name: "Set-Cookie", value: "sess=abc; HttpOnly" }, { name: "X-Refresh-Token", value: "tok-999" }],
-      content: { size: 20, mimeType: "application/json", text: '{"message":{"role":"assistant","content":"Hello!"},"done":true}' },
+      headers: [
+        { name: "Set-Cookie", value: "sess=abc; HttpOnly" },
+        { name: "X-Refresh-Token", value: "tok-999" },
+      ],
+      content: {
+        size: 20,
+        mimeType: "application/json",
+        text: '{"message":{"role":"assistant","content":"Hello!"},"done":true}',
+      },
       redirectURL: "",
       headersSize: -1,
       bodySize: -1,
@@ -65,7 +84,8 @@ async function storedText(r: TestRecorder): Promise<string> {
   const parts: string[] = [];
   for (const t of all) {
     const trace = TraceSchema.parse((await getJson(`${r.url}/api/traces/${t.id}`)).body);
-    for (const e of trace.exchanges) parts.push(JSON.stringify(ExchangeSchema.parse((await getJson(`${r.url}/api/exchanges/${e.id}`)).body)));
+    for (const e of trace.exchanges)
+      parts.push(JSON.stringify(ExchangeSchema.parse((await getJson(`${r.url}/api/exchanges/${e.id}`)).body)));
   }
   return parts.join("\n");
 }
@@ -77,7 +97,9 @@ describe("secrets are redacted on every path in and out", () => {
       res.end("{}");
     });
     rec = await startRecorder({ model: up.url });
-    await request(`${rec.taps.model.url}/api/tags?key=sk-live-123`, { headers: { "X-Auth-Key": "k-555", "X-Goog-Api-Key": "AIzaSecret", Cookie: "sess=abc" } });
+    await request(`${rec.taps.model.url}/api/tags?key=sk-live-123`, {
+      headers: { "X-Auth-Key": "k-555", "X-Goog-Api-Key": "AIzaSecret", Cookie: "sess=abc" },
+    });
     expect(up.received[0]!.headers.find(([k]) => k === "X-Auth-Key")?.[1]).toBe("k-555");
     await eventually(async () => (await traces(rec!)).length === 1, "the exchange to be recorded");
     const stored = await storedText(rec);
@@ -102,7 +124,11 @@ describe("secrets are redacted on every path in and out", () => {
     first.requestHeaders = [...first.requestHeaders, ["X-Auth-Key", "k-555"], ["Cookie", "sess=abc"]];
     first.url = `${first.url}?access_token=tok-999`;
     bundle.trace.exchanges[0]!.url = first.url;
-    const res = await getJson(`${rec.url}/api/import`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify(bundle) });
+    const res = await getJson(`${rec.url}/api/import`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: JSON.stringify(bundle),
+    });
     expect(res.status).toBe(200);
     const stored = await storedText(rec);
     for (const s of SECRETS) expect(stored).not.toContain(s);
@@ -128,22 +154,38 @@ describe("imports are bounded", () => {
     const big = secretHar().replace('"version":"1.2"', `"version":"1.2","comment":"${"x".repeat(5000)}"`);
     const res = await request(`${rec.url}/api/import`, { method: "POST", headers: JSON_TYPE, body: big });
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.body.toString()).error).toMatch(/larger than 4096 bytes.*MAX_IMPORT_BYTES.*nothing was stored/);
+    expect(JSON.parse(res.body.toString()).error).toMatch(
+      /larger than 4096 bytes.*MAX_IMPORT_BYTES.*nothing was stored/,
+    );
     expect(res.headers.connection).toBe("close");
     expect(await traces(rec)).toEqual([]);
     // Under the limit the same kind of file is imported.
-    expect((await getJson(`${rec.url}/api/import`, { method: "POST", headers: JSON_TYPE, body: secretHar() })).status).toBe(200);
+    expect(
+      (await getJson(`${rec.url}/api/import`, { method: "POST", headers: JSON_TYPE, body: secretHar() })).status,
+    ).toBe(200);
   });
 
   it("a 100,000-deep HAR or hopscope file gets a clear 400, not a 500, and nothing is stored", async () => {
     rec = await startRecorder({});
     const deep = "[".repeat(100_000) + "]".repeat(100_000);
-    for (const body of [`{"log":{"version":"1.2","entries":${deep}}}`, `{"format":"hopscope-trace","trace":${deep}}`, deep]) {
-      const res = await getJson<{ error: string }>(`${rec.url}/api/import`, { method: "POST", headers: JSON_TYPE, body });
+    for (const body of [
+      `{"log":{"version":"1.2","entries":${deep}}}`,
+      `{"format":"hopscope-trace","trace":${deep}}`,
+      deep,
+    ]) {
+      const res = await getJson<{ error: string }>(`${rec.url}/api/import`, {
+        method: "POST",
+        headers: JSON_TYPE,
+        body,
+      });
       expect(res.status).toBe(400);
       expect(res.body.error).toMatch(/nested deeper than 1000 levels/);
     }
-    const replay = await getJson<{ error: string }>(`${rec.url}/api/replay`, { method: "POST", headers: JSON_TYPE, body: `{"bundle":${deep}}` });
+    const replay = await getJson<{ error: string }>(`${rec.url}/api/replay`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: `{"bundle":${deep}}`,
+    });
     expect(replay.status).toBe(400);
     expect(await traces(rec)).toEqual([]);
   });
@@ -155,9 +197,22 @@ describe("imports are bounded", () => {
     });
     rec = await startRecorder({ model: up.url, mcp: up.url });
     const deep = `{"model":"qwen2.5:7b","messages":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
-    expect((await request(`${rec.taps.model.url}/api/chat`, { method: "POST", headers: JSON_TYPE, body: deep })).status).toBe(400);
-    expect((await request(`${rec.taps.mcp.url}/mcp`, { method: "POST", headers: JSON_TYPE, body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":${"[".repeat(100_000)}${"]".repeat(100_000)}}` })).status).toBe(400);
-    const listed = await eventually(async () => ((await traces(rec!)).reduce((n, t) => n + t.exchanges.length, 0) === 2 ? traces(rec!) : null), "both exchanges recorded");
+    expect(
+      (await request(`${rec.taps.model.url}/api/chat`, { method: "POST", headers: JSON_TYPE, body: deep })).status,
+    ).toBe(400);
+    expect(
+      (
+        await request(`${rec.taps.mcp.url}/mcp`, {
+          method: "POST",
+          headers: JSON_TYPE,
+          body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":${"[".repeat(100_000)}${"]".repeat(100_000)}}`,
+        })
+      ).status,
+    ).toBe(400);
+    const listed = await eventually(
+      async () => ((await traces(rec!)).reduce((n, t) => n + t.exchanges.length, 0) === 2 ? traces(rec!) : null),
+      "both exchanges recorded",
+    );
     expect(listed.flatMap((t) => t.exchanges.map((e) => e.state)).sort()).toEqual(["complete", "complete"]);
   });
 });

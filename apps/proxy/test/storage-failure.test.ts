@@ -11,7 +11,15 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
-import { eventually, getJson, request, startRecorder, startUpstream, type TestRecorder, type Upstream } from "./helpers";
+import {
+  eventually,
+  getJson,
+  request,
+  startRecorder,
+  startUpstream,
+  type TestRecorder,
+  type Upstream,
+} from "./helpers";
 
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
@@ -35,7 +43,9 @@ async function smallDisk(size: string): Promise<string> {
   try {
     execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir]);
   } catch (err) {
-    throw new Error(`this test mounts a tmpfs and must run as root (mount said: ${(err as Error).message})`, { cause: err });
+    throw new Error(`this test mounts a tmpfs and must run as root (mount said: ${(err as Error).message})`, {
+      cause: err,
+    });
   }
   mounted = dir;
   return dir;
@@ -58,7 +68,13 @@ async function storage(r: TestRecorder): Promise<StorageHealth> {
 /** Sends `n` requests through the MCP tap and checks every one is answered whole. */
 async function sendAll(r: TestRecorder, n: number): Promise<void> {
   const results = await Promise.all(
-    Array.from({ length: n }, (_, i) => request(`${r.taps.mcp.url}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: `{"jsonrpc":"2.0","id":${i},"method":"tools/list"}` })),
+    Array.from({ length: n }, (_, i) =>
+      request(`${r.taps.mcp.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: `{"jsonrpc":"2.0","id":${i},"method":"tools/list"}`,
+      }),
+    ),
   );
   for (const res of results) {
     expect(res.status).toBe(200);
@@ -158,21 +174,32 @@ describe("storage failures never stop forwarding", () => {
     const other = new Database(dbFile);
     other.exec("BEGIN EXCLUSIVE");
     try {
-      const res = await request(`${rec.taps.model.url}/api/generate`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      const res = await request(`${rec.taps.model.url}/api/generate`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
       expect(res.status).toBe(200);
       const lines = res.body.toString().trim().split("\n");
       expect(lines).toEqual(Array.from({ length: chunks }, (_, i) => `{"i":${i}}`));
-      const failed = await eventually(async () => {
-        const s = await storage(rec!);
-        return !s.ok ? s : null;
-      }, "the locked database reported", 400);
+      const failed = await eventually(
+        async () => {
+          const s = await storage(rec!);
+          return !s.ok ? s : null;
+        },
+        "the locked database reported",
+        400,
+      );
       expect(failed.error).toMatch(/SQLITE_BUSY|locked/);
     } finally {
       other.exec("COMMIT");
       other.close();
     }
     await request(`${rec.taps.model.url}/api/generate`, { method: "POST", body: "{}" });
-    await eventually(async () => (await storage(rec!)).ok && (await storedCount(rec!)) === 1, "recording to resume after the lock");
+    await eventually(
+      async () => (await storage(rec!)).ok && (await storedCount(rec!)) === 1,
+      "recording to resume after the lock",
+    );
   });
 });
 
@@ -182,7 +209,9 @@ describe("a recorder that falls behind", () => {
     const dbFile = path.join(root, "hopscope.sqlite");
     up = await echoUpstream();
     // A tiny queue (60 events: about a dozen exchanges), and a recording thread held up by a locked database.
-    rec = await startRecorder({ mcp: up.url }, { dbFile }, undefined, { queueLimits: { events: 60, bytes: 64 * 1024 * 1024 } });
+    rec = await startRecorder({ mcp: up.url }, { dbFile }, undefined, {
+      queueLimits: { events: 60, bytes: 64 * 1024 * 1024 },
+    });
     await sendAll(rec, 1);
     await eventually(async () => (await storedCount(rec!)) === 1, "the first exchange stored");
     const other = new Database(dbFile);
@@ -203,10 +232,14 @@ describe("a recorder that falls behind", () => {
     const r = rec;
     await eventually(async () => (await storage(r)).ok, "the recorder caught up", 400);
     await sendAll(r, 2);
-    const s = await eventually(async () => {
-      const h = await storage(r);
-      return (await storedCount(r)) + h.notStored === 68 ? h : null;
-    }, "every exchange stored or counted as not stored", 400);
+    const s = await eventually(
+      async () => {
+        const h = await storage(r);
+        return (await storedCount(r)) + h.notStored === 68 ? h : null;
+      },
+      "every exchange stored or counted as not stored",
+      400,
+    );
     expect(s.lastNotStored.length).toBeGreaterThan(0);
   });
 });

@@ -5,7 +5,16 @@
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { ExchangeSchema } from "@hopscope/shared/trace/schemas";
-import { eventually, getJson, request, startRecorder, startUpstream, traces, type TestRecorder, type Upstream } from "./helpers";
+import {
+  eventually,
+  getJson,
+  request,
+  startRecorder,
+  startUpstream,
+  traces,
+  type TestRecorder,
+  type Upstream,
+} from "./helpers";
 
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
@@ -23,14 +32,24 @@ async function exchange(r: TestRecorder, id: number) {
 describe("tap transparency", () => {
   it("forwards method, path, query, end-to-end headers and body unchanged, and rewrites Host", async () => {
     up = await startUpstream((_req, res) => {
-      res.writeHead(201, [["X-Upstream", "yes"], ["Set-Cookie", "s=1"], ["Content-Type", "text/plain"]]);
+      res.writeHead(201, [
+        ["X-Upstream", "yes"],
+        ["Set-Cookie", "s=1"],
+        ["Content-Type", "text/plain"],
+      ]);
       res.end("created");
     });
     rec = await startRecorder({ model: up.url });
     const body = '{"model":"m","x":"é"}';
     const res = await request(`${rec.taps.model.url}/api/things?b=2&a=1&api_key=sekret`, {
       method: "PUT",
-      headers: { "X-Custom": "One", Authorization: "Bearer abc", Connection: "keep-alive, X-Drop", "X-Drop": "gone", "content-type": "application/json" },
+      headers: {
+        "X-Custom": "One",
+        Authorization: "Bearer abc",
+        Connection: "keep-alive, X-Drop",
+        "X-Drop": "gone",
+        "content-type": "application/json",
+      },
       body,
     });
     expect(res.status).toBe(201);
@@ -56,7 +75,12 @@ describe("tap transparency", () => {
     expect(ex.requestHeaders.find(([k]) => k === "Authorization")?.[1]).toBe("[redacted]");
     expect(ex.requestHeaders.find(([k]) => k === "X-Custom")?.[1]).toBe("One");
     expect(ex.responseHeaders.find(([k]) => k === "Set-Cookie")?.[1]).toBe("[redacted]");
-    expect(ex.requestBody).toMatchObject({ encoding: "utf8", data: body, size: Buffer.byteLength(body), truncated: false });
+    expect(ex.requestBody).toMatchObject({
+      encoding: "utf8",
+      data: body,
+      size: Buffer.byteLength(body),
+      truncated: false,
+    });
     expect(ex.responseBody?.data).toBe("created");
     expect(ex.status).toBe(201);
     expect(ex.state).toBe("complete");
@@ -74,10 +98,17 @@ describe("tap transparency", () => {
     });
     // The model tap: it forwards any Content-Type (the agent and MCP taps insist on JSON).
     rec = await startRecorder({ model: up.url });
-    const res = await request(`${rec.taps.model.url}/api/blobs/sha256-x`, { method: "POST", body: reqBytes, headers: { "content-type": "application/octet-stream" } });
+    const res = await request(`${rec.taps.model.url}/api/blobs/sha256-x`, {
+      method: "POST",
+      body: reqBytes,
+      headers: { "content-type": "application/octet-stream" },
+    });
     expect(res.body.equals(resBytes)).toBe(true);
     expect(up.received[0]!.body.equals(reqBytes)).toBe(true);
-    const [trace] = await eventually(async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null), "recording");
+    const [trace] = await eventually(
+      async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null),
+      "recording",
+    );
     const ex = await exchange(rec, trace!.exchanges[0]!.id);
     expect(ex.requestBody?.encoding).toBe("base64");
     expect(Buffer.from(ex.requestBody!.data, "base64").equals(reqBytes)).toBe(true);
@@ -91,10 +122,17 @@ describe("tap transparency", () => {
     });
     rec = await startRecorder({ model: up.url });
     const bad = '{"model": "qwen2.5:7b", "messages": [}';
-    const res = await request(`${rec.taps.model.url}/api/chat`, { method: "POST", body: bad, headers: { "content-type": "application/json" } });
+    const res = await request(`${rec.taps.model.url}/api/chat`, {
+      method: "POST",
+      body: bad,
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(up.received[0]!.body.toString()).toBe(bad);
-    const [trace] = await eventually(async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null), "recording");
+    const [trace] = await eventually(
+      async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null),
+      "recording",
+    );
     const ex = await exchange(rec, trace!.exchanges[0]!.id);
     expect(ex.requestBody?.data).toBe(bad);
     expect(ex.status).toBe(400);
@@ -110,9 +148,17 @@ describe("tap transparency", () => {
     rec = await startRecorder({ model: up.url }, { maxBodyBytes: 1024 * 1024 });
     const res = await request(`${rec.taps.model.url}/api/upload`, { method: "POST", body: big });
     expect(res.body.toString()).toBe(`${big.length}:true`);
-    const [trace] = await eventually(async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null), "recording");
+    const [trace] = await eventually(
+      async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null),
+      "recording",
+    );
     const ex = await exchange(rec, trace!.exchanges[0]!.id);
-    expect(ex.requestBody).toMatchObject({ size: big.length, storedSize: 1024 * 1024, truncated: true, encoding: "utf8" });
+    expect(ex.requestBody).toMatchObject({
+      size: big.length,
+      storedSize: 1024 * 1024,
+      truncated: true,
+      encoding: "utf8",
+    });
     expect(ex.requestBody!.data).toBe(big.subarray(0, 1024 * 1024).toString());
     expect(ex.requestSize).toBe(big.length);
   });
@@ -123,9 +169,17 @@ describe("tap transparency", () => {
       res.end('{"reply":"done","conversationId":"c1","steps":1,"toolCalls":[]}');
     });
     rec = await startRecorder({ agent: up.url });
-    await request(`${rec.taps.agent.url}/agent`, { method: "POST", body: '{"message":"hi"}', headers: { "content-type": "application/json" } });
+    await request(`${rec.taps.agent.url}/agent`, {
+      method: "POST",
+      body: '{"message":"hi"}',
+      headers: { "content-type": "application/json" },
+    });
     const given = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
-    await request(`${rec.taps.agent.url}/agent`, { method: "POST", body: '{"message":"again"}', headers: { "content-type": "application/json", traceparent: given } });
+    await request(`${rec.taps.agent.url}/agent`, {
+      method: "POST",
+      body: '{"message":"again"}',
+      headers: { "content-type": "application/json", traceparent: given },
+    });
     const started = up.received[0]!.headers.find(([k]) => k.toLowerCase() === "traceparent")?.[1];
     expect(started).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
     expect(up.received[1]!.headers.find(([k]) => k.toLowerCase() === "traceparent")?.[1]).toBe(given);
@@ -138,7 +192,12 @@ describe("tap transparency", () => {
     const mine = all.find((t) => t.id === "0af7651916cd43dd8448eb211c80319c")!;
     expect(mine.name).toBe("again");
     expect(mine.groupedBy).toBe("traceparent");
-    expect(mine.exchanges[0]!.classification).toEqual({ kind: "agent", message: "again", reply: "done", conversationId: "c1" });
+    expect(mine.exchanges[0]!.classification).toEqual({
+      kind: "agent",
+      message: "again",
+      reply: "done",
+      conversationId: "c1",
+    });
   });
 });
 
@@ -161,26 +220,35 @@ describe("streaming through the taps", () => {
     let firstSeenAt = 0;
     let releasedAt = 0;
     const body = await new Promise<string>((resolve, reject) => {
-      const req = http.request(`${rec!.taps.model.url}/api/chat`, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
-        let text = "";
-        res.on("data", (c: Buffer) => {
-          text += c.toString();
-          order.push(`chunk:${c.toString().includes('"done":true') ? "last" : "first"}`);
-          if (order.length === 1) {
-            firstSeenAt = performance.timeOrigin + performance.now();
-            order.push("release");
-            releasedAt = firstSeenAt;
-            release();
-          }
-        });
-        res.on("end", () => resolve(text));
-      });
+      const req = http.request(
+        `${rec!.taps.model.url}/api/chat`,
+        { method: "POST", headers: { "content-type": "application/json" } },
+        (res) => {
+          let text = "";
+          res.on("data", (c: Buffer) => {
+            text += c.toString();
+            order.push(`chunk:${c.toString().includes('"done":true') ? "last" : "first"}`);
+            if (order.length === 1) {
+              firstSeenAt = performance.timeOrigin + performance.now();
+              order.push("release");
+              releasedAt = firstSeenAt;
+              release();
+            }
+          });
+          res.on("end", () => resolve(text));
+        },
+      );
       req.on("error", reject);
-      req.end('{"model":"qwen2.5:7b","messages":[{"role":"user","content":"Add buy milk to my notes"}],"tools":[{"type":"function","function":{"name":"append"}}]}');
+      req.end(
+        '{"model":"qwen2.5:7b","messages":[{"role":"user","content":"Add buy milk to my notes"}],"tools":[{"type":"function","function":{"name":"append"}}]}',
+      );
     });
     expect(order).toEqual(["chunk:first", "release", "chunk:last"]);
     expect(body).toBe(lines.join(""));
-    const [trace] = await eventually(async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null), "recording");
+    const [trace] = await eventually(
+      async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null),
+      "recording",
+    );
     const ex = await exchange(rec, trace!.exchanges[0]!.id);
     expect(ex.chunks.length).toBe(2);
     expect(ex.chunks[0]).toMatchObject({ index: 0, offset: 0, size: Buffer.byteLength(lines[0]!) });
@@ -210,28 +278,44 @@ describe("streaming through the taps", () => {
     const released = new Promise<void>((r) => (release = r));
     up = await startUpstream((_req, res) => {
       res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
-      res.write('event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}\n\n');
+      res.write(
+        'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}\n\n',
+      );
       void released.then(() =>
-        res.end('event: message\ndata: {"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Added: buy milk"}],"isError":false}}\n\n'),
+        res.end(
+          'event: message\ndata: {"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Added: buy milk"}],"isError":false}}\n\n',
+        ),
       );
     });
     rec = await startRecorder({ mcp: up.url });
     const events: string[] = [];
     await new Promise<void>((resolve, reject) => {
-      const req = http.request(`${rec!.taps.mcp.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" } }, (res) => {
-        expect(res.headers["content-type"]).toBe("text/event-stream");
-        res.on("data", (c: Buffer) => {
-          events.push(c.toString());
-          if (events.length === 1) release();
-        });
-        res.on("end", () => resolve());
-      });
+      const req = http.request(
+        `${rec!.taps.mcp.url}/mcp`,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        },
+        (res) => {
+          expect(res.headers["content-type"]).toBe("text/event-stream");
+          res.on("data", (c: Buffer) => {
+            events.push(c.toString());
+            if (events.length === 1) release();
+          });
+          res.on("end", () => resolve());
+        },
+      );
       req.on("error", reject);
-      req.end('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"append","arguments":{"content":"buy milk"}}}');
+      req.end(
+        '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"append","arguments":{"content":"buy milk"}}}',
+      );
     });
     expect(events[0]).toContain("notifications/progress");
     expect(events.join("")).toContain("Added: buy milk");
-    const [trace] = await eventually(async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null), "recording");
+    const [trace] = await eventually(
+      async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null),
+      "recording",
+    );
     expect(trace!.exchanges[0]!.classification).toEqual({
       kind: "mcp",
       method: "tools/call",
@@ -251,10 +335,18 @@ describe("streaming through the taps", () => {
     });
     rec = await startRecorder({ mcp: up.url });
     const call = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
-    const rebound = await request(`${rec.taps.mcp.url}/mcp`, { method: "POST", headers: { Host: "evil.example", "content-type": "application/json" }, body: call });
+    const rebound = await request(`${rec.taps.mcp.url}/mcp`, {
+      method: "POST",
+      headers: { Host: "evil.example", "content-type": "application/json" },
+      body: call,
+    });
     expect(rebound.status).toBe(403);
     expect(up.received).toHaveLength(0);
-    const local = await request(`${rec.taps.mcp.url}/mcp`, { method: "POST", headers: { Origin: "http://localhost:5173", "content-type": "application/json" }, body: call });
+    const local = await request(`${rec.taps.mcp.url}/mcp`, {
+      method: "POST",
+      headers: { Origin: "http://localhost:5173", "content-type": "application/json" },
+      body: call,
+    });
     expect(local.status).toBe(200);
     expect(up.received[0]!.headers.find(([k]) => k.toLowerCase() === "origin")?.[1]).toBe("http://localhost:5173");
   });

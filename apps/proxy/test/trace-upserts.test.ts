@@ -23,24 +23,63 @@ function db(): Db {
 }
 
 let id = 0;
-function rec(traceId: string, start: number, end: number | null, title: string, titleRank: number, groupedBy: ExchangeRecord["groupedBy"]): ExchangeRecord {
+function rec(
+  traceId: string,
+  start: number,
+  end: number | null,
+  title: string,
+  titleRank: number,
+  groupedBy: ExchangeRecord["groupedBy"],
+): ExchangeRecord {
   return {
     summary: {
-      id: ++id, traceId, seq: id, tap: "model", method: "POST", url: "/api/chat", upstream: "http://x", status: 200, state: "complete", error: null,
-      timings: { start, requestEnd: start, firstByte: start, end }, requestSize: 0, responseSize: 0, chunkCount: 0, classification: { kind: "other" },
+      id: ++id,
+      traceId,
+      seq: id,
+      tap: "model",
+      method: "POST",
+      url: "/api/chat",
+      upstream: "http://x",
+      status: 200,
+      state: "complete",
+      error: null,
+      timings: { start, requestEnd: start, firstByte: start, end },
+      requestSize: 0,
+      responseSize: 0,
+      chunkCount: 0,
+      classification: { kind: "other" },
     },
-    requestHeaders: [], responseHeaders: [], requestBody: null, responseBody: null, chunks: [], toolMessages: null, simulated: null,
-    title, titleRank, groupedBy, source: "live",
+    requestHeaders: [],
+    responseHeaders: [],
+    requestBody: null,
+    responseBody: null,
+    chunks: [],
+    toolMessages: null,
+    simulated: null,
+    title,
+    titleRank,
+    groupedBy,
+    source: "live",
   };
 }
 
-const rows = (d: Db) => d.prepare("SELECT id, name, name_rank, source, created_at, updated_at, grouped_by FROM traces ORDER BY id").all();
+const rows = (d: Db) =>
+  d.prepare("SELECT id, name, name_rank, source, created_at, updated_at, grouped_by FROM traces ORDER BY id").all();
 
 describe("one trace upsert per trace per batch", () => {
   it("ends as upserting after every exchange in order would", () => {
     const batches = [
-      [rec("a", 10, 12, "POST /api/chat", 0, "single"), rec("b", 5, null, "tools/call append", 0, "session"), rec("a", 8, 20, "Add buy milk", 1, "conversation")],
-      [rec("a", 30, 31, "Add eggs", 1, "single"), rec("c", 1, 2, "first", 2, "traceparent"), rec("c", 3, 4, "second", 2, "traceparent"), rec("b", 6, 9, "x", 0, "session")],
+      [
+        rec("a", 10, 12, "POST /api/chat", 0, "single"),
+        rec("b", 5, null, "tools/call append", 0, "session"),
+        rec("a", 8, 20, "Add buy milk", 1, "conversation"),
+      ],
+      [
+        rec("a", 30, 31, "Add eggs", 1, "single"),
+        rec("c", 1, 2, "first", 2, "traceparent"),
+        rec("c", 3, 4, "second", 2, "traceparent"),
+        rec("b", 6, 9, "x", 0, "session"),
+      ],
       [rec("a", 40, 41, "the agent's question", 2, "single"), rec("a", 2, 3, "late", 2, "single")],
     ];
     const oneByOne = db();
@@ -51,7 +90,14 @@ describe("one trace upsert per trace per batch", () => {
     for (const batch of batches) for (const p of traceParams(batch)) upsert2.run(p);
     expect(rows(batched)).toEqual(rows(oneByOne));
     // What that is, spelled out for trace a: the first best name, the whole span, upgraded to conversation.
-    expect(rows(batched)[0]).toMatchObject({ id: "a", name: "the agent's question", name_rank: 2, created_at: 2, updated_at: 41, grouped_by: "conversation" });
+    expect(rows(batched)[0]).toMatchObject({
+      id: "a",
+      name: "the agent's question",
+      name_rank: 2,
+      created_at: 2,
+      updated_at: 41,
+      grouped_by: "conversation",
+    });
     expect(traceParams(batches[1]!)).toHaveLength(3);
   });
 });
@@ -59,7 +105,10 @@ describe("one trace upsert per trace per batch", () => {
 describe("a body's meta column", () => {
   it("is the JSON of its BodyMeta, whatever the content type holds", () => {
     for (const contentType of ["application/json", 'text/plain; name="a\\"b"', "ünï\u2028", null]) {
-      for (const [encoding, truncated] of [["utf8", false], ["base64", true]] as const) {
+      for (const [encoding, truncated] of [
+        ["utf8", false],
+        ["base64", true],
+      ] as const) {
         const b = { data: "x", encoding, size: 12, storedSize: 10, truncated, contentType };
         const meta: BodyMeta = { encoding, size: 12, storedSize: 10, truncated, contentType };
         expect(metaJson(b)).toBe(JSON.stringify(meta));

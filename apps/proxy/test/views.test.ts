@@ -6,7 +6,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import { renderChat } from "@hopscope/shared/prompt/render";
 import { QWEN25_SYSTEM, QWEN25_TEMPLATE } from "@hopscope/shared/prompt/qwen25";
 import { ExchangeViewsSchema } from "@hopscope/shared/trace/views";
-import { eventually, getJson, request, startRecorder, startUpstream, traces, type TestRecorder, type Upstream } from "./helpers";
+import {
+  eventually,
+  getJson,
+  request,
+  startRecorder,
+  startUpstream,
+  traces,
+  type TestRecorder,
+  type Upstream,
+} from "./helpers";
 
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
@@ -21,7 +30,16 @@ const chatBody = JSON.stringify({
   model: "qwen2.5:7b",
   stream: false,
   messages: [{ role: "user", content: "Add buy milk to my notes" }],
-  tools: [{ type: "function", function: { name: "append", description: "Append a line", parameters: { type: "object", properties: { content: { type: "string" } }, required: ["content"] } } }],
+  tools: [
+    {
+      type: "function",
+      function: {
+        name: "append",
+        description: "Append a line",
+        parameters: { type: "object", properties: { content: { type: "string" } }, required: ["content"] },
+      },
+    },
+  ],
 });
 
 /** Answers like Ollama 0.13.5 (its debug render differs from ours at the very end, so the check has something to find). */
@@ -31,12 +49,21 @@ async function ollamaLike(): Promise<Upstream> {
     if (req.url === "/api/version") return res.end('{"version":"0.13.5"}');
     if (req.url === "/api/show") return res.end(JSON.stringify({ template: QWEN25_TEMPLATE, system: QWEN25_SYSTEM }));
     const parsed = JSON.parse(body.toString()) as Record<string, unknown>;
-    if (parsed._debug_render_only) return res.end(JSON.stringify({ _debug_info: { rendered_template: `${renderChat(parsed, { ollamaVersion: "0.13.5" }).text}!` } }));
+    if (parsed._debug_render_only)
+      return res.end(
+        JSON.stringify({
+          _debug_info: { rendered_template: `${renderChat(parsed, { ollamaVersion: "0.13.5" }).text}!` },
+        }),
+      );
     res.end(
       JSON.stringify({
         model: "qwen2.5:7b",
         created_at: "2026-01-01T00:00:00Z",
-        message: { role: "assistant", content: "", tool_calls: [{ id: "call_1", function: { index: 0, name: "append", arguments: { content: "buy milk" } } }] },
+        message: {
+          role: "assistant",
+          content: "",
+          tool_calls: [{ id: "call_1", function: { index: 0, name: "append", arguments: { content: "buy milk" } } }],
+        },
         done: true,
         done_reason: "stop",
       }),
@@ -49,7 +76,10 @@ describe("exchange views", () => {
     up = await ollamaLike();
     rec = await startRecorder({ model: up.url });
     await request(`${rec.taps.model.url}/api/chat`, { method: "POST", body: chatBody });
-    const [trace] = await eventually(async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null), "recording");
+    const [trace] = await eventually(
+      async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null),
+      "recording",
+    );
     const id = trace!.exchanges[0]!.id;
     const views = ExchangeViewsSchema.parse((await getJson(`${rec.url}/api/exchanges/${id}/views`)).body);
     const ours = renderChat(JSON.parse(chatBody) as Record<string, unknown>, { ollamaVersion: "0.13.5" }).text;
@@ -57,7 +87,12 @@ describe("exchange views", () => {
     expect(views.prompt?.ollamaVersion).toBe("0.13.5");
     expect(views.prompt?.segments.some((s) => s.kind === "tool")).toBe(true);
     expect(views.prompt?.tokens?.pieces.join("")).toBe(ours);
-    expect(views.prompt?.verified).toMatchObject({ match: false, ours, server: `${ours}!`, firstDifference: ours.length });
+    expect(views.prompt?.verified).toMatchObject({
+      match: false,
+      ours,
+      server: `${ours}!`,
+      firstDifference: ours.length,
+    });
     expect(views.rawOutput).toEqual({
       text: '<tool_call>\n{"name": "append", "arguments": {"content": "buy milk"}}\n</tool_call>',
       reconstructed: true,

@@ -94,7 +94,11 @@ export function createAppContext(wsUrl: string): AppContext {
   applyHash();
   window.addEventListener("hashchange", applyHash);
   const stopUrlSync = effect(() => {
-    const hash = formatRoute({ traceId: trace.traceId.value, hop: trace.selectedHop.value, present: ui.presenter.value });
+    const hash = formatRoute({
+      traceId: trace.traceId.value,
+      hop: trace.selectedHop.value,
+      present: ui.presenter.value,
+    });
     // replaceState: stepping through 40 hops should not fill the back button's history.
     if (hash !== location.hash && !(hash === "#/" && location.hash === "")) history.replaceState(null, "", hash);
   });

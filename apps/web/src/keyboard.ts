@@ -26,9 +26,18 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ["G", "End"], label: "Last hop", run: (c) => c.replay.last() },
   { keys: ["["], label: "Newer trace in the list", run: (c) => openNeighbour(c, -1), liveOnly: true },
   { keys: ["]"], label: "Older trace in the list", run: (c) => openNeighbour(c, 1), liveOnly: true },
-  { keys: ["l"], label: "Follow live again (after you navigated by hand)", run: (c) => c.followLive.resume(), liveOnly: true },
+  {
+    keys: ["l"],
+    label: "Follow live again (after you navigated by hand)",
+    run: (c) => c.followLive.resume(),
+    liveOnly: true,
+  },
   { keys: ["r"], label: "Narrate from the start (replay)", run: (c) => c.replay.begin() },
-  { keys: [" ", "PageDown"], label: "Next hop (step mode) · play, pause, go on (auto)", run: (c) => c.replay.advance() },
+  {
+    keys: [" ", "PageDown"],
+    label: "Next hop (step mode) · play, pause, go on (auto)",
+    run: (c) => c.replay.advance(),
+  },
   { keys: ["PageUp"], label: "Previous hop (a presentation clicker's back)", run: (c) => c.replay.step(-1) },
   { keys: ["m"], label: "Step mode / auto-advance (holds at key hops)", run: (c) => c.replay.toggleMode() },
   { keys: ["f"], label: "Replay faster (up to 4×)", run: (c) => c.replay.faster() },
@@ -80,7 +89,10 @@ function focus(id: string): void {
 }
 
 function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+  return (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))
+  );
 }
 
 /** Ctrl/⌘ with + − 0 zooms the whole UI (instead of the browser's page zoom, which the room cannot see reset). */
@@ -106,5 +118,21 @@ export function handleKey(ctx: AppContext, event: KeyboardEvent, shortcuts: Shor
 }
 
 export function keyName(key: string): string {
-  return key === " " ? "Space" : key === "PageDown" ? "PgDn" : key === "PageUp" ? "PgUp" : key === "ArrowRight" ? "→" : key === "ArrowLeft" ? "←" : key === "ArrowUp" ? "↑" : key === "ArrowDown" ? "↓" : key === "Escape" ? "Esc" : key;
+  return key === " "
+    ? "Space"
+    : key === "PageDown"
+      ? "PgDn"
+      : key === "PageUp"
+        ? "PgUp"
+        : key === "ArrowRight"
+          ? "→"
+          : key === "ArrowLeft"
+            ? "←"
+            : key === "ArrowUp"
+              ? "↑"
+              : key === "ArrowDown"
+                ? "↓"
+                : key === "Escape"
+                  ? "Esc"
+                  : key;
 }

@@ -9,7 +9,7 @@ import { AudienceBadge } from "./audience/AudienceBadge";
 import { PresenterAudienceModel } from "./audience/PresenterAudienceModel";
 
 const root = document.getElementById("app");
-if (!root) throw new Error("index.html must contain <div id=\"app\">");
+if (!root) throw new Error('index.html must contain <div id="app">');
 const ctx = createAppContext(feedUrl(location));
 render(<App ctx={ctx} />, root);
 // The audience panel has its own root: it floats over the timeline and the presenter view alike.

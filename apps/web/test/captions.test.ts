@@ -10,10 +10,31 @@ import type { Hop } from "../src/models/hops";
 import { inToolCall, streamState } from "../src/models/stream-state";
 import { exchange } from "./fixtures";
 
-const chat = (over: Partial<ExchangeSummary> = {}, toolCalls: { name: string; arguments: Record<string, unknown> }[] = []) =>
-  exchange({ tap: "model", classification: { kind: "model.chat", messageCount: 1, toolCount: 5, stream: true, toolCalls }, ...over }, 1000, null);
-const hop = (kind: Hop["kind"], x: ExchangeSummary): Hop => ({ number: kind === "model-request" ? 3 : 4, kind, exchangeId: x.id, arrows: [], at: 0 });
-const streaming = (x: ExchangeSummary) => ({ ...x, state: "streaming" as const, timings: { ...x.timings, requestEnd: 1001, firstByte: 3000, end: null } });
+const chat = (
+  over: Partial<ExchangeSummary> = {},
+  toolCalls: { name: string; arguments: Record<string, unknown> }[] = [],
+) =>
+  exchange(
+    {
+      tap: "model",
+      classification: { kind: "model.chat", messageCount: 1, toolCount: 5, stream: true, toolCalls },
+      ...over,
+    },
+    1000,
+    null,
+  );
+const hop = (kind: Hop["kind"], x: ExchangeSummary): Hop => ({
+  number: kind === "model-request" ? 3 : 4,
+  kind,
+  exchangeId: x.id,
+  arrows: [],
+  at: 0,
+});
+const streaming = (x: ExchangeSummary) => ({
+  ...x,
+  state: "streaming" as const,
+  timings: { ...x.timings, requestEnd: 1001, firstByte: 3000, end: null },
+});
 
 describe("captions by state", () => {
   it("waiting for the first byte says what the model server is doing, and for how long", () => {
@@ -29,7 +50,13 @@ describe("captions by state", () => {
 
   it("waiting on a request with stream: false says the whole answer comes at once", () => {
     const base = chat();
-    const x: ExchangeSummary = { ...base, classification: { ...(base.classification as Extract<ExchangeSummary["classification"], { kind: "model.chat" }>), stream: false } };
+    const x: ExchangeSummary = {
+      ...base,
+      classification: {
+        ...(base.classification as Extract<ExchangeSummary["classification"], { kind: "model.chat" }>),
+        stream: false,
+      },
+    };
     const st = streamState({ x, text: null, tokens: 0, ended: false, now: 2001 });
     expect(st).toMatchObject({ kind: "waiting", streamed: false });
     const c = captionFor(hop("model-request", x), x, x.id, st);
@@ -39,7 +66,13 @@ describe("captions by state", () => {
 
   it("a response not streamed is arriving whole: no verdict until it has arrived", () => {
     const base = streaming(chat());
-    const x: ExchangeSummary = { ...base, classification: { ...(base.classification as Extract<ExchangeSummary["classification"], { kind: "model.chat" }>), stream: false } };
+    const x: ExchangeSummary = {
+      ...base,
+      classification: {
+        ...(base.classification as Extract<ExchangeSummary["classification"], { kind: "model.chat" }>),
+        stream: false,
+      },
+    };
     const st = streamState({ x, text: "", tokens: 0, ended: false, now: 3005 });
     expect(st).toEqual({ kind: "arriving" });
     const c = captionFor(hop("model-response", x), x, x.id, st);
@@ -64,7 +97,13 @@ describe("captions by state", () => {
       expect(c.title).toMatch(/tool call/);
       expect(c.title + c.text).not.toMatch(/no tool call|answers in words/i);
     }
-    const named = streamState({ x: { ...x, id: 777 }, text: '<tool_call>\n{"name": "append", "arguments": {}}', tokens: 9, ended: false, now: 4000 });
+    const named = streamState({
+      x: { ...x, id: 777 },
+      text: '<tool_call>\n{"name": "append", "arguments": {}}',
+      tokens: 9,
+      ended: false,
+      now: 4000,
+    });
     expect(named).toMatchObject({ kind: "tool-call", toolName: "append" });
   });
 
@@ -81,17 +120,32 @@ describe("captions by state", () => {
       ...base,
       state: "complete",
       timings: { start: 1000, requestEnd: 1001, firstByte: 3000, end: 3500 },
-      classification: { ...(base.classification as Extract<ExchangeSummary["classification"], { kind: "model.chat" }>), doneReason: "stop", loadDuration: 1.5e9, promptEvalDuration: 2e8, promptEvalCount: 512, evalDuration: 1e9, evalCount: 25 },
+      classification: {
+        ...(base.classification as Extract<ExchangeSummary["classification"], { kind: "model.chat" }>),
+        doneReason: "stop",
+        loadDuration: 1.5e9,
+        promptEvalDuration: 2e8,
+        promptEvalCount: 512,
+        evalDuration: 1e9,
+        evalCount: 25,
+      },
     };
     const st = streamState({ x, text: "<tool_call>…</tool_call>", tokens: 1, ended: true, now: 9999 });
     const c = captionFor(hop("model-response", x), x, x.id, st);
     expect(c.state).toBe("done");
     expect(c.title).toBe("The model asks for a tool: append");
-    expect(c.meter).toBe("Model server: loading the model 1.5 s · reading the prompt (512 tokens) 0.2 s · writing 25 tokens 1.0 s = 25.0 tokens/s");
+    expect(c.meter).toBe(
+      "Model server: loading the model 1.5 s · reading the prompt (512 tokens) 0.2 s · writing 25 tokens 1.0 s = 25.0 tokens/s",
+    );
   });
 
   it("a stream cut mid-tool-call is captioned as cut, not as done", () => {
-    const x: ExchangeSummary = { ...streaming(chat()), id: 555, state: "aborted", timings: { start: 1000, requestEnd: 1001, firstByte: 3000, end: 3100 } };
+    const x: ExchangeSummary = {
+      ...streaming(chat()),
+      id: 555,
+      state: "aborted",
+      timings: { start: 1000, requestEnd: 1001, firstByte: 3000, end: 3100 },
+    };
     const st = streamState({ x, text: '<tool_call>\n{"name": "app', tokens: 6, ended: true, now: 4000 });
     expect(st).toEqual({ kind: "cut", inToolCall: true, tokens: 6 });
     const c = captionFor(hop("model-response", x), x, x.id, st);

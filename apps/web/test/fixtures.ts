@@ -3,7 +3,11 @@ import { ExchangeSummarySchema, type ExchangeSummary } from "@hopscope/shared/tr
 
 let nextId = 1;
 
-export function exchange(partial: Partial<ExchangeSummary> & Pick<ExchangeSummary, "tap" | "classification">, start: number, end: number | null): ExchangeSummary {
+export function exchange(
+  partial: Partial<ExchangeSummary> & Pick<ExchangeSummary, "tap" | "classification">,
+  start: number,
+  end: number | null,
+): ExchangeSummary {
   const id = partial.id ?? nextId++;
   return ExchangeSummarySchema.parse({
     id,
@@ -25,16 +29,46 @@ export function exchange(partial: Partial<ExchangeSummary> & Pick<ExchangeSummar
 
 /** The article's Part 4 trace: /agent, tools/list, chat, tools/call, chat, reply. */
 export function articleTrace(): ExchangeSummary[] {
-  const agent = exchange({ tap: "agent", classification: { kind: "agent", message: "Add buy milk to my notes" } }, 0, 100);
+  const agent = exchange(
+    { tap: "agent", classification: { kind: "agent", message: "Add buy milk to my notes" } },
+    0,
+    100,
+  );
   const list = exchange({ tap: "mcp", classification: { kind: "mcp", method: "tools/list", outcome: "ok" } }, 5, 10);
   const chat1 = exchange(
-    { tap: "model", classification: { kind: "model.chat", messageCount: 1, toolCount: 5, stream: false, toolCalls: [{ name: "append", arguments: { content: "buy milk" } }] } },
+    {
+      tap: "model",
+      classification: {
+        kind: "model.chat",
+        messageCount: 1,
+        toolCount: 5,
+        stream: false,
+        toolCalls: [{ name: "append", arguments: { content: "buy milk" } }],
+      },
+    },
     12,
     40,
   );
-  const call = exchange({ tap: "mcp", classification: { kind: "mcp", method: "tools/call", toolName: "append", outcome: "ok", resultText: "Success" } }, 41, 45);
+  const call = exchange(
+    {
+      tap: "mcp",
+      classification: { kind: "mcp", method: "tools/call", toolName: "append", outcome: "ok", resultText: "Success" },
+    },
+    41,
+    45,
+  );
   const chat2 = exchange(
-    { tap: "model", classification: { kind: "model.chat", messageCount: 3, toolCount: 5, stream: false, toolCalls: [], content: "Done." } },
+    {
+      tap: "model",
+      classification: {
+        kind: "model.chat",
+        messageCount: 3,
+        toolCount: 5,
+        stream: false,
+        toolCalls: [],
+        content: "Done.",
+      },
+    },
     46,
     90,
   );

@@ -1,13 +1,32 @@
 import { describe, expect, it } from "vitest";
 import type { NotesChange } from "@hopscope/shared/trace/notes-file";
-import { alongThePath, buildFollowIndex, findOccurrences, inToolDefinition, notesFollowDocs, type FollowSide } from "../src/models/follow-index";
+import {
+  alongThePath,
+  buildFollowIndex,
+  findOccurrences,
+  inToolDefinition,
+  notesFollowDocs,
+  type FollowSide,
+} from "../src/models/follow-index";
 
 const docs = [
   { exchangeId: 1, side: "request" as const, text: JSON.stringify({ message: "Add buy milk to my notes" }) },
-  { exchangeId: 3, side: "request" as const, text: JSON.stringify({ messages: [{ role: "user", content: "Add buy milk to my notes" }] }) },
-  { exchangeId: 3, side: "response" as const, text: '{"message":{"content":"","tool_calls":[{"function":{"name":"append","arguments":{"content":"buy milk"}}}]}}\n{"done":true}\n' },
+  {
+    exchangeId: 3,
+    side: "request" as const,
+    text: JSON.stringify({ messages: [{ role: "user", content: "Add buy milk to my notes" }] }),
+  },
+  {
+    exchangeId: 3,
+    side: "response" as const,
+    text: '{"message":{"content":"","tool_calls":[{"function":{"name":"append","arguments":{"content":"buy milk"}}}]}}\n{"done":true}\n',
+  },
   { exchangeId: 3, side: "prompt" as const, text: "<|im_start|>user\nAdd buy milk to my notes<|im_end|>", plain: true },
-  { exchangeId: 5, side: "response" as const, text: 'event: message\ndata: {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"Success"}]}}\n\n' },
+  {
+    exchangeId: 5,
+    side: "response" as const,
+    text: 'event: message\ndata: {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"Success"}]}}\n\n',
+  },
   { exchangeId: 6, side: "request" as const, text: "not json, mentions BUY MILK loudly" },
 ];
 
@@ -29,7 +48,13 @@ describe("follow the data", () => {
   it("reads SSE events and keeps the matched text's case in the snippet", () => {
     const found = findOccurrences(index, "success");
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ exchangeId: 5, path: "/result/content/0/text", match: "Success", before: "", after: "" });
+    expect(found[0]).toMatchObject({
+      exchangeId: 5,
+      path: "/result/content/0/text",
+      match: "Success",
+      before: "",
+      after: "",
+    });
     const loud = findOccurrences(index, "buy milk").find((o) => o.exchangeId === 6);
     expect(loud?.match).toBe("BUY MILK");
   });
@@ -69,7 +94,17 @@ describe("follow the data in the rendered prompt", () => {
 });
 
 describe("follow the data along its path", () => {
-  const o = (hop: number, side: FollowSide, path: string, origin?: string) => ({ exchangeId: hop, side, path, value: "", before: "", match: "buy milk", after: "", hop, ...(origin ? { origin } : {}) });
+  const o = (hop: number, side: FollowSide, path: string, origin?: string) => ({
+    exchangeId: hop,
+    side,
+    path,
+    value: "",
+    before: "",
+    match: "buy milk",
+    after: "",
+    hop,
+    ...(origin ? { origin } : {}),
+  });
 
   it("orders matches by hop, then as the data travels inside a hop, and sets tool definitions apart", () => {
     const found = [
@@ -85,7 +120,15 @@ describe("follow the data along its path", () => {
       o(5, "request", "/params/arguments/content"),
     ];
     const { path, toolDefinitions } = alongThePath(found);
-    expect(path.map((x) => `${x.hop}:${x.side}`)).toEqual(["1:request", "3:request", "3:prompt", "4:raw-output", "4:response", "5:request", "8:response"]);
+    expect(path.map((x) => `${x.hop}:${x.side}`)).toEqual([
+      "1:request",
+      "3:request",
+      "3:prompt",
+      "4:raw-output",
+      "4:response",
+      "5:request",
+      "8:response",
+    ]);
     expect(toolDefinitions.map((x) => `${x.hop}:${x.side}`)).toEqual(["2:response", "3:request", "3:prompt"]);
     expect(inToolDefinition({ side: "response", path: "/0/result/tools/1/description" })).toBe(true);
     expect(inToolDefinition({ side: "request", path: "/messages/0/content" })).toBe(false);
@@ -93,7 +136,13 @@ describe("follow the data along its path", () => {
 });
 
 describe("follow the data into the notes file", () => {
-  const text = (data: string) => ({ encoding: "utf8" as const, data, size: data.length, storedSize: data.length, truncated: false });
+  const text = (data: string) => ({
+    encoding: "utf8" as const,
+    data,
+    size: data.length,
+    storedSize: data.length,
+    truncated: false,
+  });
   const change = (id: number, exchangeId: number | null, before: string, after: string): NotesChange => ({
     id,
     at: id,
@@ -107,14 +156,27 @@ describe("follow the data into the notes file", () => {
   });
   const hopOf: Record<number, number> = { 1: 1, 3: 3, 5: 5, 7: 7 };
   const along = (docs: Parameters<typeof buildFollowIndex>[0], needle: string) =>
-    alongThePath(findOccurrences(buildFollowIndex(docs), needle).map((o) => ({ ...o, hop: hopOf[o.exchangeId] ?? 0 }))).path.map((x) => `${x.hop}:${x.side}${x.side === "notes" ? x.path : ""}`);
+    alongThePath(
+      findOccurrences(buildFollowIndex(docs), needle).map((o) => ({ ...o, hop: hopOf[o.exchangeId] ?? 0 })),
+    ).path.map((x) => `${x.hop}:${x.side}${x.side === "notes" ? x.path : ""}`);
 
   it("places the file's change right after the MCP request that made it, before the tool result", () => {
     const docs = [
-      { exchangeId: 5, side: "response" as const, text: JSON.stringify({ result: { content: [{ type: "text", text: "Appended: buy milk" }] } }) },
-      { exchangeId: 5, side: "request" as const, text: JSON.stringify({ method: "tools/call", params: { arguments: { content: "buy milk" } } }) },
+      {
+        exchangeId: 5,
+        side: "response" as const,
+        text: JSON.stringify({ result: { content: [{ type: "text", text: "Appended: buy milk" }] } }),
+      },
+      {
+        exchangeId: 5,
+        side: "request" as const,
+        text: JSON.stringify({ method: "tools/call", params: { arguments: { content: "buy milk" } } }),
+      },
       { exchangeId: 1, side: "request" as const, text: JSON.stringify({ message: "Add buy milk" }) },
-      ...notesFollowDocs([change(1, 5, "call the dentist\n", "call the dentist\nbuy milk\n"), change(2, null, "", "buy milk by hand\n")]),
+      ...notesFollowDocs([
+        change(1, 5, "call the dentist\n", "call the dentist\nbuy milk\n"),
+        change(2, null, "", "buy milk by hand\n"),
+      ]),
     ];
     // The value was already absent before: only the after-text matches; the hand edit (no tool call) is not a step.
     expect(along(docs, "buy milk")).toEqual(["1:request", "5:request", "5:notes/after", "5:response"]);

@@ -41,7 +41,11 @@ describe("numberHops", () => {
 
   it("shows a streaming response arrow from its first byte, marked in progress", () => {
     const chat = exchange(
-      { tap: "model", state: "streaming", classification: { kind: "model.chat", messageCount: 1, toolCount: 0, stream: true, toolCalls: [] } },
+      {
+        tap: "model",
+        state: "streaming",
+        classification: { kind: "model.chat", messageCount: 1, toolCount: 0, stream: true, toolCalls: [] },
+      },
       0,
       null,
     );
@@ -53,11 +57,33 @@ describe("numberHops", () => {
 
   it("draws a stdio server's own lines from the MCP lane, and one arrow for a message without an answer", () => {
     const stdio = { method: "STDIO", upstream: "stdio: node notes.js", status: null } as const;
-    const call = exchange({ ...stdio, url: "stdin", chunkCount: 1, tap: "mcp", classification: { kind: "mcp", method: "tools/call", toolName: "append", outcome: "ok" } }, 0, 5);
-    const note = exchange({ ...stdio, url: "stdin", tap: "mcp", classification: { kind: "mcp", method: "notifications/initialized", outcome: "notification" } }, 6, 6);
+    const call = exchange(
+      {
+        ...stdio,
+        url: "stdin",
+        chunkCount: 1,
+        tap: "mcp",
+        classification: { kind: "mcp", method: "tools/call", toolName: "append", outcome: "ok" },
+      },
+      0,
+      5,
+    );
+    const note = exchange(
+      {
+        ...stdio,
+        url: "stdin",
+        tap: "mcp",
+        classification: { kind: "mcp", method: "notifications/initialized", outcome: "notification" },
+      },
+      6,
+      6,
+    );
     const log = exchange({ ...stdio, url: "stderr", tap: "mcp", classification: { kind: "other" } }, 7, 7);
     const [h1, h2, h3] = numberHops([call, note, log]);
-    expect(h1!.arrows.map((a) => [a.from, a.to])).toEqual([["host", "mcp"], ["mcp", "host"]]);
+    expect(h1!.arrows.map((a) => [a.from, a.to])).toEqual([
+      ["host", "mcp"],
+      ["mcp", "host"],
+    ]);
     expect(h2!.arrows.map((a) => [a.from, a.to])).toEqual([["host", "mcp"]]);
     expect(h3!.arrows.map((a) => [a.from, a.to])).toEqual([["mcp", "host"]]);
   });

@@ -39,8 +39,21 @@ describe("hop payloads", () => {
       id: 1,
       result: {
         tools: [
-          { name: "read", description: "Read it.", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } },
-          { name: "update", description: "Find and replace.", inputSchema: { type: "object", properties: { search: { type: "string" }, replace: { type: "string" }, all: { type: "boolean" } }, required: ["search", "replace"] } },
+          {
+            name: "read",
+            description: "Read it.",
+            inputSchema: { type: "object", properties: {} },
+            annotations: { readOnlyHint: true },
+          },
+          {
+            name: "update",
+            description: "Find and replace.",
+            inputSchema: {
+              type: "object",
+              properties: { search: { type: "string" }, replace: { type: "string" }, all: { type: "boolean" } },
+              required: ["search", "replace"],
+            },
+          },
         ],
       },
     };
@@ -62,13 +75,18 @@ describe("hop payloads", () => {
     expect(countAgreement(509, 38).detail).toContain("cache");
     expect(countAgreement(400, 410).detail).toContain("different prompt");
     expect(countAgreement(10, undefined).equal).toBe(false);
-    expect(requestFacts({ tools: [{ function: { name: "read" } }], options: { num_ctx: 8192 } })).toEqual({ toolNames: ["read"], numCtx: 8192 });
+    expect(requestFacts({ tools: [{ function: { name: "read" } }], options: { num_ctx: 8192 } })).toEqual({
+      toolNames: ["read"],
+      numCtx: 8192,
+    });
   });
 });
 
 describe("generated tokens against eval_count", () => {
   it("explains the one token the server counts more: the end of the turn", () => {
-    expect(generatedAgreement(19, 20)).toContain("20 tokens generated, as the model server counted (eval_count): the 19 of this text, plus <|im_end|>");
+    expect(generatedAgreement(19, 20)).toContain(
+      "20 tokens generated, as the model server counted (eval_count): the 19 of this text, plus <|im_end|>",
+    );
     expect(generatedAgreement(12, 12)).toBe("12 tokens generated, as the model server counted (eval_count)");
     expect(generatedAgreement(12, 30)).toContain("the model server counted 30");
   });
@@ -76,7 +94,18 @@ describe("generated tokens against eval_count", () => {
 
 describe("trace list groups", () => {
   const t = (id: string, createdAt: number, source: "live" | "imported" = "live") =>
-    ({ id, name: `q ${id}`, source, createdAt, updatedAt: createdAt, exchangeCount: 5, errorCount: 0, groupedBy: "traceparent", simulated: true, savedAs: null }) as const;
+    ({
+      id,
+      name: `q ${id}`,
+      source,
+      createdAt,
+      updatedAt: createdAt,
+      exchangeCount: 5,
+      errorCount: 0,
+      groupedBy: "traceparent",
+      simulated: true,
+      savedAs: null,
+    }) as const;
 
   it("groups a conversation's turns (oldest first), keeps imported apart, and searches names and questions", () => {
     const traces = [t("c", 30), t("b", 20), t("i", 15, "imported"), t("a", 10)];

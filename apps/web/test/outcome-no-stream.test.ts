@@ -31,7 +31,9 @@ describe("an MCP GET answered 405 (the server offers no stream)", () => {
   it("is captioned as what it is, not as a JSON-RPC message", () => {
     const x = get(405);
     const hop: Hop = { number: 3, kind: "mcp", exchangeId: x.id, arrows: [], at: 0 };
-    expect(captionFor(hop, x, undefined)).toMatchObject({ title: "The client offers to listen; the server has no stream" });
+    expect(captionFor(hop, x, undefined)).toMatchObject({
+      title: "The client offers to listen; the server has no stream",
+    });
     expect(captionFor(hop, x, undefined).text).toContain("405 Method Not Allowed");
     expect(arrowLabel(hop, x, "response")).toBe("405 · no stream");
   });

@@ -14,7 +14,14 @@ describe("outcomeOf", () => {
   });
 
   it("marks failed exchanges and HTTP errors as errors, unfinished ones as pending", () => {
-    const chat = exchange({ tap: "model", classification: { kind: "model.chat", messageCount: 1, toolCount: 0, stream: false, toolCalls: [] } }, 0, 5);
+    const chat = exchange(
+      {
+        tap: "model",
+        classification: { kind: "model.chat", messageCount: 1, toolCount: 0, stream: false, toolCalls: [] },
+      },
+      0,
+      5,
+    );
     expect(outcomeOf({ ...chat, status: 500 })).toBe("error");
     expect(outcomeOf({ ...chat, state: "error", error: "the upstream closed the connection" })).toBe("error");
     expect(outcomeOf({ ...chat, state: "pending", status: null })).toBe("pending");

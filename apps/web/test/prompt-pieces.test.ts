@@ -18,12 +18,26 @@ describe("prompt pieces", () => {
   it("cuts the piece that straddles the start of what is new", () => {
     const ps = pieces(text, segs, 18);
     const cut = ps.filter((p) => p.seg?.path === "/messages/0/content");
-    expect(cut.map((p) => [p.start, p.end])).toEqual([[17, 18], [18, 19]]);
+    expect(cut.map((p) => [p.start, p.end])).toEqual([
+      [17, 18],
+      [18, 19],
+    ]);
     expect(ps.map((p) => text.slice(p.start, p.end)).join("")).toBe(text);
   });
 
   it("ignores overlapping and empty segments instead of repeating text", () => {
-    const ps = pieces("abcdef", [{ start: 0, end: 4, kind: "system" }, { start: 2, end: 3, kind: "tool" }, { start: 5, end: 5, kind: "tool" }], undefined);
-    expect(ps.map((p) => [p.start, p.end])).toEqual([[0, 4], [4, 6]]);
+    const ps = pieces(
+      "abcdef",
+      [
+        { start: 0, end: 4, kind: "system" },
+        { start: 2, end: 3, kind: "tool" },
+        { start: 5, end: 5, kind: "tool" },
+      ],
+      undefined,
+    );
+    expect(ps.map((p) => [p.start, p.end])).toEqual([
+      [0, 4],
+      [4, 6],
+    ]);
   });
 });

@@ -3,12 +3,19 @@ import { diffChatRequests } from "../src/models/request-diff";
 
 const tools = [{ type: "function", function: { name: "append" } }];
 const user = { role: "user", content: "Add buy milk to my notes" };
-const call = { role: "assistant", content: "", tool_calls: [{ function: { name: "append", arguments: { content: "buy milk" } } }] };
+const call = {
+  role: "assistant",
+  content: "",
+  tool_calls: [{ function: { name: "append", arguments: { content: "buy milk" } } }],
+};
 const result = { role: "tool", content: "Success", tool_name: "append" };
 
 describe("diffChatRequests", () => {
   it("marks the resent history and the new messages of the second request", () => {
-    const d = diffChatRequests({ model: "qwen2.5:7b", messages: [user], tools }, { model: "qwen2.5:7b", messages: [user, call, result], tools });
+    const d = diffChatRequests(
+      { model: "qwen2.5:7b", messages: [user], tools },
+      { model: "qwen2.5:7b", messages: [user, call, result], tools },
+    );
     expect(d.messages.map((m) => m.status)).toEqual(["resent", "new", "new"]);
     expect(d.newCount).toBe(2);
     expect(d.resentCount).toBe(1);
@@ -24,8 +31,14 @@ describe("diffChatRequests", () => {
   });
 
   it("reports dropped messages, changed tools and changed fields", () => {
-    const d = diffChatRequests({ messages: [user, call], tools, stream: false }, { messages: [user], tools: [], stream: true });
-    expect(d.messages.map((m) => [m.status, m.index])).toEqual([["resent", 0], ["removed", 1]]);
+    const d = diffChatRequests(
+      { messages: [user, call], tools, stream: false },
+      { messages: [user], tools: [], stream: true },
+    );
+    expect(d.messages.map((m) => [m.status, m.index])).toEqual([
+      ["resent", 0],
+      ["removed", 1],
+    ]);
     expect(d.toolsChanged).toBe(true);
     expect(d.changedFields).toEqual(["stream"]);
   });

@@ -25,7 +25,9 @@ describe("layoutRows", () => {
 
   it("finds the row at a height", () => {
     const l = layoutRows([0, 1, 0], { base: 4, compactBelow: 3 });
-    expect([0, 3.9, 4, 4 + 4 + bandRem(1) - 0.01, 8 + bandRem(1), 100, -5].map((y) => rowAt(l, y))).toEqual([0, 0, 1, 1, 2, 2, 0]);
+    expect([0, 3.9, 4, 4 + 4 + bandRem(1) - 0.01, 8 + bandRem(1), 100, -5].map((y) => rowAt(l, y))).toEqual([
+      0, 0, 1, 1, 2, 2, 0,
+    ]);
     expect(rowAt(layoutRows([], { base: 4, compactBelow: 3 }), 10)).toBe(0);
   });
 });

@@ -10,7 +10,8 @@ describe("parseShareParams", () => {
   });
 
   it("ignores hops that are not whole numbers from 1, and the timeline's own #/trace route", () => {
-    for (const bad of ["?hop=0", "?hop=-1", "?hop=2.5", "?hop=x", "?hop="]) expect(parseShareParams(bad, "").hop).toBeNull();
+    for (const bad of ["?hop=0", "?hop=-1", "?hop=2.5", "?hop=x", "?hop="])
+      expect(parseShareParams(bad, "").hop).toBeNull();
     expect(parseShareParams("", "#/trace/abc/hop/3")).toEqual({ hop: null, embed: false });
   });
 });

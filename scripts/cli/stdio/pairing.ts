@@ -46,7 +46,16 @@ export class StdioPairing {
       const oldest = this.waiting.size >= MAX_WAITING ? this.waiting.values().next().value : undefined;
       if (oldest) {
         this.waiting.delete(oldest.key);
-        events.push({ type: "answered", key: oldest.key, stream: oldest.stream, at: oldest.at, request: oldest.request, answer: null, answerAt: at, error: `still unanswered after ${MAX_WAITING} later requests; no longer awaited` });
+        events.push({
+          type: "answered",
+          key: oldest.key,
+          stream: oldest.stream,
+          at: oldest.at,
+          request: oldest.request,
+          answer: null,
+          answerAt: at,
+          error: `still unanswered after ${MAX_WAITING} later requests; no longer awaited`,
+        });
       }
       this.waiting.set(key, { key, stream, at, request: data });
       events.push({ type: "request", key, stream, at, frame: data });
@@ -55,13 +64,29 @@ export class StdioPairing {
     // A response answers a request of the other side.
     const key = `${other(stream)}:${JSON.stringify(id ?? null)}`;
     const asked = this.waiting.get(key);
-    if (!asked) return [{ type: "line", stream, at, frame: data, flag: `a JSON-RPC response to id ${JSON.stringify(id ?? null)}, which no request on ${other(stream)} asked for` }];
+    if (!asked)
+      return [
+        {
+          type: "line",
+          stream,
+          at,
+          frame: data,
+          flag: `a JSON-RPC response to id ${JSON.stringify(id ?? null)}, which no request on ${other(stream)} asked for`,
+        },
+      ];
     this.waiting.delete(key);
-    return [{ type: "answered", key, stream: asked.stream, at: asked.at, request: asked.request, answer: data, answerAt: at }];
+    return [
+      { type: "answered", key, stream: asked.stream, at: asked.at, request: asked.request, answer: data, answerAt: at },
+    ];
   }
 
   /** The server ended: half lines it left, requests it never answered, and how it ended. */
-  end(rest: { stream: "stdin" | "stdout" | "stderr"; frame: StdioFrame }[], code: number | null, signal: string | null, at: number): StdioEvent[] {
+  end(
+    rest: { stream: "stdin" | "stdout" | "stderr"; frame: StdioFrame }[],
+    code: number | null,
+    signal: string | null,
+    at: number,
+  ): StdioEvent[] {
     const how = signal ? `was killed by ${signal}` : `exited with code ${code ?? "?"}`;
     const events: StdioEvent[] = rest.map(({ stream, frame }) => ({
       type: "line",
@@ -71,8 +96,20 @@ export class StdioPairing {
       flag: `half a line: ${frame.size} bytes on ${stream} without a newline when the server ${how}`,
     }));
     for (const w of this.waiting.values()) {
-      const who = w.stream === "stdin" ? `the server ${how} before answering` : `the server ${how}; the host had not answered its request`;
-      events.push({ type: "answered", key: w.key, stream: w.stream, at: w.at, request: w.request, answer: null, answerAt: at, error: who });
+      const who =
+        w.stream === "stdin"
+          ? `the server ${how} before answering`
+          : `the server ${how}; the host had not answered its request`;
+      events.push({
+        type: "answered",
+        key: w.key,
+        stream: w.stream,
+        at: w.at,
+        request: w.request,
+        answer: null,
+        answerAt: at,
+        error: who,
+      });
     }
     this.waiting.clear();
     events.push({ type: "exit", at, code, signal });
@@ -88,6 +125,10 @@ export class StdioPairing {
     const method = /"method"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
     const looksRpc = /^\s*\{/.test(text) && /"jsonrpc"\s*:\s*"2\.0"/.test(text);
     if (!looksRpc) return undefined;
-    return { jsonrpc: "2.0", ...(id === undefined ? {} : { id: JSON.parse(id) as unknown }), ...(method === undefined ? {} : { method }) };
+    return {
+      jsonrpc: "2.0",
+      ...(id === undefined ? {} : { id: JSON.parse(id) as unknown }),
+      ...(method === undefined ? {} : { method }),
+    };
   }
 }

@@ -65,13 +65,16 @@ export class RecorderLink {
    */
   private schedule(): void {
     if (this.sending || this.timer || this.queue.length === 0) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.sending = this.drain().finally(() => {
-        this.sending = null;
-        this.schedule();
-      });
-    }, Math.max(BATCH_DELAY_MS, this.retryAt - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.sending = this.drain().finally(() => {
+          this.sending = null;
+          this.schedule();
+        });
+      },
+      Math.max(BATCH_DELAY_MS, this.retryAt - Date.now()),
+    );
     // The session's end is the server's exit, not this timer.
     this.timer.unref();
   }
@@ -85,7 +88,10 @@ export class RecorderLink {
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ session: this.session, events } satisfies StdioBatch),
         });
-        if (this.down) this.say(`the recorder at ${recorderUrl()} is back: recording again${this.dropped ? ` (${this.dropped} messages were not recorded)` : ""}`);
+        if (this.down)
+          this.say(
+            `the recorder at ${recorderUrl()} is back: recording again${this.dropped ? ` (${this.dropped} messages were not recorded)` : ""}`,
+          );
         this.down = false;
         this.dropped = 0;
       } catch (err) {
@@ -103,7 +109,8 @@ export class RecorderLink {
   private take(): StdioEvent[] {
     let bytes = 0;
     let n = 0;
-    while (n < this.queue.length && (n === 0 || bytes < MAX_BATCH_BYTES)) bytes += sizeOf(this.queue[n++] as StdioEvent);
+    while (n < this.queue.length && (n === 0 || bytes < MAX_BATCH_BYTES))
+      bytes += sizeOf(this.queue[n++] as StdioEvent);
     this.queuedBytes -= bytes;
     return this.queue.splice(0, n);
   }

@@ -35,7 +35,11 @@ export async function relay(opts: RelayOptions): Promise<{ code: number | null; 
   const stdout = opts.stdout ?? process.stdout;
   const stderr = opts.stderr ?? process.stderr;
   const pairing = new StdioPairing(opts.recordCap);
-  const framers: Record<Stream, StdioFramer> = { stdin: new StdioFramer(PARSE_CAP), stdout: new StdioFramer(PARSE_CAP), stderr: new StdioFramer(PARSE_CAP) };
+  const framers: Record<Stream, StdioFramer> = {
+    stdin: new StdioFramer(PARSE_CAP),
+    stdout: new StdioFramer(PARSE_CAP),
+    stderr: new StdioFramer(PARSE_CAP),
+  };
   const observe = (stream: Stream, chunk: Buffer, at: number) => {
     for (const frame of framers[stream].push(chunk)) opts.record(pairing.frame(stream, frame, at));
   };

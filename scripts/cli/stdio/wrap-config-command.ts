@@ -41,7 +41,8 @@ export async function wrapConfigCommand(verb: "wrap" | "unwrap", args: string[],
 export async function wrapFile(path: string, server: string, tap = tapCommand()): Promise<string> {
   const text = await readText(path);
   const backup = backupPath(path, server);
-  if (await exists(backup)) throw new ConfigError(`${backup} already exists: "${server}" was wrapped before; run hopscope unwrap first`);
+  if (await exists(backup))
+    throw new ConfigError(`${backup} already exists: "${server}" was wrapped before; run hopscope unwrap first`);
   const wrapped = wrapEntry(text, server, tap, path);
   await writeFile(backup, text, { flag: "wx" });
   await replaceFile(path, wrapped);
@@ -50,7 +51,8 @@ export async function wrapFile(path: string, server: string, tap = tapCommand())
 
 export async function unwrapFile(path: string, server: string, tap = tapCommand()): Promise<string> {
   const backup = backupPath(path, server);
-  if (!(await exists(backup))) throw new ConfigError(`no backup ${backup}: "${server}" in ${path} was not wrapped by hopscope wrap`);
+  if (!(await exists(backup)))
+    throw new ConfigError(`no backup ${backup}: "${server}" in ${path} was not wrapped by hopscope wrap`);
   const [text, original] = await Promise.all([readText(path), readText(backup)]);
   let untouched = false;
   try {
@@ -69,7 +71,8 @@ async function readText(path: string): Promise<string> {
   try {
     return await readFile(path, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new ConfigError(`${path} does not exist; see the README for where each host keeps its config`);
+    if ((err as NodeJS.ErrnoException).code === "ENOENT")
+      throw new ConfigError(`${path} does not exist; see the README for where each host keeps its config`);
     throw err;
   }
 }

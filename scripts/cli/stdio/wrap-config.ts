@@ -5,7 +5,15 @@
  * them), key order and formatting everywhere else are kept; the same edit run again gives the same bytes,
  * which is how `unwrap` knows the file is untouched since.
  */
-import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type ParseError } from "jsonc-parser";
+import {
+  applyEdits,
+  findNodeAtLocation,
+  modify,
+  parse,
+  parseTree,
+  printParseErrorCode,
+  type ParseError,
+} from "jsonc-parser";
 
 export interface TapCommand {
   /** The program that runs the tap: node, by absolute path (hosts launch servers with a bare PATH). */
@@ -28,29 +36,41 @@ export function findEntry(text: string, name: string, file: string): Entry {
   const json = parse(text, errors, { allowTrailingComma: true }) as unknown;
   if (errors.length > 0) {
     const first = errors[0] as ParseError;
-    throw new ConfigError(`${file} is not valid JSON (${printParseErrorCode(first.error)} at offset ${first.offset}); fix it first`);
+    throw new ConfigError(
+      `${file} is not valid JSON (${printParseErrorCode(first.error)} at offset ${first.offset}); fix it first`,
+    );
   }
   const root = typeof json === "object" && json !== null ? (json as Record<string, unknown>) : {};
-  const key = ["mcpServers", "servers"].find((k) => typeof root[k] === "object" && root[k] !== null) as Entry["key"] | undefined;
+  const key = ["mcpServers", "servers"].find((k) => typeof root[k] === "object" && root[k] !== null) as
+    Entry["key"] | undefined;
   if (!key) throw new ConfigError(`${file} has no "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code) object`);
   const servers = root[key] as Record<string, unknown>;
   const entry = servers[name];
   if (typeof entry !== "object" || entry === null) {
-    throw new ConfigError(`${file} has no server "${name}" in "${key}"; it has: ${Object.keys(servers).join(", ") || "none"}`);
+    throw new ConfigError(
+      `${file} has no server "${name}" in "${key}"; it has: ${Object.keys(servers).join(", ") || "none"}`,
+    );
   }
   const e = entry as Record<string, unknown>;
   if (typeof e.url === "string" || (typeof e.type === "string" && e.type !== "stdio")) {
-    throw new ConfigError(`server "${name}" is an HTTP server (${String(e.url ?? e.type)}): point its url at the recorder's MCP tap instead (http://127.0.0.1:7072/mcp with MCP_UPSTREAM set to it)`);
+    throw new ConfigError(
+      `server "${name}" is an HTTP server (${String(e.url ?? e.type)}): point its url at the recorder's MCP tap instead (http://127.0.0.1:7072/mcp with MCP_UPSTREAM set to it)`,
+    );
   }
   if (typeof e.command !== "string") throw new ConfigError(`server "${name}" in ${file} has no "command" to wrap`);
   const args = Array.isArray(e.args) && e.args.every((a) => typeof a === "string") ? (e.args as string[]) : [];
-  if (e.args !== undefined && !Array.isArray(e.args)) throw new ConfigError(`server "${name}" has "args" that is not a list of strings`);
+  if (e.args !== undefined && !Array.isArray(e.args))
+    throw new ConfigError(`server "${name}" has "args" that is not a list of strings`);
   return { key, command: e.command, args };
 }
 
 /** True when the entry already runs through the tap. */
 export function isWrapped(entry: Entry, tap: TapCommand): boolean {
-  return entry.command === tap.command && tap.args.every((a, i) => entry.args[i] === a) && entry.args[tap.args.length] === "wrap";
+  return (
+    entry.command === tap.command &&
+    tap.args.every((a, i) => entry.args[i] === a) &&
+    entry.args[tap.args.length] === "wrap"
+  );
 }
 
 /** The config text with server `name` running through the tap. */
@@ -74,8 +94,18 @@ export function restoreEntry(text: string, original: string, name: string, file:
     const from = oldTree && findNodeAtLocation(oldTree, [was.key, name, field]);
     const tree = parseTree(out);
     const at = tree && findNodeAtLocation(tree, [now.key, name, field]);
-    if (from && at) out = out.slice(0, at.offset) + original.slice(from.offset, from.offset + from.length) + out.slice(at.offset + at.length);
-    else out = applyEdits(out, modify(out, [now.key, name, field], field === "args" ? (from ? was.args : undefined) : was.command, { formattingOptions: formatOf(out) }));
+    if (from && at)
+      out =
+        out.slice(0, at.offset) +
+        original.slice(from.offset, from.offset + from.length) +
+        out.slice(at.offset + at.length);
+    else
+      out = applyEdits(
+        out,
+        modify(out, [now.key, name, field], field === "args" ? (from ? was.args : undefined) : was.command, {
+          formattingOptions: formatOf(out),
+        }),
+      );
   }
   return out;
 }
@@ -83,7 +113,11 @@ export function restoreEntry(text: string, original: string, name: string, file:
 /** The file's own indentation and line ends, for the few characters jsonc-parser writes. */
 function formatOf(text: string) {
   const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
-  return { insertSpaces: !indent.startsWith("\t"), tabSize: indent.startsWith("\t") ? 1 : indent.length, eol: text.includes("\r\n") ? "\r\n" : "\n" };
+  return {
+    insertSpaces: !indent.startsWith("\t"),
+    tabSize: indent.startsWith("\t") ? 1 : indent.length,
+    eol: text.includes("\r\n") ? "\r\n" : "\n",
+  };
 }
 
 function setEntry(text: string, key: Entry["key"], name: string, command: string, args: string[]): string {

@@ -17,9 +17,9 @@ export type AgentDialect = z.infer<typeof AgentDialectSchema>;
 
 export const AgentRequestSchema = z.strictObject({
   message: z
-    .string({ error: "message must be a string, for example {\"message\": \"Add buy milk to my notes\"}" })
+    .string({ error: 'message must be a string, for example {"message": "Add buy milk to my notes"}' })
     .trim()
-    .min(1, "message must not be empty, for example {\"message\": \"Add buy milk to my notes\"}"),
+    .min(1, 'message must not be empty, for example {"message": "Add buy milk to my notes"}'),
   conversationId: z
     .string({ error: "conversationId must be a string returned by an earlier /agent answer" })
     .min(1, "conversationId must not be empty: leave it out to start a new conversation")

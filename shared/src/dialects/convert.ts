@@ -35,7 +35,12 @@ export function toNative(d: Dialect, body: unknown, opts: { ollamaVersion?: stri
     case "ollama":
     case "ollama-generate": {
       const native = bodyObject(body, d === "ollama" ? "api.ChatRequest" : "api.GenerateRequest");
-      return { endpoint: d === "ollama" ? "/api/chat" : "/api/generate", native, paths: identityPaths(), stream: native.stream !== false };
+      return {
+        endpoint: d === "ollama" ? "/api/chat" : "/api/generate",
+        native,
+        paths: identityPaths(),
+        stream: native.stream !== false,
+      };
     }
   }
 }
@@ -56,9 +61,16 @@ export interface WriterIds {
 const defaultIds: WriterIds = { random: Math.random, hex: hexId, now: () => Date.now() };
 
 /** The writer for one response to `body` in dialect `d` (its ids are made as Ollama makes them). */
-export function dialectWriter(d: Exclude<Dialect, "ollama" | "ollama-generate">, body: Json, ids: WriterIds = defaultIds): DialectWriter {
+export function dialectWriter(
+  d: Exclude<Dialect, "ollama" | "ollama-generate">,
+  body: Json,
+  ids: WriterIds = defaultIds,
+): DialectWriter {
   const n = (x: Json): NativeChunk => readNativeChunk(x);
-  const usage = typeof body.stream_options === "object" && body.stream_options !== null && (body.stream_options as Json).include_usage === true;
+  const usage =
+    typeof body.stream_options === "object" &&
+    body.stream_options !== null &&
+    (body.stream_options as Json).include_usage === true;
   const rand = (max: number) => Math.floor(ids.random() * max);
   switch (d) {
     case "openai-chat": {

@@ -42,7 +42,8 @@ export function debugRenderRoute(d: Dialect, version: string): DebugRenderRoute 
   if (d === "ollama") return { endpoint: "/api/chat", sent: "client" };
   if (d === "ollama-generate") return { endpoint: "/api/generate", sent: "client" };
   const path = DIALECT_PATHS[d];
-  if (d === "openai-chat" && carriesDebugRender(d, version)) return { endpoint: "/v1/chat/completions", sent: "client" };
+  if (d === "openai-chat" && carriesDebugRender(d, version))
+    return { endpoint: "/v1/chat/completions", sent: "client" };
   const native = d === "openai-completions" ? "/api/generate" : "/api/chat";
   const why =
     d === "openai-completions" && carriesDebugRender(d, version)
@@ -50,5 +51,9 @@ export function debugRenderRoute(d: Dialect, version: string): DebugRenderRoute 
       : d === "openai-chat" || d === "openai-completions"
         ? `Ollama ${version}'s ${path} drops "_debug_render_only" (its OpenAI layer carries it from ${OPENAI_DEBUG_RENDER_SINCE})`
         : `Ollama's ${path} drops "_debug_render_only" (the request type of its ${d === "anthropic" ? "Anthropic" : "Responses"} layer has no such field, so the model would run)`;
-  return { endpoint: native, sent: "native", note: `${why}; so the native ${native} request hopscope derived is checked instead: the render, not the conversion.` };
+  return {
+    endpoint: native,
+    sent: "native",
+    note: `${why}; so the native ${native} request hopscope derived is checked instead: the render, not the conversion.`,
+  };
 }

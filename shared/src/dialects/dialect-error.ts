@@ -37,7 +37,12 @@ function anthropicError(status: number, message: string, requestId: string): Rec
 }
 
 /** The error body a dialect's client gets for `message` at `status` (native dialects: `{"error": message}`). */
-export function dialectErrorBody(d: Dialect, status: number, message: string, randomHex: (bytes: number) => string = hexId): Record<string, unknown> {
+export function dialectErrorBody(
+  d: Dialect,
+  status: number,
+  message: string,
+  randomHex: (bytes: number) => string = hexId,
+): Record<string, unknown> {
   switch (d) {
     case "ollama":
     case "ollama-generate":
@@ -54,7 +59,8 @@ export function errorMessageOf(body: unknown): string | null {
   if (typeof body !== "object" || body === null) return null;
   const err = (body as { error?: unknown }).error;
   if (typeof err === "string") return err;
-  if (typeof err === "object" && err !== null && typeof (err as { message?: unknown }).message === "string") return (err as { message: string }).message;
+  if (typeof err === "object" && err !== null && typeof (err as { message?: unknown }).message === "string")
+    return (err as { message: string }).message;
   return null;
 }
 

@@ -5,7 +5,8 @@
  */
 import { atLeast } from "../prompt/version";
 
-export type Dialect = "ollama" | "ollama-generate" | "openai-chat" | "openai-completions" | "openai-responses" | "anthropic";
+export type Dialect =
+  "ollama" | "ollama-generate" | "openai-chat" | "openai-completions" | "openai-responses" | "anthropic";
 
 /** The request path of each dialect's generating endpoint. */
 export const DIALECT_PATHS: Record<Dialect, string> = {

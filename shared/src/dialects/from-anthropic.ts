@@ -39,9 +39,14 @@ function toolResultText(content: unknown): { text: string; images: string[] } {
 
 function imageData(source: unknown, missing: string): string {
   if (!isObject(source)) throw new DialectError(400, missing);
-  if (source.type !== "base64") throw new DialectError(400, `invalid image source type: ${String(source.type ?? "")}. Only base64 images are supported.`);
+  if (source.type !== "base64")
+    throw new DialectError(
+      400,
+      `invalid image source type: ${String(source.type ?? "")}. Only base64 images are supported.`,
+    );
   const data = typeof source.data === "string" ? source.data : "";
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data)) throw new DialectError(400, "invalid base64 image data: illegal base64 data");
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data))
+    throw new DialectError(400, "invalid base64 image data: illegal base64 data");
   return data;
 }
 
@@ -74,15 +79,25 @@ function convertMessage(msg: Json, j: number, out: Json[], paths: PathMap, resul
       case "server_tool_use": {
         const id = typeof b.id === "string" ? b.id : "";
         const name = typeof b.name === "string" ? b.name : "";
-        if (b.type === "tool_use" && id === "") throw new DialectError(400, "tool_use block missing required 'id' field");
-        if (b.type === "tool_use" && name === "") throw new DialectError(400, "tool_use block missing required 'name' field");
+        if (b.type === "tool_use" && id === "")
+          throw new DialectError(400, "tool_use block missing required 'id' field");
+        if (b.type === "tool_use" && name === "")
+          throw new DialectError(400, "tool_use block missing required 'name' field");
         const input = optObject(b.input, `${STRUCT}.messages.content.input`, "api.ToolCallFunctionArguments") ?? {};
         calls.push({ call: nativeToolCall(id, name, input), at: bAt });
         return;
       }
       case "tool_result": {
         const r = toolResultText(b.content);
-        results.push({ msg: nativeMessage({ role: "tool", content: r.text, images: r.images, toolCallId: optString(b.tool_use_id, `${STRUCT}.messages.content.tool_use_id`) }), at: bAt });
+        results.push({
+          msg: nativeMessage({
+            role: "tool",
+            content: r.text,
+            images: r.images,
+            toolCallId: optString(b.tool_use_id, `${STRUCT}.messages.content.tool_use_id`),
+          }),
+          at: bAt,
+        });
         return;
       }
       case "thinking":
@@ -106,7 +121,10 @@ function convertMessage(msg: Json, j: number, out: Json[], paths: PathMap, resul
     paths.add(`/messages/${i}`, at);
     if (textPath) paths.add(`/messages/${i}/content`, textPath);
     calls.forEach((c, k) => {
-      paths.add(`/messages/${i}/tool_calls/${k}`, c.at).add(`/messages/${i}/tool_calls/${k}/function`, c.at).add(`/messages/${i}/tool_calls/${k}/function/arguments`, `${c.at}/input`);
+      paths
+        .add(`/messages/${i}/tool_calls/${k}`, c.at)
+        .add(`/messages/${i}/tool_calls/${k}/function`, c.at)
+        .add(`/messages/${i}/tool_calls/${k}/function/arguments`, `${c.at}/input`);
     });
     out.push(nativeMessage({ role, content: text, images, toolCalls: calls.map((c) => c.call), thinking }));
   }
@@ -124,15 +142,32 @@ function systemText(system: unknown): { text: string; path: string } {
 
 function convertTools(tools: Json[], paths: PathMap): Json[] {
   return tools.map((t, i) => {
-    paths.add(`/tools/${i}`, `/tools/${i}`).add(`/tools/${i}/function`, `/tools/${i}`).add(`/tools/${i}/function/parameters`, `/tools/${i}/input_schema`);
+    paths
+      .add(`/tools/${i}`, `/tools/${i}`)
+      .add(`/tools/${i}/function`, `/tools/${i}`)
+      .add(`/tools/${i}/function/parameters`, `/tools/${i}/input_schema`);
     if (typeof t.type === "string" && t.type.startsWith("web_search")) {
-      return { type: "function", function: { name: "web_search", description: "Search the web for current information. Use this to find up-to-date information about any topic.",
-        parameters: { type: "object", required: ["query"], properties: { query: { type: "string", description: "The search query to look up on the web" } } } } };
+      return {
+        type: "function",
+        function: {
+          name: "web_search",
+          description:
+            "Search the web for current information. Use this to find up-to-date information about any topic.",
+          parameters: {
+            type: "object",
+            required: ["query"],
+            properties: { query: { type: "string", description: "The search query to look up on the web" } },
+          },
+        },
+      };
     }
     const name = typeof t.name === "string" ? t.name : "";
     const schema = t.input_schema;
     if (schema !== undefined && schema !== null && !isObject(schema)) {
-      throw new DialectError(400, `invalid input_schema for tool "${name}": json: cannot unmarshal ${Array.isArray(schema) ? "array" : typeof schema} into Go value of type api.ToolFunctionParameters`);
+      throw new DialectError(
+        400,
+        `invalid input_schema for tool "${name}": json: cannot unmarshal ${Array.isArray(schema) ? "array" : typeof schema} into Go value of type api.ToolFunctionParameters`,
+      );
     }
     const fn: Json = { name, description: typeof t.description === "string" ? t.description : "" };
     if (isObject(schema)) fn.parameters = schema;
@@ -160,17 +195,29 @@ export function fromAnthropic(body: unknown, ollamaVersion?: string): Converted 
   messages.forEach((m, j) => convertMessage(m, j, out, paths, resultsFirst));
 
   const options: Json = { num_predict: maxTokens };
-  for (const [k, src, type] of [["temperature", "temperature", "float64"], ["top_p", "top_p", "float64"], ["top_k", "top_k", "int"]] as const) {
+  for (const [k, src, type] of [
+    ["temperature", "temperature", "float64"],
+    ["top_p", "top_p", "float64"],
+    ["top_k", "top_k", "int"],
+  ] as const) {
     const v = optNumber(r[src], `${STRUCT}.${src}`, type);
-    if (v !== undefined) { options[k] = v; paths.add(`/options/${k}`, `/${src}`); }
+    if (v !== undefined) {
+      options[k] = v;
+      paths.add(`/options/${k}`, `/${src}`);
+    }
   }
   const stops = optArray(r.stop_sequences, `${STRUCT}.stop_sequences`, "[]string");
-  if (stops && stops.length > 0) { options.stop = stops; paths.add("/options/stop", "/stop_sequences"); }
+  if (stops && stops.length > 0) {
+    options.stop = stops;
+    paths.add("/options/stop", "/stop_sequences");
+  }
 
   const declared = objects(r.tools, `${STRUCT}.tools`, "[]anthropic.Tool", "anthropic.Tool");
   // A built-in web_search tool owns the name: a custom tool of that name is dropped.
   const builtin = declared.some((t) => typeof t.type === "string" && t.type.startsWith("web_search"));
-  const kept = declared.filter((t) => !(builtin && !(typeof t.type === "string" && t.type.startsWith("web_search")) && t.name === "web_search"));
+  const kept = declared.filter(
+    (t) => !(builtin && !(typeof t.type === "string" && t.type.startsWith("web_search")) && t.name === "web_search"),
+  );
   const tools = convertTools(kept, paths);
 
   const thinkingCfg = optObject(r.thinking, `${STRUCT}.thinking`, "anthropic.ThinkingConfig");
@@ -180,13 +227,28 @@ export function fromAnthropic(body: unknown, ollamaVersion?: string): Converted 
   let think: unknown = thinkingCfg?.type === "enabled" ? true : thinkingCfg?.type === "disabled" ? false : undefined;
   if (think === undefined && ["high", "medium", "low", "max"].includes(effort)) think = effort;
   const stream = r.stream === true;
-  return { endpoint: "/api/chat", native: nativeChatRequest({ model, messages: out, stream, tools, options, think }), paths, stream };
+  return {
+    endpoint: "/api/chat",
+    native: nativeChatRequest({ model, messages: out, stream, tools, options, think }),
+    paths,
+    stream,
+  };
 }
 
 /** anthropic.EstimateInputTokens: a quarter of the characters of system, messages and tools (message_start's count). */
 export function estimateInputTokens(body: Json): number {
-  const len = (v: unknown): number => (typeof v === "string" ? new TextEncoder().encode(v).length : v === undefined || v === null ? 0 : JSON.stringify(v).length);
-  let total = typeof body.system === "string" ? len(body.system) : Array.isArray(body.system) ? body.system.reduce((n: number, b) => n + (isObject(b) ? len(b.text) : 0), 0) : 0;
+  const len = (v: unknown): number =>
+    typeof v === "string"
+      ? new TextEncoder().encode(v).length
+      : v === undefined || v === null
+        ? 0
+        : JSON.stringify(v).length;
+  let total =
+    typeof body.system === "string"
+      ? len(body.system)
+      : Array.isArray(body.system)
+        ? body.system.reduce((n: number, b) => n + (isObject(b) ? len(b.text) : 0), 0)
+        : 0;
   const messages = Array.isArray(body.messages) ? body.messages : [];
   for (const m of messages) {
     if (!isObject(m)) continue;
@@ -200,7 +262,8 @@ export function estimateInputTokens(body: Json): number {
       }
     }
   }
-  for (const t of Array.isArray(body.tools) ? body.tools : []) if (isObject(t)) total += len(t.name) + len(t.description) + len(t.input_schema);
+  for (const t of Array.isArray(body.tools) ? body.tools : [])
+    if (isObject(t)) total += len(t.name) + len(t.description) + len(t.input_schema);
   const tokens = Math.floor(total / 4);
   return tokens === 0 && (messages.length > 0 || body.system !== undefined) ? 1 : tokens;
 }

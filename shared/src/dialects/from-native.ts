@@ -17,7 +17,11 @@ function callsOf(m: Json, turn: number): Call[] {
   const calls = Array.isArray(m.tool_calls) ? m.tool_calls.filter(isObject) : [];
   return calls.map((tc, k) => {
     const fn = isObject(tc.function) ? tc.function : {};
-    return { id: typeof tc.id === "string" && tc.id !== "" ? tc.id : `call_${turn}_${k}`, name: typeof fn.name === "string" ? fn.name : "", arguments: isObject(fn.arguments) ? fn.arguments : {} };
+    return {
+      id: typeof tc.id === "string" && tc.id !== "" ? tc.id : `call_${turn}_${k}`,
+      name: typeof fn.name === "string" ? fn.name : "",
+      arguments: isObject(fn.arguments) ? fn.arguments : {},
+    };
   });
 }
 
@@ -43,11 +47,21 @@ const text = (m: Json) => (typeof m.content === "string" ? m.content : "");
 const toolsOf = (native: Json) => (Array.isArray(native.tools) ? native.tools.filter(isObject) : []);
 
 export function openAiChatBody(native: Json, extra: Json = {}): Json {
-  const messages = paired(Array.isArray(native.messages) ? native.messages.filter(isObject) : []).map(({ m, calls, answers }) => {
-    if (m.role === "tool") return { role: "tool", tool_call_id: answers ?? "", content: text(m) };
-    if (calls.length === 0) return { role: m.role, content: text(m) };
-    return { role: m.role, content: text(m) === "" ? null : text(m), tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) };
-  });
+  const messages = paired(Array.isArray(native.messages) ? native.messages.filter(isObject) : []).map(
+    ({ m, calls, answers }) => {
+      if (m.role === "tool") return { role: "tool", tool_call_id: answers ?? "", content: text(m) };
+      if (calls.length === 0) return { role: m.role, content: text(m) };
+      return {
+        role: m.role,
+        content: text(m) === "" ? null : text(m),
+        tool_calls: calls.map((c) => ({
+          id: c.id,
+          type: "function",
+          function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+        })),
+      };
+    },
+  );
   const body: Json = { model: native.model, messages };
   const tools = toolsOf(native);
   if (tools.length > 0) body.tools = tools;
@@ -66,7 +80,13 @@ export function anthropicBody(native: Json, extra: Json = {}): Json {
       const block = { type: "tool_result", tool_use_id: answers ?? "", content: text(m) };
       const last = out[out.length - 1];
       // Results of one turn's calls travel together in one user message, as Anthropic clients send them.
-      if (last && last.role === "user" && Array.isArray(last.content) && last.content.every((b) => isObject(b) && b.type === "tool_result")) last.content.push(block);
+      if (
+        last &&
+        last.role === "user" &&
+        Array.isArray(last.content) &&
+        last.content.every((b) => isObject(b) && b.type === "tool_result")
+      )
+        last.content.push(block);
       else out.push({ role: "user", content: [block] });
       continue;
     }
@@ -83,7 +103,11 @@ export function anthropicBody(native: Json, extra: Json = {}): Json {
   body.messages = out;
   const tools = toolsOf(native).map((t) => {
     const fn = isObject(t.function) ? t.function : {};
-    return { name: fn.name, description: fn.description ?? "", input_schema: isObject(fn.parameters) ? fn.parameters : { type: "object", properties: {} } };
+    return {
+      name: fn.name,
+      description: fn.description ?? "",
+      input_schema: isObject(fn.parameters) ? fn.parameters : { type: "object", properties: {} },
+    };
   });
   if (tools.length > 0) body.tools = tools;
   return { ...body, ...extra };

@@ -8,8 +8,26 @@
  * - `max_tokens` → num_predict, `stop` (string or list) → stop, temperature and top_p default to 1.0.
  */
 import { DialectError } from "./dialect-error";
-import { type Json, bodyObject, isObject, objects, optArray, optBool, optNumber, optObject, optString, parseJsonText } from "./go-decode";
-import { type Converted, type NativeToolCall, nativeChatRequest, nativeMessage, nativeToolCall, thinkFromEffort } from "./native";
+import {
+  type Json,
+  bodyObject,
+  isObject,
+  objects,
+  optArray,
+  optBool,
+  optNumber,
+  optObject,
+  optString,
+  parseJsonText,
+} from "./go-decode";
+import {
+  type Converted,
+  type NativeToolCall,
+  nativeChatRequest,
+  nativeMessage,
+  nativeToolCall,
+  thinkFromEffort,
+} from "./native";
 import { PathMap } from "./path-map";
 import { atLeast } from "../prompt/version";
 import { OPENAI_DEBUG_RENDER_SINCE } from "./debug-render";
@@ -23,8 +41,13 @@ export function toolCallsFromOpenAi(raw: unknown, field: string): NativeToolCall
     const args = optString(fn.arguments, `${field}.function.arguments`) ?? "";
     const parsed = parseJsonText(args);
     // Go unmarshals into an ordered map: anything but an object (or null) is refused.
-    if (!parsed.ok || (parsed.value !== null && !isObject(parsed.value))) throw new DialectError(400, "invalid tool call arguments");
-    return nativeToolCall(optString(tc.id, `${field}.id`), optString(fn.name, `${field}.function.name`) ?? "", (parsed.value ?? {}) as Json);
+    if (!parsed.ok || (parsed.value !== null && !isObject(parsed.value)))
+      throw new DialectError(400, "invalid tool call arguments");
+    return nativeToolCall(
+      optString(tc.id, `${field}.id`),
+      optString(fn.name, `${field}.function.name`) ?? "",
+      (parsed.value ?? {}) as Json,
+    );
   });
 }
 
@@ -33,7 +56,8 @@ function nameFromCallId(messages: Json[], id: string): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     const calls = Array.isArray(messages[i]!.tool_calls) ? (messages[i]!.tool_calls as unknown[]) : [];
     for (const tc of calls) {
-      if (isObject(tc) && tc.id === id && isObject(tc.function) && typeof tc.function.name === "string") return tc.function.name;
+      if (isObject(tc) && tc.id === id && isObject(tc.function) && typeof tc.function.name === "string")
+        return tc.function.name;
     }
   }
   return "";
@@ -76,7 +100,16 @@ function convertMessages(messages: Json[], paths: PathMap, version: string | und
     if (typeof content === "string") {
       paths.add(`/messages/${out.length}`, at);
       callsAt(out.length);
-      out.push(nativeMessage({ role, content, thinking: reasoning, toolCalls: toolCallsFromOpenAi(msg.tool_calls, `${field}.tool_calls`), toolName, toolCallId }));
+      out.push(
+        nativeMessage({
+          role,
+          content,
+          thinking: reasoning,
+          toolCalls: toolCallsFromOpenAi(msg.tool_calls, `${field}.tool_calls`),
+          toolName,
+          toolCallId,
+        }),
+      );
     } else if (Array.isArray(content)) {
       content.forEach((part, k) => {
         if (!isObject(part)) throw new DialectError(400, "invalid message format");
@@ -92,17 +125,34 @@ function convertMessages(messages: Json[], paths: PathMap, version: string | und
       const last = out[out.length - 1];
       if (last && calls && calls.length > 0) {
         callsAt(out.length - 1);
-        out[out.length - 1] = nativeMessage({ role: last.role as string, content: last.content as string, images: last.images as string[] | undefined,
-          toolCalls: toolCallsFromOpenAi(calls, `${field}.tool_calls`), toolName, toolCallId, thinking: reasoning });
+        out[out.length - 1] = nativeMessage({
+          role: last.role as string,
+          content: last.content as string,
+          images: last.images as string[] | undefined,
+          toolCalls: toolCallsFromOpenAi(calls, `${field}.tool_calls`),
+          toolName,
+          toolCallId,
+          thinking: reasoning,
+        });
       }
     } else {
       // Content may be left out only when the message carries tool calls.
       if (msg.tool_calls === undefined || msg.tool_calls === null) {
-        throw new DialectError(400, `invalid message content type: ${content === undefined || content === null ? "<nil>" : goTypeName(content)}`);
+        throw new DialectError(
+          400,
+          `invalid message content type: ${content === undefined || content === null ? "<nil>" : goTypeName(content)}`,
+        );
       }
       paths.add(`/messages/${out.length}`, at);
       callsAt(out.length);
-      out.push(nativeMessage({ role, thinking: reasoning, toolCalls: toolCallsFromOpenAi(msg.tool_calls, `${field}.tool_calls`), toolCallId }));
+      out.push(
+        nativeMessage({
+          role,
+          thinking: reasoning,
+          toolCalls: toolCallsFromOpenAi(msg.tool_calls, `${field}.tool_calls`),
+          toolCallId,
+        }),
+      );
     }
   });
   return out;
@@ -150,7 +200,13 @@ export function fromOpenAiChat(body: unknown, ollamaVersion?: string): Converted
     if (v !== undefined) options[k] = v;
   }
   options.top_p = optNumber(r.top_p, `${STRUCT}.top_p`) ?? 1.0;
-  for (const [k, v] of Object.entries({ stop: "/stop", num_predict: "/max_tokens", temperature: "/temperature", seed: "/seed", top_p: "/top_p" })) {
+  for (const [k, v] of Object.entries({
+    stop: "/stop",
+    num_predict: "/max_tokens",
+    temperature: "/temperature",
+    seed: "/seed",
+    top_p: "/top_p",
+  })) {
     if (options[k] !== undefined && r[v.slice(1)] !== undefined) paths.add(`/options/${k}`, v);
   }
 
@@ -158,10 +214,13 @@ export function fromOpenAiChat(body: unknown, ollamaVersion?: string): Converted
   const rf = optObject(r.response_format, `${STRUCT}.response_format`, "openai.ResponseFormat");
   const rfType = typeof rf?.type === "string" ? rf.type.trim().toLowerCase() : "";
   if (rfType === "json_object") format = "json";
-  else if (rfType === "json_schema" && isObject(rf?.json_schema) && rf.json_schema.schema !== undefined) format = rf.json_schema.schema;
+  else if (rfType === "json_schema" && isObject(rf?.json_schema) && rf.json_schema.schema !== undefined)
+    format = rf.json_schema.schema;
 
   const reasoning = optObject(r.reasoning, `${STRUCT}.reasoning`, "openai.Reasoning");
-  const effort = reasoning ? optString(reasoning.effort, `${STRUCT}.reasoning.effort`) : optString(r.reasoning_effort, `${STRUCT}.reasoning_effort`);
+  const effort = reasoning
+    ? optString(reasoning.effort, `${STRUCT}.reasoning.effort`)
+    : optString(r.reasoning_effort, `${STRUCT}.reasoning_effort`);
   const tools = optArray(r.tools, `${STRUCT}.tools`, "[]api.Tool");
   const request = nativeChatRequest({
     model,
@@ -172,7 +231,9 @@ export function fromOpenAiChat(body: unknown, ollamaVersion?: string): Converted
     options,
     think: thinkFromEffort(effort),
     // ChatCompletionRequest has carried `_debug_render_only` since 0.12.0 (debug-render.ts); before, Go dropped it.
-    debugRenderOnly: r._debug_render_only === true && (ollamaVersion === undefined || atLeast(ollamaVersion, OPENAI_DEBUG_RENDER_SINCE)),
+    debugRenderOnly:
+      r._debug_render_only === true &&
+      (ollamaVersion === undefined || atLeast(ollamaVersion, OPENAI_DEBUG_RENDER_SINCE)),
     logprobs: r.logprobs === true,
     topLogprobs: optNumber(r.top_logprobs, `${STRUCT}.top_logprobs`, "int"),
   });

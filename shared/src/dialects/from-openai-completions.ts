@@ -32,10 +32,22 @@ export function fromOpenAiCompletions(body: unknown, ollamaVersion?: string): Co
   const logprobs = optNumber(r.logprobs, f("logprobs"), "int");
 
   // api.GenerateRequest field order; prompt, suffix, system and template are not omitempty.
-  const native: Json = { model: optString(r.model, f("model")) ?? "", prompt: optString(r.prompt, f("prompt")) ?? "", suffix: optString(r.suffix, f("suffix")) ?? "", system: "", template: "", stream, options };
+  const native: Json = {
+    model: optString(r.model, f("model")) ?? "",
+    prompt: optString(r.prompt, f("prompt")) ?? "",
+    suffix: optString(r.suffix, f("suffix")) ?? "",
+    system: "",
+    template: "",
+    stream,
+    options,
+  };
   if (logprobs !== undefined && logprobs > 0) Object.assign(native, { logprobs: true, top_logprobs: logprobs });
   // CompletionRequest has carried `_debug_render_only` since 0.12.0 (debug-render.ts); before, Go dropped it.
-  if (r._debug_render_only === true && (ollamaVersion === undefined || atLeast(ollamaVersion, OPENAI_DEBUG_RENDER_SINCE))) native._debug_render_only = true;
+  if (
+    r._debug_render_only === true &&
+    (ollamaVersion === undefined || atLeast(ollamaVersion, OPENAI_DEBUG_RENDER_SINCE))
+  )
+    native._debug_render_only = true;
   const paths = new PathMap().add("/model", "/model").add("/prompt", "/prompt").add("/suffix", "/suffix");
   if (r.stop !== undefined) paths.add("/options/stop", "/stop");
   if (r.max_tokens !== undefined) paths.add("/options/num_predict", "/max_tokens");

@@ -16,10 +16,18 @@ const STRUCT = "ResponsesRequest";
 const TEXT_PARTS = new Set(["input_text", "output_text"]);
 
 /** The text of a message's content: a string, or its text parts concatenated (images are kept as data). */
-function contentText(content: unknown, at: string, where: string): { text: string; images: string[]; textPath: string } {
+function contentText(
+  content: unknown,
+  at: string,
+  where: string,
+): { text: string; images: string[]; textPath: string } {
   if (content === undefined || content === null) return { text: "", images: [], textPath: at };
   if (typeof content === "string") return { text: content, images: [], textPath: at };
-  if (!Array.isArray(content)) throw new DialectError(400, `${where}: content must be a string or array: json: cannot unmarshal ${typeof content} into Go value of type []json.RawMessage`);
+  if (!Array.isArray(content))
+    throw new DialectError(
+      400,
+      `${where}: content must be a string or array: json: cannot unmarshal ${typeof content} into Go value of type []json.RawMessage`,
+    );
   let text = "";
   const images: string[] = [];
   let textPath = at;
@@ -41,7 +49,8 @@ function convertInput(items: Json[], messages: Json[], paths: PathMap): void {
   let pendingThinking = "";
   items.forEach((item, i) => {
     const at = `/input/${i}`;
-    const type = typeof item.type === "string" && item.type !== "" ? item.type : typeof item.role === "string" ? "message" : "";
+    const type =
+      typeof item.type === "string" && item.type !== "" ? item.type : typeof item.role === "string" ? "message" : "";
     const last = messages[messages.length - 1];
     switch (type) {
       case "reasoning":
@@ -52,15 +61,29 @@ function convertInput(items: Json[], messages: Json[], paths: PathMap): void {
         const c = contentText(item.content, `${at}/content`, `input[${i}]`);
         const next = items[i + 1];
         const answers = isObject(next) && next.type === "function_call_output" ? next.call_id : undefined;
-        const lastCalls = last && last.role === "assistant" && Array.isArray(last.tool_calls) ? (last.tool_calls as Json[]) : [];
+        const lastCalls =
+          last && last.role === "assistant" && Array.isArray(last.tool_calls) ? (last.tool_calls as Json[]) : [];
         // An assistant message replayed between a call and its output joins the call's message.
         if (role === "assistant" && answers !== undefined && lastCalls.some((tc) => tc.id === answers)) {
-          last!.content = (last!.content as string) !== "" && c.text !== "" ? `${last!.content as string}\n${c.text}` : `${last!.content as string}${c.text}`;
-          if (pendingThinking) { last!.thinking = pendingThinking; pendingThinking = ""; }
+          last!.content =
+            (last!.content as string) !== "" && c.text !== ""
+              ? `${last!.content as string}\n${c.text}`
+              : `${last!.content as string}${c.text}`;
+          if (pendingThinking) {
+            last!.thinking = pendingThinking;
+            pendingThinking = "";
+          }
           return;
         }
         paths.add(`/messages/${messages.length}`, at).add(`/messages/${messages.length}/content`, c.textPath);
-        messages.push(nativeMessage({ role, content: c.text, images: c.images, thinking: role === "assistant" ? pendingThinking : undefined }));
+        messages.push(
+          nativeMessage({
+            role,
+            content: c.text,
+            images: c.images,
+            thinking: role === "assistant" ? pendingThinking : undefined,
+          }),
+        );
         if (role === "assistant") pendingThinking = "";
         return;
       }
@@ -70,17 +93,33 @@ function convertInput(items: Json[], messages: Json[], paths: PathMap): void {
         if (argsText !== "") {
           const parsed = parseJsonText(argsText);
           if (!parsed.ok) throw new DialectError(400, `failed to parse function call arguments: ${parsed.error}`);
-          if (!isObject(parsed.value)) throw new DialectError(400, "failed to parse function call arguments: json: cannot unmarshal into an object");
+          if (!isObject(parsed.value))
+            throw new DialectError(
+              400,
+              "failed to parse function call arguments: json: cannot unmarshal into an object",
+            );
           args = parsed.value;
         }
-        const call = nativeToolCall(optString(item.call_id, `${STRUCT}.input.call_id`), optString(item.name, `${STRUCT}.input.name`) ?? "", args);
+        const call = nativeToolCall(
+          optString(item.call_id, `${STRUCT}.input.call_id`),
+          optString(item.name, `${STRUCT}.input.name`) ?? "",
+          args,
+        );
         if (last && last.role === "assistant") {
           const calls = (last.tool_calls as unknown[] | undefined) ?? [];
-          paths.add(`/messages/${messages.length - 1}/tool_calls/${calls.length}`, at).add(`/messages/${messages.length - 1}/tool_calls/${calls.length}/function`, at);
+          paths
+            .add(`/messages/${messages.length - 1}/tool_calls/${calls.length}`, at)
+            .add(`/messages/${messages.length - 1}/tool_calls/${calls.length}/function`, at);
           last.tool_calls = [...calls, call];
-          if (pendingThinking) { last.thinking = pendingThinking; pendingThinking = ""; }
+          if (pendingThinking) {
+            last.thinking = pendingThinking;
+            pendingThinking = "";
+          }
         } else {
-          paths.add(`/messages/${messages.length}`, at).add(`/messages/${messages.length}/tool_calls/0`, at).add(`/messages/${messages.length}/tool_calls/0/function`, at);
+          paths
+            .add(`/messages/${messages.length}`, at)
+            .add(`/messages/${messages.length}/tool_calls/0`, at)
+            .add(`/messages/${messages.length}/tool_calls/0/function`, at);
           messages.push(nativeMessage({ role: "assistant", toolCalls: [call], thinking: pendingThinking }));
           pendingThinking = "";
         }
@@ -88,9 +127,19 @@ function convertInput(items: Json[], messages: Json[], paths: PathMap): void {
       }
       case "function_call_output": {
         const out = item.output;
-        const c = typeof out === "string" || out === undefined || out === null ? { text: out ?? "", images: [], textPath: `${at}/output` } : contentText(out, `${at}/output`, `input[${i}]`);
+        const c =
+          typeof out === "string" || out === undefined || out === null
+            ? { text: out ?? "", images: [], textPath: `${at}/output` }
+            : contentText(out, `${at}/output`, `input[${i}]`);
         paths.add(`/messages/${messages.length}`, at).add(`/messages/${messages.length}/content`, c.textPath);
-        messages.push(nativeMessage({ role: "tool", content: c.text as string, images: c.images, toolCallId: optString(item.call_id, `${STRUCT}.input.call_id`) }));
+        messages.push(
+          nativeMessage({
+            role: "tool",
+            content: c.text as string,
+            images: c.images,
+            toolCallId: optString(item.call_id, `${STRUCT}.input.call_id`),
+          }),
+        );
         return;
       }
       case "web_search_call":
@@ -107,7 +156,10 @@ function convertInput(items: Json[], messages: Json[], paths: PathMap): void {
 function convertTools(tools: Json[], paths: PathMap): Json[] {
   return tools.map((t, i) => {
     paths.add(`/tools/${i}`, `/tools/${i}`).add(`/tools/${i}/function`, `/tools/${i}`);
-    const fn: Json = { name: optString(t.name, `${STRUCT}.tools.name`) ?? "", description: optString(t.description, `${STRUCT}.tools.description`) ?? "" };
+    const fn: Json = {
+      name: optString(t.name, `${STRUCT}.tools.name`) ?? "",
+      description: optString(t.description, `${STRUCT}.tools.description`) ?? "",
+    };
     const params = optObject(t.parameters, `${STRUCT}.tools.parameters`, "map[string]interface {}");
     if (params) fn.parameters = params;
     return { type: typeof t.type === "string" ? t.type : "", function: fn };
@@ -129,19 +181,37 @@ export function fromOpenAiResponses(body: unknown): Converted {
       messages.push(nativeMessage({ role: "user", content: r.input }));
     }
   } else if (r.input !== undefined && r.input !== null) {
-    if (!Array.isArray(r.input)) throw new DialectError(400, `input must be a string or array: json: cannot unmarshal ${typeof r.input} into Go value of type []json.RawMessage`);
+    if (!Array.isArray(r.input))
+      throw new DialectError(
+        400,
+        `input must be a string or array: json: cannot unmarshal ${typeof r.input} into Go value of type []json.RawMessage`,
+      );
     convertInput(objects(r.input, `${STRUCT}.input`, "[]json.RawMessage", "json.RawMessage"), messages, paths);
   }
   const options: Json = { temperature: optNumber(r.temperature, `${STRUCT}.temperature`) ?? 1.0 };
   const topP = optNumber(r.top_p, `${STRUCT}.top_p`);
   if (topP !== undefined) options.top_p = topP;
   const maxOut = optNumber(r.max_output_tokens, `${STRUCT}.max_output_tokens`, "int");
-  if (maxOut !== undefined) { options.num_predict = maxOut; paths.add("/options/num_predict", "/max_output_tokens"); }
+  if (maxOut !== undefined) {
+    options.num_predict = maxOut;
+    paths.add("/options/num_predict", "/max_output_tokens");
+  }
   const reasoning = optObject(r.reasoning, `${STRUCT}.reasoning`, "openai.ResponsesReasoning");
   const text = optObject(r.text, `${STRUCT}.text`, "openai.ResponsesText");
   const format = isObject(text?.format) && text.format.type === "json_schema" ? text.format.schema : undefined;
   const stream = r.stream === true;
-  const tools = convertTools(objects(r.tools, `${STRUCT}.tools`, "[]openai.ResponsesTool", "openai.ResponsesTool"), paths);
-  const native = nativeChatRequest({ model: optString(r.model, `${STRUCT}.model`) ?? "", messages, stream, format, tools, options, think: thinkFromEffort(optString(reasoning?.effort, `${STRUCT}.reasoning.effort`)) });
+  const tools = convertTools(
+    objects(r.tools, `${STRUCT}.tools`, "[]openai.ResponsesTool", "openai.ResponsesTool"),
+    paths,
+  );
+  const native = nativeChatRequest({
+    model: optString(r.model, `${STRUCT}.model`) ?? "",
+    messages,
+    stream,
+    format,
+    tools,
+    options,
+    think: thinkFromEffort(optString(reasoning?.effort, `${STRUCT}.reasoning.effort`)),
+  });
   return { endpoint: "/api/chat", native, paths, stream };
 }

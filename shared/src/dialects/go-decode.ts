@@ -36,7 +36,8 @@ export function optString(v: unknown, field: string): string | undefined {
 export function optNumber(v: unknown, field: string, goType = "float64"): number | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== "number") fail(v, field, goType);
-  if (goType === "int" && !Number.isInteger(v)) throw new DialectError(400, `json: cannot unmarshal number ${v} into Go struct field ${field} of type int`);
+  if (goType === "int" && !Number.isInteger(v))
+    throw new DialectError(400, `json: cannot unmarshal number ${v} into Go struct field ${field} of type int`);
   return v;
 }
 
@@ -69,6 +70,10 @@ export function parseJsonText(text: string): { ok: true; value: unknown } | { ok
   } catch (err) {
     const pos = /position (\d+)/.exec((err as Error).message);
     const ch = pos ? text[Number(pos[1])] : undefined;
-    return { ok: false, error: ch === undefined ? "unexpected end of JSON input" : `invalid character '${ch}' looking for beginning of value` };
+    return {
+      ok: false,
+      error:
+        ch === undefined ? "unexpected end of JSON input" : `invalid character '${ch}' looking for beginning of value`,
+    };
   }
 }

@@ -39,7 +39,12 @@ export function readNativeChunk(r: Json): NativeChunk {
     thinking: str(m.thinking),
     toolCalls: calls.filter(isObject).map((tc) => {
       const fn = isObject(tc.function) ? tc.function : {};
-      return { ...(typeof tc.id === "string" ? { id: tc.id } : {}), index: num(fn.index), name: str(fn.name), arguments: isObject(fn.arguments) ? fn.arguments : {} };
+      return {
+        ...(typeof tc.id === "string" ? { id: tc.id } : {}),
+        index: num(fn.index),
+        name: str(fn.name),
+        arguments: isObject(fn.arguments) ? fn.arguments : {},
+      };
     }),
     done: r.done === true,
     doneReason: str(r.done_reason),

@@ -92,6 +92,9 @@ export function thinkFromEffort(effort: string | undefined): unknown {
     case "ultra":
       return "max";
     default:
-      throw new DialectError(400, `invalid reasoning value: "${effort}" (must be "minimal", "low", "medium", "high", "xhigh", "ultra", "max", or "none")`);
+      throw new DialectError(
+        400,
+        `invalid reasoning value: "${effort}" (must be "minimal", "low", "medium", "high", "xhigh", "ultra", "max", or "none")`,
+      );
   }
 }

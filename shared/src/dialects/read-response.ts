@@ -39,7 +39,10 @@ function argsOf(text: string): Json {
 export function responseBodies(text: string): Json[] {
   const whole = tryJson(text);
   if (whole !== undefined) return isObject(whole) ? [whole] : [];
-  return parseSse(text).filter((e) => e.data !== "[DONE]").map((e) => tryJson(e.data)).filter(isObject);
+  return parseSse(text)
+    .filter((e) => e.data !== "[DONE]")
+    .map((e) => tryJson(e.data))
+    .filter(isObject);
 }
 
 function readOpenAiChat(bodies: Json[], out: ReadResponse): void {
@@ -54,7 +57,10 @@ function readOpenAiChat(bodies: Json[], out: ReadResponse): void {
     if (typeof choice.finish_reason === "string") out.doneReason = choice.finish_reason;
     const msg = isObject(choice.message) ? choice.message : isObject(choice.delta) ? choice.delta : undefined;
     if (!msg) continue;
-    if (typeof msg.content === "string") { out.content += msg.content; out.sawContent = true; }
+    if (typeof msg.content === "string") {
+      out.content += msg.content;
+      out.sawContent = true;
+    }
     if (!Array.isArray(msg.tool_calls)) continue;
     msg.tool_calls.forEach((tc: unknown, i: number) => {
       if (!isObject(tc)) return;
@@ -69,7 +75,14 @@ function readOpenAiChat(bodies: Json[], out: ReadResponse): void {
       partial.set(index, e);
     });
   }
-  out.toolCalls = [...partial.entries()].sort(([a], [b]) => a - b).map(([, e]) => ({ ...(e.id ? { id: e.id } : {}), name: e.name, arguments: argsOf(e.args), argumentsText: e.args }));
+  out.toolCalls = [...partial.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, e]) => ({
+      ...(e.id ? { id: e.id } : {}),
+      name: e.name,
+      arguments: argsOf(e.args),
+      argumentsText: e.args,
+    }));
 }
 
 function readCompletions(bodies: Json[], out: ReadResponse): void {
@@ -83,23 +96,40 @@ function readCompletions(bodies: Json[], out: ReadResponse): void {
     }
     const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
     if (!isObject(choice)) continue;
-    if (typeof choice.text === "string") { out.content += choice.text; out.sawContent = true; }
+    if (typeof choice.text === "string") {
+      out.content += choice.text;
+      out.sawContent = true;
+    }
     if (typeof choice.finish_reason === "string") out.doneReason = choice.finish_reason;
   }
 }
 
 function readResponses(bodies: Json[], out: ReadResponse): void {
   // The final `response` object (whole body, or response.completed's) has everything.
-  const final = bodies.map((b) => (b.object === "response" ? b : isObject(b.response) && b.type === "response.completed" ? b.response : null)).filter(isObject).pop();
+  const final = bodies
+    .map((b) =>
+      b.object === "response" ? b : isObject(b.response) && b.type === "response.completed" ? b.response : null,
+    )
+    .filter(isObject)
+    .pop();
   if (!final) return;
   for (const item of Array.isArray(final.output) ? final.output : []) {
     if (!isObject(item)) continue;
     if (item.type === "message" && Array.isArray(item.content)) {
-      for (const p of item.content) if (isObject(p) && typeof p.text === "string") { out.content += p.text; out.sawContent = true; }
+      for (const p of item.content)
+        if (isObject(p) && typeof p.text === "string") {
+          out.content += p.text;
+          out.sawContent = true;
+        }
     }
     if (item.type === "function_call" && typeof item.name === "string") {
       const text = typeof item.arguments === "string" ? item.arguments : "";
-      out.toolCalls.push({ ...(typeof item.call_id === "string" && item.call_id ? { id: item.call_id } : {}), name: item.name, arguments: argsOf(text), argumentsText: text });
+      out.toolCalls.push({
+        ...(typeof item.call_id === "string" && item.call_id ? { id: item.call_id } : {}),
+        name: item.name,
+        arguments: argsOf(text),
+        argumentsText: text,
+      });
     }
   }
   if (typeof final.status === "string") out.doneReason = out.toolCalls.length > 0 ? "tool_calls" : final.status;
@@ -112,29 +142,53 @@ function readResponses(bodies: Json[], out: ReadResponse): void {
 function readAnthropic(bodies: Json[], out: ReadResponse): void {
   const partial = new Map<number, ReadCall & { json: string }>();
   const block = (b: Json, index: number) => {
-    if (b.type === "text" && typeof b.text === "string") { out.content += b.text; out.sawContent = true; }
+    if (b.type === "text" && typeof b.text === "string") {
+      out.content += b.text;
+      out.sawContent = true;
+    }
     if (b.type === "tool_use" && typeof b.name === "string") {
-      partial.set(index, { ...(typeof b.id === "string" ? { id: b.id } : {}), name: b.name, arguments: isObject(b.input) ? b.input : {}, json: "" });
+      partial.set(index, {
+        ...(typeof b.id === "string" ? { id: b.id } : {}),
+        name: b.name,
+        arguments: isObject(b.input) ? b.input : {},
+        json: "",
+      });
     }
   };
   for (const body of bodies) {
-    const usage = isObject(body.usage) ? body.usage : isObject(body.message) && isObject(body.message.usage) ? body.message.usage : null;
+    const usage = isObject(body.usage)
+      ? body.usage
+      : isObject(body.message) && isObject(body.message.usage)
+        ? body.message.usage
+        : null;
     if (usage) {
       if (typeof usage.input_tokens === "number") out.promptTokens = usage.input_tokens;
       if (typeof usage.output_tokens === "number") out.outputTokens = usage.output_tokens;
     }
-    if (body.type === "message" && Array.isArray(body.content)) body.content.forEach((b, i) => isObject(b) && block(b, i));
+    if (body.type === "message" && Array.isArray(body.content))
+      body.content.forEach((b, i) => isObject(b) && block(b, i));
     if (typeof body.stop_reason === "string") out.doneReason = body.stop_reason;
-    if (body.type === "message_delta" && isObject(body.delta) && typeof body.delta.stop_reason === "string") out.doneReason = body.delta.stop_reason;
+    if (body.type === "message_delta" && isObject(body.delta) && typeof body.delta.stop_reason === "string")
+      out.doneReason = body.delta.stop_reason;
     const index = typeof body.index === "number" ? body.index : -1;
     if (body.type === "content_block_start" && isObject(body.content_block)) block(body.content_block, index);
     if (body.type === "content_block_delta" && isObject(body.delta)) {
-      if (body.delta.type === "text_delta" && typeof body.delta.text === "string") { out.content += body.delta.text; out.sawContent = true; }
+      if (body.delta.type === "text_delta" && typeof body.delta.text === "string") {
+        out.content += body.delta.text;
+        out.sawContent = true;
+      }
       const p = partial.get(index);
-      if (p && body.delta.type === "input_json_delta" && typeof body.delta.partial_json === "string") p.json += body.delta.partial_json;
+      if (p && body.delta.type === "input_json_delta" && typeof body.delta.partial_json === "string")
+        p.json += body.delta.partial_json;
     }
   }
-  out.toolCalls = [...partial.entries()].sort(([a], [b]) => a - b).map(([, p]) => ({ ...(p.id ? { id: p.id } : {}), name: p.name, arguments: p.json !== "" ? argsOf(p.json) : p.arguments }));
+  out.toolCalls = [...partial.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, p]) => ({
+      ...(p.id ? { id: p.id } : {}),
+      name: p.name,
+      arguments: p.json !== "" ? argsOf(p.json) : p.arguments,
+    }));
 }
 
 function readOllama(text: string, out: ReadResponse): void {
@@ -143,11 +197,21 @@ function readOllama(text: string, out: ReadResponse): void {
   for (const l of lines) {
     if (!isObject(l)) continue;
     const m = isObject(l.message) ? l.message : null;
-    if (m && typeof m.content === "string") { out.content += m.content; out.sawContent = true; }
-    if (typeof l.response === "string") { out.content += l.response; out.sawContent = true; }
+    if (m && typeof m.content === "string") {
+      out.content += m.content;
+      out.sawContent = true;
+    }
+    if (typeof l.response === "string") {
+      out.content += l.response;
+      out.sawContent = true;
+    }
     for (const tc of m && Array.isArray(m.tool_calls) ? m.tool_calls : []) {
       if (!isObject(tc) || !isObject(tc.function) || typeof tc.function.name !== "string") continue;
-      out.toolCalls.push({ ...(typeof tc.id === "string" ? { id: tc.id } : {}), name: tc.function.name, arguments: isObject(tc.function.arguments) ? tc.function.arguments : {} });
+      out.toolCalls.push({
+        ...(typeof tc.id === "string" ? { id: tc.id } : {}),
+        name: tc.function.name,
+        arguments: isObject(tc.function.arguments) ? tc.function.arguments : {},
+      });
     }
     if (l.done === true) {
       out.done = Object.fromEntries(Object.entries(l).filter((e): e is [string, number] => typeof e[1] === "number"));

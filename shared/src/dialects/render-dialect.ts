@@ -24,9 +24,12 @@ export function renderDialect(d: Dialect, body: unknown, opts: RenderOptions = {
   const converted = toNative(d, body, opts.ollamaVersion ? { ollamaVersion: opts.ollamaVersion } : {});
   // The handler's first check, after the middleware's: ChatHandler 400, GenerateHandler the not-found 404.
   if (typeof converted.native.model !== "string" || converted.native.model === "") {
-    throw converted.endpoint === "/api/chat" ? new DialectError(400, "model is required") : new DialectError(404, "model '' not found");
+    throw converted.endpoint === "/api/chat"
+      ? new DialectError(400, "model is required")
+      : new DialectError(404, "model '' not found");
   }
-  const r = converted.endpoint === "/api/chat" ? renderChat(converted.native, opts) : renderGenerate(converted.native, opts);
+  const r =
+    converted.endpoint === "/api/chat" ? renderChat(converted.native, opts) : renderGenerate(converted.native, opts);
   const segments = r.segments.map((s) => {
     if (s.path === undefined || !s.path.startsWith("/")) return s;
     const clientPath = converted.paths.map(s.path);
@@ -34,4 +37,3 @@ export function renderDialect(d: Dialect, body: unknown, opts: RenderOptions = {
   });
   return { ...r, segments, converted };
 }
-

@@ -53,18 +53,38 @@ export class AnthropicStream {
     if (this.first) {
       this.first = false;
       const input = r.promptEvalCount || this.estimatedInputTokens;
-      out += this.ev("message_start", { message: { id: this.id, type: "message", role: "assistant", model: this.model, content: [], usage: { input_tokens: input, output_tokens: 0 } } });
+      out += this.ev("message_start", {
+        message: {
+          id: this.id,
+          type: "message",
+          role: "assistant",
+          model: this.model,
+          content: [],
+          usage: { input_tokens: input, output_tokens: 0 },
+        },
+      });
     }
     if (r.thinking && !this.thinkingDone) {
-      if (this.textStarted) { out += this.stop(); this.index++; this.textStarted = false; }
+      if (this.textStarted) {
+        out += this.stop();
+        this.index++;
+        this.textStarted = false;
+      }
       if (!this.thinkingStarted) {
         this.thinkingStarted = true;
         out += this.ev("content_block_start", { index: this.index, content_block: { type: "thinking", thinking: "" } });
       }
-      out += this.ev("content_block_delta", { index: this.index, delta: { type: "thinking_delta", thinking: r.thinking } });
+      out += this.ev("content_block_delta", {
+        index: this.index,
+        delta: { type: "thinking_delta", thinking: r.thinking },
+      });
     }
     if (r.content) {
-      if (this.thinkingStarted && !this.thinkingDone) { this.thinkingDone = true; out += this.stop(); this.index++; }
+      if (this.thinkingStarted && !this.thinkingDone) {
+        this.thinkingDone = true;
+        out += this.stop();
+        this.index++;
+      }
       if (!this.textStarted) {
         this.textStarted = true;
         out += this.ev("content_block_start", { index: this.index, content_block: { type: "text", text: "" } });
@@ -74,10 +94,24 @@ export class AnthropicStream {
     for (const tc of r.toolCalls) {
       const key = tc.id ?? "";
       if (this.sent.has(key)) continue;
-      if (this.thinkingStarted && !this.thinkingDone) { this.thinkingDone = true; out += this.stop(); this.index++; }
-      if (this.textStarted) { out += this.stop(); this.index++; this.textStarted = false; }
-      out += this.ev("content_block_start", { index: this.index, content_block: { type: "tool_use", id: key, name: tc.name, input: {} } });
-      out += this.ev("content_block_delta", { index: this.index, delta: { type: "input_json_delta", partial_json: argumentsText(tc.arguments) } });
+      if (this.thinkingStarted && !this.thinkingDone) {
+        this.thinkingDone = true;
+        out += this.stop();
+        this.index++;
+      }
+      if (this.textStarted) {
+        out += this.stop();
+        this.index++;
+        this.textStarted = false;
+      }
+      out += this.ev("content_block_start", {
+        index: this.index,
+        content_block: { type: "tool_use", id: key, name: tc.name, input: {} },
+      });
+      out += this.ev("content_block_delta", {
+        index: this.index,
+        delta: { type: "input_json_delta", partial_json: argumentsText(tc.arguments) },
+      });
       out += this.stop();
       this.sent.add(key);
       this.index++;
@@ -85,7 +119,10 @@ export class AnthropicStream {
     if (r.done) {
       if (this.textStarted || (this.thinkingStarted && !this.thinkingDone)) out += this.stop();
       const reason = stopReason(r.doneReason, this.sent.size > 0);
-      out += this.ev("message_delta", { delta: reason ? { stop_reason: reason } : {}, usage: { input_tokens: r.promptEvalCount, output_tokens: r.evalCount } });
+      out += this.ev("message_delta", {
+        delta: reason ? { stop_reason: reason } : {},
+        usage: { input_tokens: r.promptEvalCount, output_tokens: r.evalCount },
+      });
       out += this.ev("message_stop", {});
     }
     return out;

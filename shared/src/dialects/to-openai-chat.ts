@@ -14,11 +14,20 @@ import { type RandomSource, toolCallId } from "../toolcall/tool-call-id";
  * (its own toolCallId(): "call_" + 8 of [a-z0-9]); since then it passes the handler's id through.
  */
 export function openAiToolCalls(calls: NativeCall[], random: RandomSource = Math.random): Json[] {
-  return calls.map((tc) => ({ id: tc.id ?? toolCallId(random), index: tc.index, type: "function", function: { name: tc.name, arguments: argumentsText(tc.arguments) } }));
+  return calls.map((tc) => ({
+    id: tc.id ?? toolCallId(random),
+    index: tc.index,
+    type: "function",
+    function: { name: tc.name, arguments: argumentsText(tc.arguments) },
+  }));
 }
 
 export function openAiUsage(r: NativeChunk): Json {
-  return { prompt_tokens: r.promptEvalCount, completion_tokens: r.evalCount, total_tokens: r.promptEvalCount + r.evalCount };
+  return {
+    prompt_tokens: r.promptEvalCount,
+    completion_tokens: r.evalCount,
+    total_tokens: r.promptEvalCount + r.evalCount,
+  };
 }
 
 export function toChatCompletion(id: string, r: NativeChunk, random: RandomSource = Math.random): Json {
@@ -54,7 +63,14 @@ export class OpenAiChatStream {
   ) {}
 
   private chunk(r: NativeChunk, delta: Json, finish: string | null): Json {
-    return { id: this.id, object: "chat.completion.chunk", created: this.created, model: r.model, system_fingerprint: "fp_ollama", choices: [{ index: 0, delta, finish_reason: finish }] };
+    return {
+      id: this.id,
+      object: "chat.completion.chunk",
+      created: this.created,
+      model: r.model,
+      system_fingerprint: "fp_ollama",
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    };
   }
 
   write(r: NativeChunk): string {
@@ -67,7 +83,9 @@ export class OpenAiChatStream {
       const mixed = r.thinking !== "" && (r.content !== "" || calls.length > 0);
       if (mixed) {
         out += sseEvent(this.chunk(r, { ...role, reasoning: r.thinking }, null));
-        out += sseEvent(this.chunk(r, { content: r.content, ...(calls.length > 0 ? { tool_calls: calls } : {}) }, null));
+        out += sseEvent(
+          this.chunk(r, { content: r.content, ...(calls.length > 0 ? { tool_calls: calls } : {}) }, null),
+        );
       } else {
         const delta: Json = { ...role, content: r.content };
         if (r.thinking) delta.reasoning = r.thinking;

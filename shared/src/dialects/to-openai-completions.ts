@@ -11,11 +11,23 @@ function choice(r: NativeChunk): Json {
 }
 
 function usage(r: NativeChunk): Json {
-  return { prompt_tokens: r.promptEvalCount, completion_tokens: r.evalCount, total_tokens: r.promptEvalCount + r.evalCount };
+  return {
+    prompt_tokens: r.promptEvalCount,
+    completion_tokens: r.evalCount,
+    total_tokens: r.promptEvalCount + r.evalCount,
+  };
 }
 
 export function toCompletion(id: string, r: NativeChunk): Json {
-  return { id, object: "text_completion", created: unixSeconds(r.createdAt), model: r.model, system_fingerprint: "fp_ollama", choices: [choice(r)], usage: usage(r) };
+  return {
+    id,
+    object: "text_completion",
+    created: unixSeconds(r.createdAt),
+    model: r.model,
+    system_fingerprint: "fp_ollama",
+    choices: [choice(r)],
+    usage: usage(r),
+  };
 }
 
 export class OpenAiCompletionsStream {
@@ -27,7 +39,14 @@ export class OpenAiCompletionsStream {
 
   write(r: NativeChunk): string {
     // ToCompleteChunk stamps the time of writing, not the response's.
-    const c: Json = { id: this.id, object: "text_completion", created: Math.floor(this.now() / 1000), choices: [choice(r)], model: r.model, system_fingerprint: "fp_ollama" };
+    const c: Json = {
+      id: this.id,
+      object: "text_completion",
+      created: Math.floor(this.now() / 1000),
+      choices: [choice(r)],
+      model: r.model,
+      system_fingerprint: "fp_ollama",
+    };
     if (this.includeUsage) c.usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
     let out = sseEvent(c);
     if (r.done) {

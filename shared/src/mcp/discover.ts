@@ -4,7 +4,13 @@
  * Source: ../shared/reference/mcp-2026-07-28.md §2.4.
  */
 import { z } from "zod";
-import { CacheHintsShape, RequestMetaSchema, ResultMetaSchema, ResultTypeSchema, ServerCapabilitiesSchema } from "./schemas";
+import {
+  CacheHintsShape,
+  RequestMetaSchema,
+  ResultMetaSchema,
+  ResultTypeSchema,
+  ServerCapabilitiesSchema,
+} from "./schemas";
 
 export const DiscoverParamsSchema = z.looseObject({ _meta: RequestMetaSchema });
 export type DiscoverParams = z.infer<typeof DiscoverParamsSchema>;

@@ -42,7 +42,12 @@ export const ResourceLinkSchema = z.looseObject({
 
 export const EmbeddedResourceSchema = z.looseObject({
   type: z.literal("resource"),
-  resource: z.looseObject({ uri: z.string(), mimeType: z.string().optional(), text: z.string().optional(), blob: z.string().optional() }),
+  resource: z.looseObject({
+    uri: z.string(),
+    mimeType: z.string().optional(),
+    text: z.string().optional(),
+    blob: z.string().optional(),
+  }),
 });
 
 export const ContentBlockSchema = z.discriminatedUnion("type", [

@@ -40,7 +40,13 @@ export const QWEN25_DETAILS: ModelDetails = {
 export const QWEN25_CAPABILITIES = ["completion", "tools"] as const;
 
 /** Token ids the stand-in needs to be honest about counts (§7). */
-export const QWEN25_TOKENS = { endOfText: 151643, imStart: 151644, imEnd: 151645, toolCall: 151657, toolCallEnd: 151658 } as const;
+export const QWEN25_TOKENS = {
+  endOfText: 151643,
+  imStart: 151644,
+  imEnd: 151645,
+  toolCall: 151657,
+  toolCallEnd: 151658,
+} as const;
 
 /**
  * `model_info` as `/api/show` (not verbose) returns it: the GGUF key/values minus `general.name` and

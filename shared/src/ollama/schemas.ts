@@ -68,7 +68,7 @@ export const OllamaOptionsSchema = z.record(z.string(), z.unknown());
 
 /** `POST /api/chat` request body. */
 export const ChatRequestSchema = z.looseObject({
-  model: z.string().min(1, "model is required, for example \"qwen2.5:7b\""),
+  model: z.string().min(1, 'model is required, for example "qwen2.5:7b"'),
   messages: z.array(OllamaMessageSchema).default([]),
   tools: z.array(OllamaToolSchema).optional(),
   stream: z.boolean().optional(),
@@ -118,7 +118,7 @@ export type OllamaError = z.infer<typeof OllamaErrorSchema>;
 
 /** `POST /api/generate` request body. */
 export const GenerateRequestSchema = z.looseObject({
-  model: z.string().min(1, "model is required, for example \"qwen2.5:7b\""),
+  model: z.string().min(1, 'model is required, for example "qwen2.5:7b"'),
   prompt: z.string().optional(),
   suffix: z.string().optional(),
   system: z.string().optional(),
@@ -176,7 +176,7 @@ export type TagsResponse = z.infer<typeof TagsResponseSchema>;
 
 /** `POST /api/show` request and response. */
 export const ShowRequestSchema = z.looseObject({
-  model: z.string().min(1, "model is required, for example \"qwen2.5:7b\""),
+  model: z.string().min(1, 'model is required, for example "qwen2.5:7b"'),
   verbose: z.boolean().optional(),
 });
 export const ShowResponseSchema = z.looseObject({

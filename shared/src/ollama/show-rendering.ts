@@ -28,7 +28,8 @@ const JINJA = /\{%-?|\{#/;
 export function renderingOf(show: ShowResponse): ModelRendering {
   const family = show.details?.family || null;
   const renderer = show.renderer || modelfileCommand(show.modelfile, "RENDERER");
-  if (renderer) return { kind: "renderer", renderer, parser: show.parser || modelfileCommand(show.modelfile, "PARSER"), family };
+  if (renderer)
+    return { kind: "renderer", renderer, parser: show.parser || modelfileCommand(show.modelfile, "PARSER"), family };
   const template = show.template ?? "";
   if (JINJA.test(template)) return { kind: "chat-template", family };
   return { kind: "template", template, system: show.system ?? "", family };

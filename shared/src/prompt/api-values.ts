@@ -27,11 +27,18 @@ const field = (name: string, value: GoValue, json?: string, omitempty = false): 
 const anyValue = (x: unknown): GoValue => (x === undefined ? NIL_ANY : jsonToGo(x));
 
 function propertyType(t: string[] | undefined): GoValue {
-  const v: GoValue = t === undefined ? { kind: "slice", type: "api.PropertyType", items: [], isNil: true } : { kind: "slice", type: "api.PropertyType", items: t.map((s) => goString(s)) };
+  const v: GoValue =
+    t === undefined
+      ? { kind: "slice", type: "api.PropertyType", items: [], isNil: true }
+      : { kind: "slice", type: "api.PropertyType", items: t.map((s) => goString(s)) };
   v.methods = {
     // A single type marshals as a plain string; otherwise as an array (null when nil).
-    json: () => (t && t.length === 1 ? goJsonString(t[0]!) : t === undefined ? "null" : "[" + t.map(goJsonString).join(",") + "]"),
-    string: { pointer: false, fn: () => (!t || t.length === 0 ? "" : t.length === 1 ? t[0]! : "[" + t.join(" ") + "]") },
+    json: () =>
+      t && t.length === 1 ? goJsonString(t[0]!) : t === undefined ? "null" : "[" + t.map(goJsonString).join(",") + "]",
+    string: {
+      pointer: false,
+      fn: () => (!t || t.length === 0 ? "" : t.length === 1 ? t[0]! : "[" + t.join(" ") + "]"),
+    },
   };
   return v;
 }
@@ -42,17 +49,35 @@ export function toolPropertyValue(p: DecodedProperty, f: OllamaFeatures): GoValu
   if (f.legacyToolStruct) {
     fields.push(field("Type", goString(p.type?.[0] ?? ""), "type"));
     fields.push(field("Description", goString(p.description), "description"));
-    fields.push(field("Enum", p.enum ? { kind: "slice", type: "[]string", items: p.enum.map((e) => goString(String(e))) } : goStrings(undefined), "enum", true));
-    return { kind: "struct", type: "struct { Type string \"json:\\\"type\\\"\"; … }", fields };
+    fields.push(
+      field(
+        "Enum",
+        p.enum
+          ? { kind: "slice", type: "[]string", items: p.enum.map((e) => goString(String(e))) }
+          : goStrings(undefined),
+        "enum",
+        true,
+      ),
+    );
+    return { kind: "struct", type: 'struct { Type string "json:\\"type\\""; … }', fields };
   }
   if (f.anyOf) {
     const items = (p.anyOf ?? []).map((a) => toolPropertyValue(a, f));
-    fields.push(field("AnyOf", { kind: "slice", type: "[]api.ToolProperty", items, isNil: p.anyOf === undefined }, "anyOf", true));
+    fields.push(
+      field("AnyOf", { kind: "slice", type: "[]api.ToolProperty", items, isNil: p.anyOf === undefined }, "anyOf", true),
+    );
   }
   fields.push(field("Type", propertyType(p.type), "type", f.omitEmptyDescription));
   fields.push(field("Items", anyValue(p.items), "items", true));
   fields.push(field("Description", goString(p.description), "description", f.omitEmptyDescription));
-  fields.push(field("Enum", p.enum ? (jsonToGo(p.enum) as GoValue) : { kind: "slice", type: "[]interface {}", items: [], isNil: true }, "enum", true));
+  fields.push(
+    field(
+      "Enum",
+      p.enum ? (jsonToGo(p.enum) as GoValue) : { kind: "slice", type: "[]interface {}", items: [], isNil: true },
+      "enum",
+      true,
+    ),
+  );
   if (f.nestedProperties === "sorted") {
     fields.push(field("Properties", propertiesMap(p.properties, f), "properties", true));
   } else if (f.nestedProperties === "ordered") {
@@ -84,7 +109,9 @@ function orderedPropertiesPtr(props: Array<[string, DecodedProperty]> | undefine
     type: "api.ToolPropertiesMap",
     entries,
     elemZero: NIL_ANY,
-    methods: { json: () => "{" + [...last.entries()].map(([k, v]) => goJsonString(k) + ":" + marshalGo(v)).join(",") + "}" },
+    methods: {
+      json: () => "{" + [...last.entries()].map(([k, v]) => goJsonString(k) + ":" + marshalGo(v)).join(",") + "}",
+    },
   };
   return { kind: "ptr", type: "*api.ToolPropertiesMap", elem };
 }
@@ -122,7 +149,11 @@ function apiTool(t: DecodedTool, i: number, f: OllamaFeatures): GoValue {
   const tool: GoValue = {
     kind: "struct",
     type: "api.Tool",
-    fields: [field("Type", goString(t.type), "type"), field("Items", anyValue(t.items), "items", true), field("Function", fn, "function")],
+    fields: [
+      field("Type", goString(t.type), "type"),
+      field("Items", anyValue(t.items), "items", true),
+      field("Function", fn, "function"),
+    ],
     prov: toolProv(i),
   };
   tool.methods = { string: { pointer: false, fn: () => marshalGo(tool) } };
@@ -161,7 +192,11 @@ function templateTool(t: DecodedTool, i: number, f: OllamaFeatures): GoValue {
   const tool: GoValue = {
     kind: "struct",
     type: "template.templateTool",
-    fields: [field("Type", goString(t.type), "type"), field("Items", anyValue(t.items), "items", true), field("Function", fn, "function")],
+    fields: [
+      field("Type", goString(t.type), "type"),
+      field("Items", anyValue(t.items), "items", true),
+      field("Function", fn, "function"),
+    ],
     prov: toolProv(i),
   };
   tool.methods = { string: { pointer: false, fn: () => marshalGo(tool) } };
@@ -190,7 +225,12 @@ export interface CallInput {
 
 function toolCallValue(c: CallInput, f: OllamaFeatures): GoValue {
   const base = `/messages/${c.messageIndex}/tool_calls/${c.toolCallIndex}/function`;
-  const callProv = (part: string): Provenance => ({ kind: "tool-call", messageIndex: c.messageIndex, toolCallIndex: c.toolCallIndex, path: `${base}/${part}` });
+  const callProv = (part: string): Provenance => ({
+    kind: "tool-call",
+    messageIndex: c.messageIndex,
+    toolCallIndex: c.toolCallIndex,
+    path: `${base}/${part}`,
+  });
   const prov = callProv("arguments");
   const isNil = c.arguments == null;
   const args: GoValue = isNil
@@ -212,7 +252,10 @@ function toolCallValue(c: CallInput, f: OllamaFeatures): GoValue {
   return {
     kind: "struct",
     type: f.structDump ? "template.templateToolCall" : "api.ToolCall",
-    fields: [...(f.toolCallId ? [field("ID", goString(c.id ?? ""), "id", true)] : []), field("Function", fn, "function")],
+    fields: [
+      ...(f.toolCallId ? [field("ID", goString(c.id ?? ""), "id", true)] : []),
+      field("Function", fn, "function"),
+    ],
   };
 }
 
@@ -238,8 +281,25 @@ function messageValue(m: MessageInput, f: OllamaFeatures): GoValue {
       field("Role", goString(m.role), "role"),
       field("Content", content, "content"),
       field("Thinking", goString(m.thinking ?? ""), "thinking", true),
-      field("Images", m.images ? { kind: "slice", type: "[]api.ImageData", items: m.images.map((s) => goString(s)) } : { kind: "slice", type: "[]api.ImageData", items: [], isNil: true }, "images", true),
-      field("ToolCalls", { kind: "slice", type: f.structDump ? "[]template.templateToolCall" : "[]api.ToolCall", items: calls, isNil: calls.length === 0 }, "tool_calls", true),
+      field(
+        "Images",
+        m.images
+          ? { kind: "slice", type: "[]api.ImageData", items: m.images.map((s) => goString(s)) }
+          : { kind: "slice", type: "[]api.ImageData", items: [], isNil: true },
+        "images",
+        true,
+      ),
+      field(
+        "ToolCalls",
+        {
+          kind: "slice",
+          type: f.structDump ? "[]template.templateToolCall" : "[]api.ToolCall",
+          items: calls,
+          isNil: calls.length === 0,
+        },
+        "tool_calls",
+        true,
+      ),
       field("ToolName", goString(m.toolName ?? ""), "tool_name", true),
       field("ToolCallID", goString(m.toolCallId ?? ""), "tool_call_id", true),
     ],
@@ -256,7 +316,12 @@ export function messagesValue(msgs: MessageInput[], f: OllamaFeatures): GoValue 
 }
 
 /** The map Ollama executes a messages-style template with (template.go, Execute). */
-export function chatRoot(system: { text: string; spans: ProvSpan[] }, messages: GoValue, tools: GoValue, think: { think: boolean; level: string; isSet: boolean }): GoValue {
+export function chatRoot(
+  system: { text: string; spans: ProvSpan[] },
+  messages: GoValue,
+  tools: GoValue,
+  think: { think: boolean; level: string; isSet: boolean },
+): GoValue {
   return {
     kind: "map",
     type: "map[string]interface {}",

@@ -119,7 +119,13 @@ export function marshalGo(v: GoValue): string {
     case "map":
       if (v.methods?.json) return v.methods.json();
       if (v.isNil) return "null";
-      return "{" + sortedEntries(v.entries).map(([k, e]) => goJsonString(k) + ":" + marshalGo(e)).join(",") + "}";
+      return (
+        "{" +
+        sortedEntries(v.entries)
+          .map(([k, e]) => goJsonString(k) + ":" + marshalGo(e))
+          .join(",") +
+        "}"
+      );
     case "struct": {
       if (v.methods?.json) return v.methods.json();
       const parts: string[] = [];

@@ -12,7 +12,18 @@ import type { MessageInput } from "./api-values";
 const RESPONSE_ACTION: Node = {
   t: "action",
   pos: { offset: 0, line: 1, col: 1 },
-  pipe: { decl: [], isAssign: false, cmds: [{ args: [{ t: "field", idents: ["Response"], pos: { offset: 0, line: 1, col: 1 } }], pos: { offset: 0, line: 1, col: 1 } }], pos: { offset: 0, line: 1, col: 1 }, src: ".Response" },
+  pipe: {
+    decl: [],
+    isAssign: false,
+    cmds: [
+      {
+        args: [{ t: "field", idents: ["Response"], pos: { offset: 0, line: 1, col: 1 } }],
+        pos: { offset: 0, line: 1, col: 1 },
+      },
+    ],
+    pos: { offset: 0, line: 1, col: 1 },
+    src: ".Response",
+  },
 };
 
 /** Parse's touch-up: append `{{ .Response }}` when the template names neither Messages nor Response. */
@@ -74,7 +85,13 @@ export function cutAfterResponse(tree: TemplateTree): TemplateTree {
 type Compiled = Pick<CompiledTemplate, "execute">;
 
 /** The legacy loop over messages, writing to `sink`. `full` and `cut` are the template and its cut copy. */
-export function executeLegacy(full: Compiled, cut: Compiled, messages: MessageInput[], think: { think: boolean; level: string; isSet: boolean }, sink: OutputSink): void {
+export function executeLegacy(
+  full: Compiled,
+  cut: Compiled,
+  messages: MessageInput[],
+  think: { think: boolean; level: string; isSet: boolean },
+  sink: OutputSink,
+): void {
   type Str = { text: string; spans: ProvSpan[] };
   const empty = (): Str => ({ text: "", spans: [] });
   let system = empty();

@@ -19,7 +19,15 @@ function tsType(v: GoValue): string {
   const types = t?.kind === "slice" ? t.items.map((s) => (s.kind === "string" ? s.v : "")) : [];
   if (types.length === 0) return "any";
   const map = (s: string): string =>
-    ({ string: "string", number: "number", integer: "number", boolean: "boolean", array: "any[]", object: "Record<string, any>", null: "null" })[s] ?? "any";
+    ({
+      string: "string",
+      number: "number",
+      integer: "number",
+      boolean: "boolean",
+      array: "any[]",
+      object: "Record<string, any>",
+      null: "null",
+    })[s] ?? "any";
   return types.map(map).join(" | ");
 }
 

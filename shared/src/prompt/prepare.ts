@@ -32,23 +32,33 @@ export interface Prepared {
 const JOIN = "\n\n";
 
 function contentProv(role: string, i: number): Provenance {
-  return { kind: role === "tool" ? "tool-result" : role === "system" ? "system" : "message", role, messageIndex: i, path: `/messages/${i}/content` };
+  return {
+    kind: role === "tool" ? "tool-result" : role === "system" ? "system" : "message",
+    role,
+    messageIndex: i,
+    path: `/messages/${i}/content`,
+  };
 }
 
 function asString(x: unknown, path: string): string {
   if (x === undefined || x === null) return "";
-  if (typeof x !== "string") throw new RenderInputError(path, `expected a string, got ${Array.isArray(x) ? "array" : typeof x}`);
+  if (typeof x !== "string")
+    throw new RenderInputError(path, `expected a string, got ${Array.isArray(x) ? "array" : typeof x}`);
   return x;
 }
 
 function toolCalls(m: LooseMessage, i: number): CallInput[] {
   if (m.tool_calls === undefined || m.tool_calls === null) return [];
-  if (!Array.isArray(m.tool_calls)) throw new RenderInputError(`/messages/${i}/tool_calls`, "expected an array of {function:{name, arguments}}");
+  if (!Array.isArray(m.tool_calls))
+    throw new RenderInputError(`/messages/${i}/tool_calls`, "expected an array of {function:{name, arguments}}");
   return m.tool_calls.map((c: unknown, k: number) => {
     const fn = (c as { function?: Record<string, unknown> } | null)?.function ?? {};
     const args = fn.arguments;
     if (args !== undefined && args !== null && (typeof args !== "object" || Array.isArray(args))) {
-      throw new RenderInputError(`/messages/${i}/tool_calls/${k}/function/arguments`, "expected a JSON object (Ollama answers 400 for a string or array)");
+      throw new RenderInputError(
+        `/messages/${i}/tool_calls/${k}/function/arguments`,
+        "expected a JSON object (Ollama answers 400 for a string or array)",
+      );
     }
     return {
       ...(typeof (c as { id?: unknown }).id === "string" ? { id: (c as { id: string }).id } : {}),
@@ -84,7 +94,13 @@ export function prepareChat(reqMessages: LooseMessage[], modelSystem: string, f:
   if (items.length > 0 && items[0]!.role !== "system" && modelSystem !== "") {
     defaultSystemUsed = true;
     const prov: Provenance = { kind: "system", role: "system", path: "model SYSTEM" };
-    items.unshift({ role: "system", content: modelSystem, spans: [{ start: 0, end: modelSystem.length, prov }], toolCalls: [], origin: [] });
+    items.unshift({
+      role: "system",
+      content: modelSystem,
+      spans: [{ start: 0, end: modelSystem.length, prov }],
+      toolCalls: [],
+      origin: [],
+    });
   }
 
   const system = { text: "", spans: [] as ProvSpan[] };
@@ -119,7 +135,9 @@ export function prepareChat(reqMessages: LooseMessage[], modelSystem: string, f:
   }
   for (const c of collated) {
     if (c.origin.length > 1 && c.role !== "system") {
-      notes.push(`Messages ${c.origin.join(", ")} (${c.role}) are consecutive with the same role, so Ollama merged them into one turn joined by a blank line.`);
+      notes.push(
+        `Messages ${c.origin.join(", ")} (${c.role}) are consecutive with the same role, so Ollama merged them into one turn joined by a blank line.`,
+      );
     }
   }
   return {

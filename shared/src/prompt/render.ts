@@ -75,14 +75,29 @@ function execOpts(opts: RenderOptions): ExecOptions {
 }
 
 /** Runs a template the way Ollama's Template.Execute chooses: the messages map, or the legacy loop. */
-function execute(t: ParsedTemplate, messages: MessageInput[], system: Prepared["system"], tools: GoValue, f: OllamaFeatures, think: Think, opts: RenderOptions, sink: SegmentBuilder): boolean {
+function execute(
+  t: ParsedTemplate,
+  messages: MessageInput[],
+  system: Prepared["system"],
+  tools: GoValue,
+  f: OllamaFeatures,
+  think: Think,
+  opts: RenderOptions,
+  sink: SegmentBuilder,
+): boolean {
   const eo = execOpts(opts);
   if (t.vars.includes("messages")) {
     executeTree(t.tree, chatRoot(system, messagesValue(messages, f), tools, think), sink, eo);
     return true;
   }
   const cut = cutAfterResponse(t.tree);
-  executeLegacy({ execute: (d, s) => executeTree(t.tree, d, s, eo) }, { execute: (d, s) => executeTree(cut, d, s, eo) }, messages, think, sink);
+  executeLegacy(
+    { execute: (d, s) => executeTree(t.tree, d, s, eo) },
+    { execute: (d, s) => executeTree(cut, d, s, eo) },
+    messages,
+    think,
+    sink,
+  );
   return false;
 }
 
@@ -97,7 +112,9 @@ function thinkValues(think: unknown): { think: boolean; level: string; isSet: bo
 function versionNotes(f: OllamaFeatures, hasTools: boolean): string[] {
   const notes: string[] = [];
   if (f.version === "0.0.0") {
-    notes.push("Ollama reports 0.0.0 for builds from source; the oldest behaviour was assumed. Pass the release your build is based on.");
+    notes.push(
+      "Ollama reports 0.0.0 for builds from source; the oldest behaviour was assumed. Pass the release your build is based on.",
+    );
   }
   if (!hasTools) return notes;
   if (f.structDump) {
@@ -124,14 +141,16 @@ export function renderChat(req: ChatRequestLike, opts: RenderOptions = {}): Rend
   }
   const messages = (body.messages ?? []) as LooseMessage[];
   messages.forEach((m, i) => {
-    if (typeof m !== "object" || m === null || Array.isArray(m)) throw new RenderInputError(`/messages/${i}`, "expected an object {role, content}");
+    if (typeof m !== "object" || m === null || Array.isArray(m))
+      throw new RenderInputError(`/messages/${i}`, "expected an object {role, content}");
   });
   const notes: string[] = [];
 
   const dropped: string[] = [];
   let tools: DecodedTool[] | undefined;
   if (body.tools !== undefined && body.tools !== null) {
-    if (!Array.isArray(body.tools)) throw new RenderInputError("/tools", "expected an array of {type, function:{name, description, parameters}}");
+    if (!Array.isArray(body.tools))
+      throw new RenderInputError("/tools", "expected an array of {type, function:{name, description, parameters}}");
     tools = body.tools.map((t, i) => decodeTool(t, i, f, dropped));
   }
   const hasTools = (tools?.length ?? 0) > 0;
@@ -141,30 +160,49 @@ export function renderChat(req: ChatRequestLike, opts: RenderOptions = {}): Rend
     return { text: "", segments: [], ollamaVersion: version, toolFormat: f.structDump ? "struct-dump" : "json", notes };
   }
   if (dropped.length > 0) {
-    notes.push(`Ollama's Go structs have no place for these keys, so the model never sees them: ${dropped.join(", ")}.`);
+    notes.push(
+      `Ollama's Go structs have no place for these keys, so the model never sees them: ${dropped.join(", ")}.`,
+    );
   }
 
   const prepared = prepareChat(messages, modelSystem, f);
   if (prepared.defaultSystemUsed) {
-    notes.push("The first message is not a system message, so Ollama put the model's own SYSTEM text first (path \"model SYSTEM\").");
+    notes.push(
+      'The first message is not a system message, so Ollama put the model\'s own SYSTEM text first (path "model SYSTEM").',
+    );
   }
   notes.push(...prepared.notes);
   notes.push(...messageNotes(prepared.messages, prepared.origins, template));
 
   const sink = new SegmentBuilder();
-  const usedMessages = execute(parse(template), prepared.messages, prepared.system, toolsValue(tools, f), f, thinkValues(body.think), opts, sink);
+  const usedMessages = execute(
+    parse(template),
+    prepared.messages,
+    prepared.system,
+    toolsValue(tools, f),
+    f,
+    thinkValues(body.think),
+    opts,
+    sink,
+  );
   if (!usedMessages) {
-    notes.push("This template does not use .Messages, so Ollama runs its legacy System/Prompt/Response loop and ignores tools.");
+    notes.push(
+      "This template does not use .Messages, so Ollama runs its legacy System/Prompt/Response loop and ignores tools.",
+    );
   }
 
-  const escaped = sink.segments.filter((s) => s.kind === "tool" && /\\u00(3c|3e|26)|\\u202[89]/.test(sink.text.slice(s.start, s.end)));
+  const escaped = sink.segments.filter(
+    (s) => s.kind === "tool" && /\\u00(3c|3e|26)|\\u202[89]/.test(sink.text.slice(s.start, s.end)),
+  );
   if (escaped.length > 0) {
     notes.push(
       `Go's JSON encoder escaped < > & (and U+2028/U+2029) as \\u003c \\u003e \\u0026 in tool ${[...new Set(escaped.map((s) => s.toolIndex))].join(", ")}; the model reads those escapes, not the characters.`,
     );
   }
   for (const i of sink.specialInContent) {
-    notes.push(`Message ${i} contains text like <|im_end|>; the runner tokenizes it as a real control token, not as text.`);
+    notes.push(
+      `Message ${i} contains text like <|im_end|>; the runner tokenizes it as a real control token, not as text.`,
+    );
   }
   const numCtx = (body.options as { num_ctx?: unknown } | undefined)?.num_ctx;
   const ctx = typeof numCtx === "number" ? numCtx : f.defaultNumCtx;
@@ -174,19 +212,30 @@ export function renderChat(req: ChatRequestLike, opts: RenderOptions = {}): Rend
       `The prompt may exceed the context window (num_ctx ${ctx}${typeof numCtx === "number" ? "" : ", Ollama's default"}); Ollama would then drop the oldest non-system messages until it fits. This render shows the prompt before truncation.`,
     );
   }
-  return { text: sink.text, segments: sink.segments, ollamaVersion: version, toolFormat: f.structDump ? "struct-dump" : "json", notes };
+  return {
+    text: sink.text,
+    segments: sink.segments,
+    ollamaVersion: version,
+    toolFormat: f.structDump ? "struct-dump" : "json",
+    notes,
+  };
 }
 
 function messageNotes(msgs: MessageInput[], origins: number[][], template: string): string[] {
   const notes: string[] = [];
-  const qwenLike = template.includes("{{ if .Content }}{{ .Content }}") && template.includes("{{- else if .ToolCalls }}");
+  const qwenLike =
+    template.includes("{{ if .Content }}{{ .Content }}") && template.includes("{{- else if .ToolCalls }}");
   msgs.forEach((m, i) => {
     const at = origins[i]!.join(", ");
     if (qwenLike && m.role === "assistant" && m.content !== "" && m.toolCalls.length > 0) {
-      notes.push(`Message ${at}: assistant content is present, so this template does not render its tool_calls (the model never sees those calls; ollama/ollama#10698).`);
+      notes.push(
+        `Message ${at}: assistant content is present, so this template does not render its tool_calls (the model never sees those calls; ollama/ollama#10698).`,
+      );
     }
     if (m.role === "tool" && (m.toolName || m.toolCallId)) {
-      notes.push(`Message ${at}: tool_name/tool_call_id are not shown to the model; the template prints only the content.`);
+      notes.push(
+        `Message ${at}: tool_name/tool_call_id are not shown to the model; the template prints only the content.`,
+      );
     }
     if (m.images && m.images.length > 0) {
       notes.push(`Message ${at} has images; this reconstruction does not insert Ollama's [img-N] tags.`);
@@ -194,7 +243,9 @@ function messageNotes(msgs: MessageInput[], origins: number[][], template: strin
   });
   const last = msgs[msgs.length - 1];
   if (last?.role === "assistant") {
-    notes.push("The last message is from the assistant, so Ollama leaves its turn open (no <|im_end|>) and the model continues it.");
+    notes.push(
+      "The last message is from the assistant, so Ollama leaves its turn open (no <|im_end|>) and the model continues it.",
+    );
   }
   return notes;
 }
@@ -203,9 +254,17 @@ function messageNotes(msgs: MessageInput[], origins: number[][], template: strin
 export function renderGenerate(req: GenerateRequestLike, opts: RenderOptions = {}): RenderResult {
   const version = opts.ollamaVersion ?? DEFAULT_OLLAMA_VERSION;
   const f = featuresFor(version);
-  const r = req as { prompt?: string; system?: string; raw?: boolean; template?: string; suffix?: string; think?: unknown };
+  const r = req as {
+    prompt?: string;
+    system?: string;
+    raw?: boolean;
+    template?: string;
+    suffix?: string;
+    think?: unknown;
+  };
   for (const k of ["prompt", "system", "template", "suffix"] as const) {
-    if (r[k] !== undefined && r[k] !== null && typeof r[k] !== "string") throw new RenderInputError(`/${k}`, "expected a string");
+    if (r[k] !== undefined && r[k] !== null && typeof r[k] !== "string")
+      throw new RenderInputError(`/${k}`, "expected a string");
   }
   const prompt = r.prompt ?? "";
   const notes: string[] = [];
@@ -213,7 +272,9 @@ export function renderGenerate(req: GenerateRequestLike, opts: RenderOptions = {
   if (r.raw) {
     const sink = new SegmentBuilder();
     sink.value(prompt, { kind: "message", role: "user", path: "/prompt" }, undefined);
-    notes.push("raw: true — Ollama sends the prompt to the model exactly as given, with no template and no system text.");
+    notes.push(
+      "raw: true — Ollama sends the prompt to the model exactly as given, with no template and no system text.",
+    );
     return { text: sink.text, segments: sink.segments, ollamaVersion: version, toolFormat, notes };
   }
   if (prompt === "") {
@@ -224,7 +285,11 @@ export function renderGenerate(req: GenerateRequestLike, opts: RenderOptions = {
   const tmpl = parse(r.template || (opts.template ?? QWEN25_TEMPLATE));
   const think = thinkValues(r.think);
   const sink = new SegmentBuilder();
-  const promptSpan = { start: 0, end: prompt.length, prov: { kind: "message" as const, role: "user", path: "/prompt" } };
+  const promptSpan = {
+    start: 0,
+    end: prompt.length,
+    prov: { kind: "message" as const, role: "user", path: "/prompt" },
+  };
   if (r.suffix) {
     executeTree(
       tmpl.tree,
@@ -233,7 +298,14 @@ export function renderGenerate(req: GenerateRequestLike, opts: RenderOptions = {
         type: "map[string]interface {}",
         entries: [
           ["Prompt", { kind: "string", v: prompt, spans: [promptSpan] }],
-          ["Suffix", { kind: "string", v: r.suffix, spans: [{ start: 0, end: r.suffix.length, prov: { kind: "message", role: "user", path: "/suffix" } }] }],
+          [
+            "Suffix",
+            {
+              kind: "string",
+              v: r.suffix,
+              spans: [{ start: 0, end: r.suffix.length, prov: { kind: "message", role: "user", path: "/suffix" } }],
+            },
+          ],
           ["Response", { kind: "string", v: "" }],
           ["Think", { kind: "bool", v: think.think }],
           ["ThinkLevel", { kind: "string", v: think.level }],
@@ -250,7 +322,13 @@ export function renderGenerate(req: GenerateRequestLike, opts: RenderOptions = {
   const sysPath = r.system ? "/system" : "model SYSTEM";
   if (!r.system && sys) notes.push("No system was given, so Ollama used the model's own SYSTEM text.");
   const msgs: MessageInput[] = [];
-  if (sys) msgs.push({ role: "system", content: sys, spans: [{ start: 0, end: sys.length, prov: { kind: "system", role: "system", path: sysPath } }], toolCalls: [] });
+  if (sys)
+    msgs.push({
+      role: "system",
+      content: sys,
+      spans: [{ start: 0, end: sys.length, prov: { kind: "system", role: "system", path: sysPath } }],
+      toolCalls: [],
+    });
   msgs.push({ role: "user", content: prompt, spans: [promptSpan], toolCalls: [] });
   // Ollama's generate handler renders [system, user] through the chat path with an empty (non-nil) tool list.
   const system = { text: sys, spans: msgs[0]!.role === "system" ? msgs[0]!.spans : [] };

@@ -71,10 +71,25 @@ export interface BudgetInput {
  * (OLLAMA_CONTEXT_LENGTH), so 4096 is the least they use.
  */
 export function contextWindow(ollamaVersion: string, numCtx?: number): ContextWindow {
-  if (numCtx !== undefined && numCtx > 0) return { tokens: numCtx, source: "request", note: `num_ctx ${numCtx.toLocaleString("en")}, set in the request's options` };
-  if (compareVersions(ollamaVersion, "0.9.0") < 0) return { tokens: 2048, source: "default", note: `Ollama ${ollamaVersion}'s default (num_ctx not set)` };
-  if (compareVersions(ollamaVersion, "0.14.0") < 0) return { tokens: OLLAMA_DEFAULT_NUM_CTX, source: "default", note: `Ollama ${ollamaVersion}'s default (num_ctx not set)` };
-  return { tokens: OLLAMA_DEFAULT_NUM_CTX, source: "default", note: `at least 4,096: Ollama ${ollamaVersion} picks 4k, 32k or 256k from the GPU's memory when num_ctx and OLLAMA_CONTEXT_LENGTH are not set` };
+  if (numCtx !== undefined && numCtx > 0)
+    return {
+      tokens: numCtx,
+      source: "request",
+      note: `num_ctx ${numCtx.toLocaleString("en")}, set in the request's options`,
+    };
+  if (compareVersions(ollamaVersion, "0.9.0") < 0)
+    return { tokens: 2048, source: "default", note: `Ollama ${ollamaVersion}'s default (num_ctx not set)` };
+  if (compareVersions(ollamaVersion, "0.14.0") < 0)
+    return {
+      tokens: OLLAMA_DEFAULT_NUM_CTX,
+      source: "default",
+      note: `Ollama ${ollamaVersion}'s default (num_ctx not set)`,
+    };
+  return {
+    tokens: OLLAMA_DEFAULT_NUM_CTX,
+    source: "default",
+    note: `at least 4,096: Ollama ${ollamaVersion} picks 4k, 32k or 256k from the GPU's memory when num_ctx and OLLAMA_CONTEXT_LENGTH are not set`,
+  };
 }
 
 const CONTENT: ReadonlySet<Segment["kind"]> = new Set(["system", "tool", "message", "tool-call", "tool-result"]);

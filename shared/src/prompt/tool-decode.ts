@@ -74,13 +74,18 @@ function goTypeOf(x: unknown): string {
 
 function str(x: unknown, path: string): string {
   if (x === null || x === undefined) return "";
-  if (typeof x !== "string") throw new RenderInputError(path, `expected a string, got ${goTypeOf(x)} (a real Ollama rejects this request with 400)`);
+  if (typeof x !== "string")
+    throw new RenderInputError(
+      path,
+      `expected a string, got ${goTypeOf(x)} (a real Ollama rejects this request with 400)`,
+    );
   return x;
 }
 
 function strs(x: unknown, path: string): string[] | undefined {
   if (x === null || x === undefined) return undefined;
-  if (!Array.isArray(x)) throw new RenderInputError(path, `expected an array of strings, got ${goTypeOf(x)} (Ollama answers 400)`);
+  if (!Array.isArray(x))
+    throw new RenderInputError(path, `expected an array of strings, got ${goTypeOf(x)} (Ollama answers 400)`);
   return x.map((s, i) => str(s, `${path}/${i}`));
 }
 
@@ -115,13 +120,15 @@ function decodeProperty(x: unknown, path: string, f: OllamaFeatures, dropped: st
   if (m.get("items") !== undefined && m.get("items") !== null) p.items = m.get("items");
   const en = m.get("enum");
   if (en !== undefined && en !== null) {
-    if (!Array.isArray(en)) throw new RenderInputError(`${path}/enum`, `expected an array, got ${goTypeOf(en)} (Ollama answers 400)`);
+    if (!Array.isArray(en))
+      throw new RenderInputError(`${path}/enum`, `expected an array, got ${goTypeOf(en)} (Ollama answers 400)`);
     if (f.legacyToolStruct) en.forEach((e, i) => str(e, `${path}/enum/${i}`));
     p.enum = en;
   }
   const any = m.get("anyOf");
   if (any !== undefined && any !== null) {
-    if (!Array.isArray(any)) throw new RenderInputError(`${path}/anyOf`, `expected an array, got ${goTypeOf(any)} (Ollama answers 400)`);
+    if (!Array.isArray(any))
+      throw new RenderInputError(`${path}/anyOf`, `expected an array, got ${goTypeOf(any)} (Ollama answers 400)`);
     p.anyOf = any.map((a, i) => decodeProperty(a, `${path}/anyOf/${i}`, f, dropped));
   }
   const props = object(m.get("properties"), `${path}/properties`);
@@ -130,7 +137,12 @@ function decodeProperty(x: unknown, path: string, f: OllamaFeatures, dropped: st
   return p;
 }
 
-function decodeProperties(o: Obj, path: string, f: OllamaFeatures, dropped: string[]): Array<[string, DecodedProperty]> {
+function decodeProperties(
+  o: Obj,
+  path: string,
+  f: OllamaFeatures,
+  dropped: string[],
+): Array<[string, DecodedProperty]> {
   return Object.entries(o).map(([k, v]) => [k, decodeProperty(v, `${path}/${escapePointer(k)}`, f, dropped)]);
 }
 
@@ -143,7 +155,12 @@ export function decodeTool(x: unknown, i: number, f: OllamaFeatures, dropped: st
   const fm = fields(fo, ["name", "description", "parameters"], `${path}/function`, dropped);
   const po = object(fm.get("parameters"), `${path}/function/parameters`) ?? {};
   const ppath = `${path}/function/parameters`;
-  const pm = fields(po, ["type", ...(f.legacyToolStruct ? [] : ["$defs", "items"]), "required", "properties"], ppath, dropped);
+  const pm = fields(
+    po,
+    ["type", ...(f.legacyToolStruct ? [] : ["$defs", "items"]), "required", "properties"],
+    ppath,
+    dropped,
+  );
   const props = object(pm.get("properties"), `${ppath}/properties`);
   const tool: DecodedTool = {
     type: str(m.get("type"), `${path}/type`),
@@ -154,7 +171,9 @@ export function decodeTool(x: unknown, i: number, f: OllamaFeatures, dropped: st
         type: str(pm.get("type"), `${ppath}/type`),
         ...(pm.get("$defs") != null ? { defs: pm.get("$defs") } : {}),
         ...(pm.get("items") != null ? { items: pm.get("items") } : {}),
-        ...(pm.has("required") && pm.get("required") !== null ? { required: strs(pm.get("required"), `${ppath}/required`)! } : {}),
+        ...(pm.has("required") && pm.get("required") !== null
+          ? { required: strs(pm.get("required"), `${ppath}/required`)! }
+          : {}),
         ...(props ? { properties: decodeProperties(props, `${ppath}/properties`, f, dropped) } : {}),
       },
     },

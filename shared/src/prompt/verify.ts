@@ -48,7 +48,10 @@ async function getJson(fetchFn: typeof fetch, url: string, init?: RequestInit): 
   try {
     res = await fetchFn(url, init);
   } catch (e) {
-    throw new Error(`cannot reach Ollama at ${url}: ${(e as Error).message}. Is it running (ollama serve) and is the URL right?`, { cause: e });
+    throw new Error(
+      `cannot reach Ollama at ${url}: ${(e as Error).message}. Is it running (ollama serve) and is the URL right?`,
+      { cause: e },
+    );
   }
   const body = await res.text();
   if (!res.ok) throw new Error(`Ollama answered ${res.status} to ${url}: ${body.slice(0, 500)}`);
@@ -69,11 +72,14 @@ export async function verifyAgainstOllama(
   const base = baseUrl.replace(/\/+$/, "");
   const version = VersionResponseSchema.parse(await getJson(fetchFn, `${base}/api/version`)).version;
   if (version !== "0.0.0" && !atLeast(version, "0.11.5")) {
-    throw new Error(`Ollama ${version} at ${base} is too old: "_debug_render_only" needs Ollama 0.11.5 or newer. Upgrade Ollama to verify renders.`);
+    throw new Error(
+      `Ollama ${version} at ${base} is too old: "_debug_render_only" needs Ollama 0.11.5 or newer. Upgrade Ollama to verify renders.`,
+    );
   }
   // Render with the model's own template and SYSTEM as the server has them, so any model can be checked.
   const model = (req as { model?: unknown }).model;
-  if (typeof model !== "string" || model === "") throw new Error('the request needs a "model", for example "qwen2.5:7b"');
+  if (typeof model !== "string" || model === "")
+    throw new Error('the request needs a "model", for example "qwen2.5:7b"');
   const show = ShowResponseSchema.parse(
     await getJson(fetchFn, `${base}/api/show`, {
       method: "POST",
@@ -90,11 +96,20 @@ export async function verifyAgainstOllama(
   });
   const parsed = DebugRenderSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new Error(`Ollama ${version} did not return _debug_info.rendered_template from ${endpoint}; does this build support "_debug_render_only" there?`);
+    throw new Error(
+      `Ollama ${version} did not return _debug_info.rendered_template from ${endpoint}; does this build support "_debug_render_only" there?`,
+    );
   }
   const server = parsed.data._debug_info.rendered_template;
-  const opts = { ollamaVersion: version, ...(show.template !== undefined ? { template: show.template } : {}), system: show.system ?? "" };
-  const ours = endpoint === "/api/generate" ? renderGenerate(req as GenerateRequestLike, opts).text : renderChat(req as ChatRequestLike, opts).text;
+  const opts = {
+    ollamaVersion: version,
+    ...(show.template !== undefined ? { template: show.template } : {}),
+    system: show.system ?? "",
+  };
+  const ours =
+    endpoint === "/api/generate"
+      ? renderGenerate(req as GenerateRequestLike, opts).text
+      : renderChat(req as ChatRequestLike, opts).text;
   const diff = firstDifference(server, ours);
   return { match: diff === null, server, ours, firstDifference: diff, ollamaVersion: version, endpoint };
 }

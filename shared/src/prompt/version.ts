@@ -17,7 +17,9 @@ interface Parsed {
 function parse(v: string): Parsed {
   const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?(?:-([0-9A-Za-z.-]+))?(?:\+.*)?$/.exec(v.trim());
   if (!m) {
-    throw new Error(`"${v}" is not an Ollama version: expected something like "0.13.5" or "0.14.0-rc0" (GET /api/version)`);
+    throw new Error(
+      `"${v}" is not an Ollama version: expected something like "0.13.5" or "0.14.0-rc0" (GET /api/version)`,
+    );
   }
   return { nums: [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)], pre: m[4] ? m[4].split(".") : [] };
 }
@@ -164,7 +166,7 @@ export const NESTED_REQUIRED_REASON = {
   url: "https://github.com/ollama/ollama/pull/15214",
   text:
     "From 0.20.0 Ollama's api.ToolProperty has a Required field of its own (added with Gemma 4 support, #15214, " +
-    "commit 96b202d3), so a nested object property keeps its \"required\" list in the prompt; 0.14 and earlier " +
+    'commit 96b202d3), so a nested object property keeps its "required" list in the prompt; 0.14 and earlier ' +
     "dropped it as a key they did not know.",
 } as const;
 

@@ -36,10 +36,23 @@ export function vocabBytes(entry: string): number[] | null {
 function sequenceLength(bytes: readonly number[], i: number): number {
   const lead = bytes[i]!;
   const [length, min, max] =
-    lead < 0x80 ? [1, 0, 0] : lead >= 0xc2 && lead <= 0xdf ? [2, 0x80, 0xbf]
-    : lead === 0xe0 ? [3, 0xa0, 0xbf] : lead === 0xed ? [3, 0x80, 0x9f]
-    : lead >= 0xe1 && lead <= 0xef ? [3, 0x80, 0xbf] : lead === 0xf0 ? [4, 0x90, 0xbf]
-    : lead >= 0xf1 && lead <= 0xf3 ? [4, 0x80, 0xbf] : lead === 0xf4 ? [4, 0x80, 0x8f] : [0, 0, 0];
+    lead < 0x80
+      ? [1, 0, 0]
+      : lead >= 0xc2 && lead <= 0xdf
+        ? [2, 0x80, 0xbf]
+        : lead === 0xe0
+          ? [3, 0xa0, 0xbf]
+          : lead === 0xed
+            ? [3, 0x80, 0x9f]
+            : lead >= 0xe1 && lead <= 0xef
+              ? [3, 0x80, 0xbf]
+              : lead === 0xf0
+                ? [4, 0x90, 0xbf]
+                : lead >= 0xf1 && lead <= 0xf3
+                  ? [4, 0x80, 0xbf]
+                  : lead === 0xf4
+                    ? [4, 0x80, 0x8f]
+                    : [0, 0, 0];
   if (length <= 1) return length;
   if (i + length > bytes.length) return 0;
   const second = bytes[i + 1]!;
@@ -57,7 +70,7 @@ function sequenceLength(bytes: readonly number[], i: number): number {
  */
 export function bytesToDisplay(bytes: readonly number[]): string {
   let out = "";
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const length = sequenceLength(bytes, i);
     if (length === 0) {
       out += `<0x${bytes[i]!.toString(16).toUpperCase().padStart(2, "0")}>`;

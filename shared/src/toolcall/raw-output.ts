@@ -76,7 +76,10 @@ export function pythonJson(value: unknown): string {
  */
 export function writeRawToolCalls(calls: readonly RawToolCall[]): string {
   return calls
-    .map((call) => `<tool_call>\n{"name": "${call.function.name}", "arguments": ${pythonJson(call.function.arguments)}}\n</tool_call>`)
+    .map(
+      (call) =>
+        `<tool_call>\n{"name": "${call.function.name}", "arguments": ${pythonJson(call.function.arguments)}}\n</tool_call>`,
+    )
     .join("\n");
 }
 

@@ -16,7 +16,8 @@ export function toolCallId(random: RandomSource = Math.random): string {
   let id = "call_";
   for (let i = 0; i < 8; i++) {
     const r = random();
-    if (!(r >= 0 && r < 1)) throw new RangeError(`toolCallId: the random source returned ${r}; it must return a number in [0, 1)`);
+    if (!(r >= 0 && r < 1))
+      throw new RangeError(`toolCallId: the random source returned ${r}; it must return a number in [0, 1)`);
     id += ALPHABET[Math.floor(r * ALPHABET.length)];
   }
   return id;

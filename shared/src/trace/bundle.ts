@@ -123,7 +123,11 @@ export const bundleErrorMap: z.core.$ZodErrorMap = (issue) => {
         : `expected ${issue.expected}, got ${describe(issue.input)}`;
     case "invalid_format": {
       const expected =
-        issue.format === "url" ? "an absolute URL" : issue.format === "datetime" ? "an ISO 8601 date-time such as 2026-11-29T20:15:03.120Z" : `a valid ${issue.format}`;
+        issue.format === "url"
+          ? "an absolute URL"
+          : issue.format === "datetime"
+            ? "an ISO 8601 date-time such as 2026-11-29T20:15:03.120Z"
+            : `a valid ${issue.format}`;
       return `expected ${expected}, got ${describe(issue.input)}`;
     }
     case "invalid_union":
@@ -140,11 +144,17 @@ export const bundleErrorMap: z.core.$ZodErrorMap = (issue) => {
  */
 export function parseTraceBundle(json: unknown): TraceBundle {
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    fail([], `expected a hopscope trace file (a JSON object with "format": "${TRACE_BUNDLE_FORMAT}"), got ${describe(json)}`);
+    fail(
+      [],
+      `expected a hopscope trace file (a JSON object with "format": "${TRACE_BUNDLE_FORMAT}"), got ${describe(json)}`,
+    );
   }
   let doc = json as Record<string, unknown>;
   if (doc.format !== TRACE_BUNDLE_FORMAT) {
-    fail(["format"], `expected "${TRACE_BUNDLE_FORMAT}", got ${describe(doc.format)}: this is not a hopscope trace file`);
+    fail(
+      ["format"],
+      `expected "${TRACE_BUNDLE_FORMAT}", got ${describe(doc.format)}: this is not a hopscope trace file`,
+    );
   }
   const version = doc.version;
   if (typeof version !== "number" || !Number.isInteger(version) || version < 1) {

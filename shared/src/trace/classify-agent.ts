@@ -28,7 +28,8 @@ export function classifyAgent(input: RequestInput & { responseText: string | nul
         break;
       }
     }
-    if (out.conversationId === undefined && typeof res.conversationId === "string") out.conversationId = res.conversationId;
+    if (out.conversationId === undefined && typeof res.conversationId === "string")
+      out.conversationId = res.conversationId;
   } else if (typeof input.responseText === "string" && input.responseText !== "" && res === undefined) {
     // A host that answers in plain text: the whole body is the reply.
     out.reply = clipText(input.responseText);

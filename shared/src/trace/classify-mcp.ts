@@ -55,11 +55,22 @@ export function classifyMcp(input: McpClassifyInput): Classification {
  * complete as it is; one still without its answer is pending. stderr lines, the exit and frames that are
  * not JSON-RPC are "other".
  */
-export function classifyStdioMcp(input: { url: string; requestText: string | null; responseText: string | null }): Classification {
+export function classifyStdioMcp(input: {
+  url: string;
+  requestText: string | null;
+  responseText: string | null;
+}): Classification {
   const req = tryParseJson(input.requestText);
-  if (input.url === "stderr" || input.url === "exit" || !isRecord(req) || typeof req.method !== "string") return { kind: "other" };
+  if (input.url === "stderr" || input.url === "exit" || !isRecord(req) || typeof req.method !== "string")
+    return { kind: "other" };
   const answered = input.responseText !== null || !("id" in req);
-  return classifyMcp({ status: answered ? 0 : null, requestText: input.requestText, requestJson: req, responseText: input.responseText, responseContentType: "application/json" });
+  return classifyMcp({
+    status: answered ? 0 : null,
+    requestText: input.requestText,
+    requestJson: req,
+    responseText: input.responseText,
+    responseContentType: "application/json",
+  });
 }
 
 /** The JSON-RPC response in a JSON body, or in the SSE events (the one with the request's id, else the last). */
@@ -68,9 +79,13 @@ function findResponse(text: string | null, contentType: string | undefined, id: 
   const direct = tryParseJson(text);
   // Most answers are JSON: what an SSE body looks like is asked only of a body that is not.
   if (direct !== undefined) return direct;
-  const isSse = (contentType ?? "").toLowerCase().includes("text/event-stream") || /^(data|event|id|:)/m.test(text.trimStart().slice(0, 6));
+  const isSse =
+    (contentType ?? "").toLowerCase().includes("text/event-stream") ||
+    /^(data|event|id|:)/m.test(text.trimStart().slice(0, 6));
   if (!isSse) return direct;
-  const messages = parseSse(text).map((e) => tryParseJson(e.data)).filter(isRecord);
+  const messages = parseSse(text)
+    .map((e) => tryParseJson(e.data))
+    .filter(isRecord);
   const responses = messages.filter((m) => "result" in m || "error" in m);
   return responses.find((m) => id !== undefined && m.id === id) ?? responses.at(-1);
 }
@@ -81,7 +96,8 @@ export function resultText(result: unknown): string | undefined {
   // A loop, not flatMap: this runs for every tool call recorded, and most results hold one text item.
   let out: string | undefined;
   for (const c of result.content as unknown[]) {
-    if (isRecord(c) && c.type === "text" && typeof c.text === "string") out = out === undefined ? c.text : `${out}\n${c.text}`;
+    if (isRecord(c) && c.type === "text" && typeof c.text === "string")
+      out = out === undefined ? c.text : `${out}\n${c.text}`;
   }
   return out;
 }

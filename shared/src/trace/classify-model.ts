@@ -40,7 +40,12 @@ export function classifyModel(input: ModelClassifyInput): Classification {
   const simulated = input.simulated;
   const d = dialectOfPath(path);
   if (!d || !isChatDialect(d) || input.method.toUpperCase() !== "POST" || !isRecord(req)) {
-    return { kind: "model.other", endpoint: path, ...(model ? { model } : {}), ...(simulated === undefined ? {} : { simulated }) };
+    return {
+      kind: "model.other",
+      endpoint: path,
+      ...(model ? { model } : {}),
+      ...(simulated === undefined ? {} : { simulated }),
+    };
   }
   const tools = Array.isArray(req.tools) ? req.tools : [];
   const base: ModelChat = {
@@ -53,14 +58,21 @@ export function classifyModel(input: ModelClassifyInput): Classification {
     ...(simulated === undefined ? {} : { simulated }),
   };
   if (input.responseText === null) return base;
-  return d === "ollama" ? withOllamaResponse(base, input.responseText) : withDialectResponse(base, d, input.responseText);
+  return d === "ollama"
+    ? withOllamaResponse(base, input.responseText)
+    : withDialectResponse(base, d, input.responseText);
 }
 
 /** Ollama's own response: the durations of the done chunk as well (read in the same pass). */
 function withOllamaResponse(base: ModelChat, text: string): ModelChat {
   const { out, read } = withRead(base, "ollama", text);
   const done = read.done ?? {};
-  for (const [key, as] of [["load_duration", "loadDuration"], ["prompt_eval_duration", "promptEvalDuration"], ["eval_duration", "evalDuration"], ["total_duration", "totalDuration"]] as const) {
+  for (const [key, as] of [
+    ["load_duration", "loadDuration"],
+    ["prompt_eval_duration", "promptEvalDuration"],
+    ["eval_duration", "evalDuration"],
+    ["total_duration", "totalDuration"],
+  ] as const) {
     if (done[key] !== undefined) out[as] = done[key];
   }
   return out;
@@ -70,9 +82,16 @@ function withDialectResponse(base: ModelChat, d: Dialect, text: string): ModelCh
   return withRead(base, d, text).out;
 }
 
-function withRead(base: ModelChat, d: Dialect, text: string): { out: ModelChat; read: ReturnType<typeof readResponse> } {
+function withRead(
+  base: ModelChat,
+  d: Dialect,
+  text: string,
+): { out: ModelChat; read: ReturnType<typeof readResponse> } {
   const r = readResponse(d, text);
-  const out: ModelChat = { ...base, toolCalls: r.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments, ...(c.id ? { id: c.id } : {}) })) };
+  const out: ModelChat = {
+    ...base,
+    toolCalls: r.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments, ...(c.id ? { id: c.id } : {}) })),
+  };
   if (r.sawContent) out.content = clipText(r.content);
   if (r.doneReason !== undefined) out.doneReason = r.doneReason;
   if (r.promptTokens !== undefined) out.promptEvalCount = r.promptTokens;

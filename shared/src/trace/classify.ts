@@ -27,13 +27,30 @@ export function classifyExchange(input: ClassifyInput): Classification {
   switch (input.tap) {
     case "model": {
       const sim = headerValue(input.responseHeaders, SIMULATED);
-      const model: ModelClassifyInput = { method: input.method, url: input.url, requestText: input.requestText, responseText: input.responseText, responseContentType: contentType, simulated: input.status === null ? undefined : sim === "1" };
+      const model: ModelClassifyInput = {
+        method: input.method,
+        url: input.url,
+        requestText: input.requestText,
+        responseText: input.responseText,
+        responseContentType: contentType,
+        simulated: input.status === null ? undefined : sim === "1",
+      };
       return classifyModel(withRequestJson(model, input));
     }
     case "mcp":
       if (input.method === STDIO_METHOD) return classifyStdioMcp(input);
       if (input.method.toUpperCase() !== "POST") return { kind: "other" };
-      return classifyMcp(withRequestJson({ status: input.status, requestText: input.requestText, responseText: input.responseText, responseContentType: contentType }, input));
+      return classifyMcp(
+        withRequestJson(
+          {
+            status: input.status,
+            requestText: input.requestText,
+            responseText: input.responseText,
+            responseContentType: contentType,
+          },
+          input,
+        ),
+      );
     case "agent":
       if (input.method.toUpperCase() !== "POST" || !pathOf(input.url).endsWith("/agent")) return { kind: "other" };
       return classifyAgent(input);

@@ -86,14 +86,21 @@ export function connectionAddress(connection: Connection): string {
 }
 
 /** The McpClient of an exchange, from the tap's connection and the request's headers and JSON body. */
-export function mcpClientOf(connection: Connection | null | undefined, headers: ReadonlyArray<readonly [string, string]> | string, body: unknown): McpClient | undefined {
+export function mcpClientOf(
+  connection: Connection | null | undefined,
+  headers: ReadonlyArray<readonly [string, string]> | string,
+  body: unknown,
+): McpClient | undefined {
   if (!connection) return undefined;
   const stdio = connection.startsWith(STDIO_CONNECTION_PREFIX);
   const sessionId = headerValue(headers, "mcp-session-id");
   const id = isRecord(body) && typeof body.id === "number" ? body.id : undefined;
   const remote = connectionAddress(connection);
   // One object literal, optional fields set or absent: built per MCP exchange, on the recording thread.
-  const client: McpClient = { connection, peer: stdio ? connection : `${remote} ${headerValue(headers, "user-agent") ?? ""}` };
+  const client: McpClient = {
+    connection,
+    peer: stdio ? connection : `${remote} ${headerValue(headers, "user-agent") ?? ""}`,
+  };
   if (id !== undefined) client.jsonrpcId = id;
   if (sessionId) client.sessionId = sessionId;
   if (stdio) client.stdio = true;
@@ -128,12 +135,22 @@ export class McpSessionGrouper {
     let session = this.find(client, opener, now);
     let fresh = session === undefined;
     if (!session) {
-      session = { traceId: this.opts.newTraceId(), peer: client.peer, stdio: client.stdio === true, opened: false, last: now, started: now, lastId: null, count: 0 };
+      session = {
+        traceId: this.opts.newTraceId(),
+        peer: client.peer,
+        stdio: client.stdio === true,
+        opened: false,
+        last: now,
+        started: now,
+        lastId: null,
+        count: 0,
+      };
       this.sessions.push(session);
       const mates = this.byPeer.get(session.peer);
       if (mates) mates.push(session);
       else this.byPeer.set(session.peer, [session]);
-      if (this.sessions.length > this.maxSessions) this.drop(this.sessions.splice(0, this.sessions.length - this.maxSessions));
+      if (this.sessions.length > this.maxSessions)
+        this.drop(this.sessions.splice(0, this.sessions.length - this.maxSessions));
     } else if (session.count >= this.maxPerSession) {
       session.traceId = this.opts.newTraceId();
       session.count = 0;
@@ -144,7 +161,8 @@ export class McpSessionGrouper {
     if (this.byConnection.get(client.connection) !== session) {
       this.byConnection.delete(client.connection);
       this.byConnection.set(client.connection, session);
-      if (this.byConnection.size > MAX_CONNECTIONS) this.byConnection.delete(this.byConnection.keys().next().value as string);
+      if (this.byConnection.size > MAX_CONNECTIONS)
+        this.byConnection.delete(this.byConnection.keys().next().value as string);
     }
     if (client.sessionId) this.bySessionId.set(client.sessionId, session);
     if (!opener) session.opened = true;
@@ -215,8 +233,17 @@ export class McpSessionGrouper {
  * trace keeps the first best one, so a session is named after its first tools/call, else its first other
  * request, else its opener.
  */
-export function mcpSessionTitle(method: string | undefined, toolName: string | undefined, requestLine: string): { title: string; titleRank: number } {
+export function mcpSessionTitle(
+  method: string | undefined,
+  toolName: string | undefined,
+  requestLine: string,
+): { title: string; titleRank: number } {
   const what = method ? (toolName ? `${method} ${toolName}` : method) : requestLine;
-  const rank = method === "tools/call" ? 0 : method && !SESSION_OPENERS.has(method) && !method.startsWith("notifications/") ? -1 : -2;
+  const rank =
+    method === "tools/call"
+      ? 0
+      : method && !SESSION_OPENERS.has(method) && !method.startsWith("notifications/")
+        ? -1
+        : -2;
   return { title: `MCP session: ${what}`, titleRank: rank };
 }

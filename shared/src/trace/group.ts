@@ -110,7 +110,11 @@ function addressOf(connection: string | null): string | null {
  * even when nothing else differs); the same client connection (a kept-alive client: undici, the SDKs); the
  * latest. A client that opens a connection per request still matches by the messages alone.
  */
-function pickTurn(turns: TurnIndex<Conversation>, keys: readonly string[], connection: string | null): Conversation | undefined {
+function pickTurn(
+  turns: TurnIndex<Conversation>,
+  keys: readonly string[],
+  connection: string | null,
+): Conversation | undefined {
   // Only a shorter turn can be extended: the longest lengths first, and the first length with a match wins.
   for (let n = keys.length - 1; n >= 1; n--) {
     const best = pickAmong(turns.withLength(n), keys, connection);
@@ -120,11 +124,17 @@ function pickTurn(turns: TurnIndex<Conversation>, keys: readonly string[], conne
 }
 
 /** pickTurn's choice among the remembered turns given (all of one length, oldest first). */
-function pickAmong(conversations: readonly Conversation[], keys: readonly string[], connection: string | null): Conversation | undefined {
+function pickAmong(
+  conversations: readonly Conversation[],
+  keys: readonly string[],
+  connection: string | null,
+): Conversation | undefined {
   if (conversations.length === 0) return undefined;
   const address = addressOf(connection);
   const score = (c: Conversation) =>
-    (address !== null && addressOf(c.connection) === address ? 4 : 0) + (c.followed ? 0 : 2) + (connection !== null && c.connection === connection ? 1 : 0);
+    (address !== null && addressOf(c.connection) === address ? 4 : 0) +
+    (c.followed ? 0 : 2) +
+    (connection !== null && c.connection === connection ? 1 : 0);
   let best: Conversation | undefined;
   let bestScore = -1;
   for (const c of conversations) {
@@ -160,7 +170,12 @@ export class FallbackGrouper {
    * Remembers a chat request (whatever its grouping) so a later turn can join it, and returns the
    * trace for a request without traceparent.
    */
-  assignModelChat(messages: readonly unknown[], now: number, known?: string | null, connection?: string | null): GroupResult {
+  assignModelChat(
+    messages: readonly unknown[],
+    now: number,
+    known?: string | null,
+    connection?: string | null,
+  ): GroupResult {
     this.expire(now);
     const keys = messages.map(messageKey);
     const from = connection ?? null;
@@ -169,7 +184,9 @@ export class FallbackGrouper {
     else {
       const match = pickTurn(this.conversations, keys, from);
       if (match) match.followed = true;
-      result = match ? { traceId: match.traceId, groupedBy: "conversation" } : { traceId: this.opts.newTraceId(), groupedBy: "single" };
+      result = match
+        ? { traceId: match.traceId, groupedBy: "conversation" }
+        : { traceId: this.opts.newTraceId(), groupedBy: "single" };
     }
     this.conversations.push({ traceId: result.traceId, keys, at: now, connection: from, followed: false });
     this.trim();
@@ -192,7 +209,10 @@ export class FallbackGrouper {
       // model was offered) or connects right away; a session begun later, well after, is someone else's.
       const began = client ? this.mcpSessions.sessionStart(client, now) : undefined;
       const lateSessionMs = this.opts.lateSessionMs ?? 1_000;
-      const fits = (p: PendingToolCall) => p.name === toolName && now - p.at <= this.mcpWindowMs && (began === undefined || began <= p.at || now - p.at <= lateSessionMs);
+      const fits = (p: PendingToolCall) =>
+        p.name === toolName &&
+        now - p.at <= this.mcpWindowMs &&
+        (began === undefined || began <= p.at || now - p.at <= lateSessionMs);
       // The oldest call asked for; from the caller's own machine first (two learners' identical agents at once).
       const from = client ? addressOf(client.connection) : null;
       const mine = from === null ? -1 : this.pendingCalls.findIndex((p) => p.address === from && fits(p));
@@ -230,6 +250,7 @@ export class FallbackGrouper {
 
   private trim(): void {
     this.conversations.trim(this.maxEntries);
-    if (this.pendingCalls.length > this.maxEntries) this.pendingCalls.splice(0, this.pendingCalls.length - this.maxEntries);
+    if (this.pendingCalls.length > this.maxEntries)
+      this.pendingCalls.splice(0, this.pendingCalls.length - this.maxEntries);
   }
 }

@@ -37,7 +37,8 @@ export function blockHeaderValue(block: string, name: string): string | undefine
   let at = 0;
   while (at < block.length) {
     const end = lineEnd(block, at);
-    if (block.charCodeAt(at + n) === COLON && block.charCodeAt(at + n + 1) === SPACE && sameName(block, at, name)) return block.slice(at + n + 2, end);
+    if (block.charCodeAt(at + n) === COLON && block.charCodeAt(at + n + 1) === SPACE && sameName(block, at, name))
+      return block.slice(at + n + 2, end);
     at = end + 2;
   }
   return undefined;

@@ -27,7 +27,12 @@ export function hopNumbers(exchanges: readonly Numbered[]): Map<number, HopNumbe
     events.push({ at: ex.timings.start, order: 2 * i, id: ex.id, response: false });
     if (ex.tap === "model") events.push({ at: ex.timings.start, order: 2 * i + 1, id: ex.id, response: true });
     if (ex.tap === "agent" && ex.state !== "pending" && ex.state !== "streaming") {
-      events.push({ at: ex.timings.end ?? Number.POSITIVE_INFINITY, order: Number.MAX_SAFE_INTEGER, id: ex.id, response: true });
+      events.push({
+        at: ex.timings.end ?? Number.POSITIVE_INFINITY,
+        order: Number.MAX_SAFE_INTEGER,
+        id: ex.id,
+        response: true,
+      });
     }
   });
   events.sort((a, b) => a.at - b.at || a.order - b.order);

@@ -48,7 +48,10 @@ export function pathOf(url: string): string {
 }
 
 /** Header value by case-insensitive name (first occurrence), from pairs or a header block. */
-export function headerValue(headers: ReadonlyArray<readonly [string, string]> | string | undefined, name: string): string | undefined {
+export function headerValue(
+  headers: ReadonlyArray<readonly [string, string]> | string | undefined,
+  name: string,
+): string | undefined {
   if (headers === undefined) return undefined;
   if (typeof headers === "string") return blockHeaderValue(headers, name);
   const lower = name.toLowerCase();

@@ -40,10 +40,15 @@ export function toolMessagesOf(request: unknown): ToolMessage[] {
   const out: ToolMessage[] = [];
   list.forEach((m: unknown, messageIndex: number) => {
     if (!isRecord(m)) return;
-    if (m.type === "function_call" && typeof m.call_id === "string" && typeof m.name === "string") names.set(m.call_id, m.name);
+    if (m.type === "function_call" && typeof m.call_id === "string" && typeof m.name === "string")
+      names.set(m.call_id, m.name);
     if (m.type === "function_call_output") {
       const name = typeof m.call_id === "string" ? names.get(m.call_id) : undefined;
-      out.push({ messageIndex, content: typeof m.output === "string" ? m.output : JSON.stringify(m.output ?? ""), ...(name ? { toolName: name } : {}) });
+      out.push({
+        messageIndex,
+        content: typeof m.output === "string" ? m.output : JSON.stringify(m.output ?? ""),
+        ...(name ? { toolName: name } : {}),
+      });
       return;
     }
     if (Array.isArray(m.content)) {
@@ -51,7 +56,12 @@ export function toolMessagesOf(request: unknown): ToolMessage[] {
         if (!isRecord(b)) continue;
         if (b.type === "tool_use" && typeof b.id === "string" && typeof b.name === "string") names.set(b.id, b.name);
         if (b.type !== "tool_result") continue;
-        const text = typeof b.content === "string" ? b.content : Array.isArray(b.content) ? b.content.map((x) => (isRecord(x) && typeof x.text === "string" ? x.text : "")).join("") : "";
+        const text =
+          typeof b.content === "string"
+            ? b.content
+            : Array.isArray(b.content)
+              ? b.content.map((x) => (isRecord(x) && typeof x.text === "string" ? x.text : "")).join("")
+              : "";
         const name = typeof b.tool_use_id === "string" ? names.get(b.tool_use_id) : undefined;
         out.push({ messageIndex, content: text, ...(name ? { toolName: name } : {}) });
       }
@@ -116,6 +126,10 @@ export function linkExchanges(items: LinkInput[]): Link[] {
 /** JSON with sorted keys, so argument objects compare by value whatever their key order. */
 export function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  if (isRecord(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
+  if (isRecord(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(",")}}`;
   return JSON.stringify(v) ?? "null";
 }

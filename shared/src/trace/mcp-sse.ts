@@ -37,7 +37,15 @@ export function mcpSseEvents(text: string): McpSseEvent[] {
     bytes += encoder.encode(text.slice(chars, e.end)).length;
     chars = e.end;
     const message = tryParseJson(e.data);
-    return { index, event: e.event, ...(e.id === undefined ? {} : { id: e.id }), data: e.data, ...describe(message), message, endByte: bytes };
+    return {
+      index,
+      event: e.event,
+      ...(e.id === undefined ? {} : { id: e.id }),
+      data: e.data,
+      ...describe(message),
+      message,
+      endByte: bytes,
+    };
   });
 }
 

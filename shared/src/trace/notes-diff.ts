@@ -76,7 +76,9 @@ export function summarize(diff: readonly DiffLine[]): ChangeSummary {
   let headline: string;
   if (added === 0 && removed === 0) headline = "same notes (whitespace or line endings changed)";
   else if (removed > 0 && added === 0 && kept === 0) headline = `emptied: ${notes(removed)} deleted`;
-  else if (removed > 0 && added > 0) headline = removed === added && kept > 0 ? `${notes(removed)} changed` : `${notes(removed)} deleted, ${added} added`;
+  else if (removed > 0 && added > 0)
+    headline =
+      removed === added && kept > 0 ? `${notes(removed)} changed` : `${notes(removed)} deleted, ${added} added`;
   else if (removed > 0) headline = `${notes(removed)} deleted`;
   else headline = `${notes(added)} added`;
   return { added, removed, destructive: removed > 0, headline };

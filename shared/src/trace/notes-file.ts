@@ -6,7 +6,14 @@
 import { z } from "zod";
 import { BodySchema, NotesChangeSchema } from "./schemas";
 
-export { NotesCauseSchema, NotesChangeSchema, NotesEventSchema, type NotesCause, type NotesChange, type NotesEvent } from "./schemas";
+export {
+  NotesCauseSchema,
+  NotesChangeSchema,
+  NotesEventSchema,
+  type NotesCause,
+  type NotesChange,
+  type NotesEvent,
+} from "./schemas";
 
 /**
  * Whether the recorder can see the file at all. `remote`: the MCP server is on another machine (its

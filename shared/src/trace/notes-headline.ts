@@ -24,14 +24,23 @@ export function notesHeadline(c: NotesChange): NotesHeadline {
     case "deleted":
       return { ...none, headline: "the file was deleted", destructive: true };
     case "not-a-file":
-      return { ...none, headline: c.detail ?? "the file was replaced by something that is not a file", destructive: true };
+      return {
+        ...none,
+        headline: c.detail ?? "the file was replaced by something that is not a file",
+        destructive: true,
+      };
     case "too-large":
       return { ...none, headline: `too large to show: ${c.detail ?? `${c.size} bytes`}`, destructive: false };
     case "unreadable":
       return { ...none, headline: `the recorder cannot read it: ${c.detail ?? "unknown error"}`, destructive: false };
     case "changed": {
       if (c.before?.encoding === "base64" || c.after?.encoding === "base64") {
-        return { headline: `now ${c.size ?? 0} bytes that are not text`, destructive: false, summary: null, binary: true };
+        return {
+          headline: `now ${c.size ?? 0} bytes that are not text`,
+          destructive: false,
+          summary: null,
+          binary: true,
+        };
       }
       const summary = summarize(lineDiff(text(c.before), text(c.after)));
       return { headline: summary.headline, destructive: summary.destructive, summary, binary: false };

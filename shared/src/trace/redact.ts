@@ -10,13 +10,22 @@ import type { Exchange, ExchangeSummary, HeaderList } from "./schemas";
 
 export const REDACTED = "[redacted]";
 
-const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "set-cookie2", "x-auth-key", "api-key"]);
+const SECRET_HEADERS = new Set([
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+  "set-cookie2",
+  "x-auth-key",
+  "api-key",
+]);
 /**
  * `*-key` / `*_key` (X-Api-Key, X-Goog-Api-Key, Sec-… keys included), `*-token`, anything with `auth` in
  * it (X-Auth-Key, Proxy-Authorization, X-Amz-Security-Token's cousins), `secret`, `password`, `signature`,
  * `cookie`. Mcp-Session-Id stays visible: it identifies a (legacy) MCP session, which the timeline teaches.
  */
-const SECRET_HEADER_PATTERN = /((^|[-_])(key|token|credentials?)$|apikey|auth(?!ority)|secret|password|signature|cookie)/i;
+const SECRET_HEADER_PATTERN =
+  /((^|[-_])(key|token|credentials?)$|apikey|auth(?!ority)|secret|password|signature|cookie)/i;
 /**
  * Text without any of these words holds no secret header name (a superset of the two rules above, tested on
  * a whole header block at once: most blocks then need no splitting, see header-block.ts).
@@ -89,7 +98,11 @@ function redactSummary<T extends ExchangeSummary>(ex: T): T {
 }
 
 export function redactExchange(ex: Exchange): Exchange {
-  return { ...redactSummary(ex), requestHeaders: redactHeaders(ex.requestHeaders) as HeaderList, responseHeaders: redactHeaders(ex.responseHeaders) as HeaderList };
+  return {
+    ...redactSummary(ex),
+    requestHeaders: redactHeaders(ex.requestHeaders) as HeaderList,
+    responseHeaders: redactHeaders(ex.responseHeaders) as HeaderList,
+  };
 }
 
 /** A bundle with every URL and header list redacted (imports before storing, exports before writing). */

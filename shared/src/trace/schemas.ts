@@ -196,7 +196,12 @@ export type Trace = z.infer<typeof TraceSchema>;
  * (someone edited the file by hand, or a client that bypasses the taps), or a presenter's reset.
  */
 export const NotesCauseSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("tool-call"), traceId: z.string(), exchangeId: z.number().int(), toolName: z.string().optional() }),
+  z.object({
+    kind: z.literal("tool-call"),
+    traceId: z.string(),
+    exchangeId: z.number().int(),
+    toolName: z.string().optional(),
+  }),
   z.object({ kind: z.literal("none") }),
   z.object({ kind: z.literal("reset"), set: z.string() }),
 ]);
@@ -250,7 +255,12 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
     text: z.string().optional(),
   }),
   z.object({ type: z.literal("exchange.completed"), seq: z.number().int(), exchange: ExchangeSummarySchema }),
-  z.object({ type: z.literal("trace.updated"), seq: z.number().int(), trace: TraceSummarySchema, links: z.array(LinkSchema) }),
+  z.object({
+    type: z.literal("trace.updated"),
+    seq: z.number().int(),
+    trace: TraceSummarySchema,
+    links: z.array(LinkSchema),
+  }),
   z.object({ type: z.literal("trace.deleted"), seq: z.number().int(), traceId: z.string() }),
   z.object({ type: z.literal("error"), seq: z.number().int(), message: z.string() }),
   /** The recorder saw the notes file change (./notes-file.ts). */

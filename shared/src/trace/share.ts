@@ -19,7 +19,9 @@ export const SharedTraceSchema = z.object({
    * Token counts the page's token budget asks for, computed at export with the real tokenizer (which is
    * megabytes, so it is not embedded): by exchange id, `[start, end, count]` of `prompt.text.slice(start, end)`.
    */
-  tokenCounts: z.record(z.string(), z.array(z.tuple([z.number().int(), z.number().int(), z.number().int()]))).default({}),
+  tokenCounts: z
+    .record(z.string(), z.array(z.tuple([z.number().int(), z.number().int(), z.number().int()])))
+    .default({}),
 });
 export type SharedTrace = z.infer<typeof SharedTraceSchema>;
 
@@ -39,7 +41,10 @@ export const SHARED_TRACE_ELEMENT_ID = "hopscope-trace";
  * and `JSON.parse` reads back exactly the same value.
  */
 export function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** What apps/web/share.html leaves for the export to fill: the trace document and the page title. */

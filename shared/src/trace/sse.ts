@@ -29,7 +29,13 @@ export function parseSse(text: string): SseEvent[] {
     const line = text.slice(from, m ? m.index : text.length);
     from = m ? m.index + m[0].length : text.length;
     if (line === "") {
-      if (m && data.length > 0) events.push({ event: event || "message", data: data.join("\n"), ...(id === undefined ? {} : { id }), end: from });
+      if (m && data.length > 0)
+        events.push({
+          event: event || "message",
+          data: data.join("\n"),
+          ...(id === undefined ? {} : { id }),
+          end: from,
+        });
       data = [];
       event = "";
       continue;

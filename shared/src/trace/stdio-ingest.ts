@@ -29,7 +29,13 @@ const at = z.number().describe("epoch ms, fractional");
 
 export const StdioEventSchema = z.discriminatedUnion("type", [
   /** A request was sent (by the host on stdin, or by the server on stdout); the answer is awaited. */
-  z.object({ type: z.literal("request"), key: z.string().min(1).max(200), stream: z.enum(["stdin", "stdout"]), at, frame: StdioFrameDataSchema }),
+  z.object({
+    type: z.literal("request"),
+    key: z.string().min(1).max(200),
+    stream: z.enum(["stdin", "stdout"]),
+    at,
+    frame: StdioFrameDataSchema,
+  }),
   /** A request's end: its answer, or `error` when none came (the server exited). */
   z.object({
     type: z.literal("answered"),
@@ -42,7 +48,13 @@ export const StdioEventSchema = z.discriminatedUnion("type", [
     error: z.string().max(2000).optional(),
   }),
   /** A line on its own: a notification, a stderr line, or a frame that is not JSON-RPC (`flag` says why). */
-  z.object({ type: z.literal("line"), stream: StdioStreamSchema, at, frame: StdioFrameDataSchema, flag: z.string().max(2000).optional() }),
+  z.object({
+    type: z.literal("line"),
+    stream: StdioStreamSchema,
+    at,
+    frame: StdioFrameDataSchema,
+    flag: z.string().max(2000).optional(),
+  }),
   /** The server ended: exit code, or the signal that killed it. */
   z.object({ type: z.literal("exit"), at, code: z.number().int().nullable(), signal: z.string().max(20).nullable() }),
 ]);

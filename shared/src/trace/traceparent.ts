@@ -17,7 +17,14 @@ export function parseTraceparent(value: string | null | undefined): TraceContext
   if (!value) return null;
   const m = TRACEPARENT.exec(value.trim().toLowerCase());
   if (!m) return null;
-  const [, version, traceId, parentId, flags, rest] = m as unknown as [string, string, string, string, string, string | undefined];
+  const [, version, traceId, parentId, flags, rest] = m as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string | undefined,
+  ];
   if (version === "ff" || (version === "00" && rest !== undefined)) return null;
   if (/^0+$/.test(traceId) || /^0+$/.test(parentId)) return null;
   return { version, traceId, parentId, flags };

@@ -87,7 +87,9 @@ export const FamilyComparisonSchema = z.object({
    * Each change between the two families: the tracker issue, its address, one sentence, and whether it changes
    * this request's prompt (a nested property's own `required` only matters when a tool has one).
    */
-  reasons: z.array(z.object({ kind: z.string(), issue: z.string(), url: z.string(), text: z.string(), applies: z.boolean() })),
+  reasons: z.array(
+    z.object({ kind: z.string(), issue: z.string(), url: z.string(), text: z.string(), applies: z.boolean() }),
+  ),
 });
 
 /** Who produced the prompt text of the view, and from what. */

@@ -7,19 +7,35 @@ import { describe, expect, it } from "vitest";
 import { renderDialect } from "@hopscope/shared/dialects/render-dialect";
 import { renderChat } from "@hopscope/shared/prompt/render";
 
-const schema = { type: "object", properties: { text: { type: "string", description: "The note" } }, required: ["text"] };
+const schema = {
+  type: "object",
+  properties: { text: { type: "string", description: "The note" } },
+  required: ["text"],
+};
 const ask = "Add buy milk to my notes";
 const args = { text: "buy milk" };
 const result = "Added note 3: buy milk";
 
 const ollama = {
   model: "qwen2.5:7b",
-  messages: [{ role: "user", content: ask }, { role: "assistant", content: "", tool_calls: [{ id: "call_1", function: { name: "add_note", arguments: args } }] }, { role: "tool", content: result, tool_call_id: "call_1" }],
+  messages: [
+    { role: "user", content: ask },
+    { role: "assistant", content: "", tool_calls: [{ id: "call_1", function: { name: "add_note", arguments: args } }] },
+    { role: "tool", content: result, tool_call_id: "call_1" },
+  ],
   tools: [{ type: "function", function: { name: "add_note", description: "Add a note", parameters: schema } }],
 };
 const openai = {
   model: "qwen2.5:7b",
-  messages: [{ role: "user", content: ask }, { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "add_note", arguments: JSON.stringify(args) } }] }, { role: "tool", tool_call_id: "call_1", content: result }],
+  messages: [
+    { role: "user", content: ask },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "call_1", type: "function", function: { name: "add_note", arguments: JSON.stringify(args) } }],
+    },
+    { role: "tool", tool_call_id: "call_1", content: result },
+  ],
   tools: [{ type: "function", function: { name: "add_note", description: "Add a note", parameters: schema } }],
 };
 const anthropic = {
@@ -34,7 +50,11 @@ const anthropic = {
 };
 const responses = {
   model: "qwen2.5:7b",
-  input: [{ role: "user", content: ask }, { type: "function_call", call_id: "call_1", name: "add_note", arguments: JSON.stringify(args) }, { type: "function_call_output", call_id: "call_1", output: result }],
+  input: [
+    { role: "user", content: ask },
+    { type: "function_call", call_id: "call_1", name: "add_note", arguments: JSON.stringify(args) },
+    { type: "function_call_output", call_id: "call_1", output: result },
+  ],
   tools: [{ type: "function", name: "add_note", description: "Add a note", parameters: schema }],
 };
 
@@ -43,14 +63,19 @@ describe("three shapes, one prompt", () => {
     it(`every dialect renders the native request's prompt (Ollama ${version})`, () => {
       const want = renderChat(ollama, { ollamaVersion: version }).text;
       expect(want).toContain("<tool_call>");
-      for (const [d, body] of [["openai-chat", openai], ["anthropic", anthropic], ["openai-responses", responses]] as const) {
+      for (const [d, body] of [
+        ["openai-chat", openai],
+        ["anthropic", anthropic],
+        ["openai-responses", responses],
+      ] as const) {
         expect(renderDialect(d, body, { ollamaVersion: version }).text, d).toBe(want);
       }
     });
   }
 
   it("segments link to the client's own fields", () => {
-    const find = (r: ReturnType<typeof renderDialect>, path: string) => r.segments.find((s) => s.path === path)?.clientPath;
+    const find = (r: ReturnType<typeof renderDialect>, path: string) =>
+      r.segments.find((s) => s.path === path)?.clientPath;
     const a = renderDialect("anthropic", anthropic);
     expect(find(a, "/messages/0/content")).toBe("/messages/0/content");
     expect(find(a, "/messages/1/tool_calls/0/function/arguments")).toBe("/messages/1/content/0/input");
@@ -74,16 +99,29 @@ describe("three shapes, one prompt", () => {
 describe("the other direction: a native turn written in each dialect", async () => {
   const { openAiChatBody, anthropicBody } = await import("@hopscope/shared/dialects/from-native");
   // As the host keeps history: tool results carry tool_name only, calls may have ids.
-  const hostHistory = { ...ollama, messages: [ollama.messages[0], ollama.messages[1], { role: "tool", content: result, tool_name: "add_note" }] };
+  const hostHistory = {
+    ...ollama,
+    messages: [ollama.messages[0], ollama.messages[1], { role: "tool", content: result, tool_name: "add_note" }],
+  };
   it("converting back gives the same prompt; OpenAI arguments are a string, Anthropic has tool_use and tool_result blocks", () => {
     const want = renderChat(ollama).text;
     const o = openAiChatBody(hostHistory);
     const a = anthropicBody(hostHistory);
     expect(renderDialect("openai-chat", o).text).toBe(want);
     expect(renderDialect("anthropic", a).text).toBe(want);
-    expect((o.messages as Array<Record<string, unknown>>)[2]).toEqual({ role: "tool", tool_call_id: "call_1", content: result });
-    expect((a.messages as Array<Record<string, unknown>>)[1]).toEqual({ role: "assistant", content: [{ type: "tool_use", id: "call_1", name: "add_note", input: args }] });
-    expect((a.messages as Array<Record<string, unknown>>)[2]).toEqual({ role: "user", content: [{ type: "tool_result", tool_use_id: "call_1", content: result }] });
+    expect((o.messages as Array<Record<string, unknown>>)[2]).toEqual({
+      role: "tool",
+      tool_call_id: "call_1",
+      content: result,
+    });
+    expect((a.messages as Array<Record<string, unknown>>)[1]).toEqual({
+      role: "assistant",
+      content: [{ type: "tool_use", id: "call_1", name: "add_note", input: args }],
+    });
+    expect((a.messages as Array<Record<string, unknown>>)[2]).toEqual({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "call_1", content: result }],
+    });
   });
 });
 
@@ -98,7 +136,10 @@ describe("a request the handler refuses", () => {
       }
       return "rendered";
     };
-    expect(refusal(() => renderDialect("openai-chat", { messages: [{ role: "user", content: "x" }] }))).toEqual([400, "model is required"]);
+    expect(refusal(() => renderDialect("openai-chat", { messages: [{ role: "user", content: "x" }] }))).toEqual([
+      400,
+      "model is required",
+    ]);
     expect(refusal(() => renderDialect("openai-completions", { prompt: "x" }))).toEqual([404, "model '' not found"]);
   });
 });

@@ -7,7 +7,8 @@ const nested = (n: number) => "[".repeat(n) + "]".repeat(n);
 
 describe("parseJson: the one depth- and size-limited parse", () => {
   it("parses what JSON.parse parses under the limits", () => {
-    for (const text of ['{"a":[1,{"b":"c"}]}', "1", '"x"', "null", nested(DEFAULT_MAX_DEPTH)]) expect(parseJson(text)).toEqual(JSON.parse(text));
+    for (const text of ['{"a":[1,{"b":"c"}]}', "1", '"x"', "null", nested(DEFAULT_MAX_DEPTH)])
+      expect(parseJson(text)).toEqual(JSON.parse(text));
   });
 
   it("refuses a 100,000-deep text before anything walks it, saying where and how deep", () => {
@@ -19,7 +20,9 @@ describe("parseJson: the one depth- and size-limited parse", () => {
       }
     })();
     expect(err).toBeInstanceOf(JsonLimitError);
-    expect((err as JsonLimitError).message).toBe(`JSON nested deeper than 1000 levels (at character 1000); flatten the data`);
+    expect((err as JsonLimitError).message).toBe(
+      `JSON nested deeper than 1000 levels (at character 1000); flatten the data`,
+    );
     expect(() => parseJson(nested(11), { maxDepth: 10 })).toThrow(JsonLimitError);
     expect(() => parseJson(nested(10), { maxDepth: 10 })).not.toThrow();
   });

@@ -7,12 +7,15 @@ describe("=?base64?…?= header values", () => {
     expect(needsHeaderEncoding("get_weather")).toBe(false);
   });
 
-  it.each(["café", " leading", "trailing ", "", "line\nbreak", "=?base64?YQ==?="])("wraps %j and round-trips it", (value) => {
-    const encoded = encodeHeaderValue(value);
-    expect(encoded.startsWith("=?base64?")).toBe(true);
-    expect(encoded.endsWith("?=")).toBe(true);
-    expect(decodeHeaderValue(encoded)).toEqual({ ok: true, value });
-  });
+  it.each(["café", " leading", "trailing ", "", "line\nbreak", "=?base64?YQ==?="])(
+    "wraps %j and round-trips it",
+    (value) => {
+      const encoded = encodeHeaderValue(value);
+      expect(encoded.startsWith("=?base64?")).toBe(true);
+      expect(encoded.endsWith("?=")).toBe(true);
+      expect(decodeHeaderValue(encoded)).toEqual({ ok: true, value });
+    },
+  );
 
   it("encodes UTF-8 bytes, not UTF-16 code units", () => {
     expect(encodeHeaderValue("é")).toBe("=?base64?w6k=?=");

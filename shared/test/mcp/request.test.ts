@@ -16,12 +16,21 @@ describe("buildModernRequest", () => {
     expect(JsonRpcRequestSchema.parse(req.body).method).toBe("tools/call");
     const params = CallToolParamsSchema.parse(req.body.params);
     expect(params.arguments).toEqual({ content: "buy milk" });
-    expect(params._meta).toEqual({ "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} });
+    expect(params._meta).toEqual({
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    });
   });
 
   it("adds clientInfo and traceparent to _meta (and traceparent as a header), and encodes a non-ASCII name", () => {
     const tp = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
-    const req = buildModernRequest({ id: "x", method: "tools/call", params: { name: "noté" }, clientInfo: { name: "host", version: "1" }, traceparent: tp });
+    const req = buildModernRequest({
+      id: "x",
+      method: "tools/call",
+      params: { name: "noté" },
+      clientInfo: { name: "host", version: "1" },
+      traceparent: tp,
+    });
     const meta = RequestMetaSchema.parse(req.body.params._meta);
     expect(meta["io.modelcontextprotocol/clientInfo"]).toEqual({ name: "host", version: "1" });
     expect(meta.traceparent).toBe(tp);
@@ -45,9 +54,20 @@ describe("RequestMetaSchema", () => {
 describe("responseSchema", () => {
   const schema = responseSchema(CallToolResultSchema);
   it("accepts the article's moment-7 response and a JSON-RPC error, and rejects a result without content", () => {
-    const ok = { jsonrpc: "2.0", id: 2, result: { resultType: "complete", content: [{ type: "text", text: "Success" }], isError: false, _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp_server", version: "0.0.1-SNAPSHOT" } } } };
+    const ok = {
+      jsonrpc: "2.0",
+      id: 2,
+      result: {
+        resultType: "complete",
+        content: [{ type: "text", text: "Success" }],
+        isError: false,
+        _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp_server", version: "0.0.1-SNAPSHOT" } },
+      },
+    };
     expect(schema.safeParse(ok).success).toBe(true);
-    expect(schema.safeParse({ jsonrpc: "2.0", id: 2, error: { code: -32602, message: "Unknown tool: x" } }).success).toBe(true);
+    expect(
+      schema.safeParse({ jsonrpc: "2.0", id: 2, error: { code: -32602, message: "Unknown tool: x" } }).success,
+    ).toBe(true);
     expect(schema.safeParse({ jsonrpc: "2.0", id: 2, result: { resultType: "complete" } }).success).toBe(false);
   });
 });

@@ -4,7 +4,8 @@ import { chatmlTurns } from "../../src/prompt/chatml";
 
 describe("chatmlTurns", () => {
   it("reads a rendered prompt's turns up to the open assistant turn", () => {
-    const prompt = "<|im_start|>system\nYou help.<|im_end|>\n<|im_start|>user\nAdd buy milk\nto my notes<|im_end|>\n<|im_start|>assistant\n";
+    const prompt =
+      "<|im_start|>system\nYou help.<|im_end|>\n<|im_start|>user\nAdd buy milk\nto my notes<|im_end|>\n<|im_start|>assistant\n";
     expect(chatmlTurns(prompt)).toEqual([
       { role: "system", content: "You help.", closed: true },
       { role: "user", content: "Add buy milk\nto my notes", closed: true },

@@ -12,18 +12,23 @@ import { renderChat } from "@hopscope/shared/prompt/render";
 import { OLLAMA_FAMILIES, familyOf } from "@hopscope/shared/prompt/version";
 
 const dir = join(import.meta.dirname, "fixtures");
-const names = readdirSync(join(dir, "requests")).map((f) => f.replace(/\.json$/, "")).sort();
+const names = readdirSync(join(dir, "requests"))
+  .map((f) => f.replace(/\.json$/, ""))
+  .sort();
 
 const golden = (name: string, version: string) => readFileSync(join(dir, "golden", `${name}.${version}.txt`), "utf8");
 
-describe.each(OLLAMA_FAMILIES.map((f) => [f.representative, f] as const))("qwen2.5 golden renders, Ollama %s", (version, family) => {
-  it.each(names)("%s", (name) => {
-    const req = JSON.parse(readFileSync(join(dir, "requests", `${name}.json`), "utf8"));
-    const r = renderChat(req, { ollamaVersion: version });
-    expect(r.text).toBe(golden(name, version));
-    expect(r.toolFormat).toBe(family.toolFormat);
-  });
-});
+describe.each(OLLAMA_FAMILIES.map((f) => [f.representative, f] as const))(
+  "qwen2.5 golden renders, Ollama %s",
+  (version, family) => {
+    it.each(names)("%s", (name) => {
+      const req = JSON.parse(readFileSync(join(dir, "requests", `${name}.json`), "utf8"));
+      const r = renderChat(req, { ollamaVersion: version });
+      expect(r.text).toBe(golden(name, version));
+      expect(r.toolFormat).toBe(family.toolFormat);
+    });
+  },
+);
 
 describe("every version renders as its family", () => {
   it.each([

@@ -10,14 +10,18 @@ import { Template } from "@huggingface/jinja";
 import { describe, expect, it } from "vitest";
 import { type ChatRequestLike, type RenderOptions, renderChat as render } from "@hopscope/shared/prompt/render";
 
-const renderChat = (req: ChatRequestLike, opts: RenderOptions = {}) => render(req, { ollamaVersion: "0.13.5", ...opts });
+const renderChat = (req: ChatRequestLike, opts: RenderOptions = {}) =>
+  render(req, { ollamaVersion: "0.13.5", ...opts });
 const dir = join(import.meta.dirname, "fixtures");
 const hf = new Template(readFileSync(join(dir, "hf_chat_template.jinja"), "utf8"));
 type Req = ChatRequestLike & { messages: Array<Record<string, unknown>>; tools?: unknown[] };
-const load = (n: string): Req =>
-  JSON.parse(readFileSync(join(dir, "requests", `${n}.json`), "utf8"));
+const load = (n: string): Req => JSON.parse(readFileSync(join(dir, "requests", `${n}.json`), "utf8"));
 const renderHf = (req: { messages: unknown[]; tools?: unknown[] }, addGenerationPrompt = true): string =>
-  hf.render({ messages: req.messages, ...(req.tools ? { tools: req.tools } : {}), add_generation_prompt: addGenerationPrompt });
+  hf.render({
+    messages: req.messages,
+    ...(req.tools ? { tools: req.tools } : {}),
+    add_generation_prompt: addGenerationPrompt,
+  });
 const bytes = (s: string): number => new TextEncoder().encode(s).length;
 const toolLines = (s: string): string[] => s.split("\n").filter((l) => l.startsWith('{"type": "function"'));
 
@@ -97,7 +101,9 @@ describe("Ollama vs the HF template", () => {
     expect(ollama).toContain(
       '<|im_start|>assistant\n<tool_call>\n{"name": "update", "arguments": {"replace":"oat milk","search":"eggs"}}\n{"name": "append", "arguments": {"content":"bread"}}\n</tool_call><|im_end|>\n',
     );
-    expect(h).toContain("<|im_start|>user\n<tool_response>\nSuccess\n</tool_response>\n<tool_response>\nSuccess\n</tool_response><|im_end|>\n");
+    expect(h).toContain(
+      "<|im_start|>user\n<tool_response>\nSuccess\n</tool_response>\n<tool_response>\nSuccess\n</tool_response><|im_end|>\n",
+    );
     expect(ollama).toContain(
       "<|im_start|>user\n<tool_response>\nSuccess\n</tool_response><|im_end|>\n<|im_start|>user\n<tool_response>\nSuccess\n</tool_response><|im_end|>\n",
     );
@@ -109,7 +115,9 @@ describe("Ollama vs the HF template", () => {
     const h = renderHf(req);
     expect(h).toContain("<|im_start|>system\nAnswer in one short sentence.<|im_end|>\n");
     expect(h.startsWith("<|im_start|>system\nYou manage a notes file.\n\n# Tools")).toBe(true);
-    expect(ollama.startsWith("<|im_start|>system\nYou manage a notes file.\n\nAnswer in one short sentence.\n\n# Tools")).toBe(true);
+    expect(
+      ollama.startsWith("<|im_start|>system\nYou manage a notes file.\n\nAnswer in one short sentence.\n\n# Tools"),
+    ).toBe(true);
     expect(ollama).not.toContain("<|im_start|>system\nAnswer");
   });
 
@@ -122,10 +130,15 @@ describe("Ollama vs the HF template", () => {
   it("HF keeps consecutive user turns and renders tool calls next to content; Ollama merges and drops the calls", () => {
     const req = load("consecutive-and-content-with-calls");
     const ollama = renderChat(req).text;
-    const h = renderHf({ messages: req.messages.map((m) => ({ ...m, role: String(m.role).toLowerCase() })), tools: req.tools ?? [] });
+    const h = renderHf({
+      messages: req.messages.map((m) => ({ ...m, role: String(m.role).toLowerCase() })),
+      tools: req.tools ?? [],
+    });
     expect(h).toContain("<|im_start|>user\nAdd buy milk<|im_end|>\n<|im_start|>user\nand bread<|im_end|>\n");
     expect(h).toContain('<|im_start|>assistant\nAdding both now.\n<tool_call>\n{"name": "append"');
-    expect(ollama).toContain("<|im_start|>user\nAdd buy milk\n\nand bread<|im_end|>\n<|im_start|>assistant\nAdding both now.<|im_end|>\n");
+    expect(ollama).toContain(
+      "<|im_start|>user\nAdd buy milk\n\nand bread<|im_end|>\n<|im_start|>assistant\nAdding both now.<|im_end|>\n",
+    );
   });
 
   it("HF keeps < > & raw in tool JSON; Ollama escapes them like Go's json.Marshal", () => {
@@ -133,6 +146,8 @@ describe("Ollama vs the HF template", () => {
     const h = toolLines(renderHf(req))[0]!;
     const o = toolLines(renderChat(req).text)[0]!;
     expect(h).toContain('"Append <text> & notes > \\"quoted\\"');
-    expect(o).toContain('"Append \\u003ctext\\u003e \\u0026 notes \\u003e \\"quoted\\" \'single\' — café, 中文, emoji 🎉, line\\u2028sep"');
+    expect(o).toContain(
+      '"Append \\u003ctext\\u003e \\u0026 notes \\u003e \\"quoted\\" \'single\' — café, 中文, emoji 🎉, line\\u2028sep"',
+    );
   });
 });

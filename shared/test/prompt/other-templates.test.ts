@@ -25,7 +25,11 @@ const append = {
 };
 const clear = { type: "function", function: { name: "clear", parameters: { type: "object", properties: {} } } };
 const user = { role: "user", content: "Add buy milk to my notes" };
-const call = { role: "assistant", content: "", tool_calls: [{ function: { name: "append", arguments: { content: "buy milk" } } }] };
+const call = {
+  role: "assistant",
+  content: "",
+  tool_calls: [{ function: { name: "append", arguments: { content: "buy milk" } } }],
+};
 const result = { role: "tool", content: "Success", tool_name: "append" };
 
 const APPEND_JSON =
@@ -43,9 +47,16 @@ describe("llama3.1 template", () => {
     "\nQuestion: Add buy milk to my notes<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n";
 
   it("prints each tool with Tool.String() (api JSON) up to 0.13.5", () => {
-    const r = renderChat({ model: "llama3.1", messages: [user], tools: [append, clear] }, { template: tmpl("llama3.1.gotmpl"), system: "", ollamaVersion: "0.13.5" });
+    const r = renderChat(
+      { model: "llama3.1", messages: [user], tools: [append, clear] },
+      { template: tmpl("llama3.1.gotmpl"), system: "", ollamaVersion: "0.13.5" },
+    );
     expect(r.text).toBe(
-      header + question([`{"type":"function","function":${APPEND_JSON}}`, '{"type":"function","function":{"name":"clear","parameters":{"type":"object","properties":{}}}}']),
+      header +
+        question([
+          `{"type":"function","function":${APPEND_JSON}}`,
+          '{"type":"function","function":{"name":"clear","parameters":{"type":"object","properties":{}}}}',
+        ]),
     );
   });
 
@@ -64,7 +75,10 @@ describe("llama3.1 template", () => {
   });
 
   it.each(["0.13.5", "0.14.0"])("renders a tool round trip as ipython turns (%s)", (v) => {
-    const r = renderChat({ model: "llama3.1", messages: [user, call, result], tools: [append] }, { template: tmpl("llama3.1.gotmpl"), system: "", ollamaVersion: v });
+    const r = renderChat(
+      { model: "llama3.1", messages: [user, call, result], tools: [append] },
+      { template: tmpl("llama3.1.gotmpl"), system: "", ollamaVersion: v },
+    );
     expect(r.text).toBe(
       header +
         "<|start_header_id|>user<|end_header_id|>\n\nAdd buy milk to my notes<|eot_id|>" +
@@ -92,7 +106,10 @@ describe("qwen3 template", () => {
     "<|im_start|>user\n<tool_response>\nSuccess\n</tool_response><|im_end|>\n<|im_start|>assistant\n";
 
   it("renders JSON tools up to 0.13.5", () => {
-    const r = renderChat({ model: "qwen3", messages: [user, call, result], tools: [append] }, { template: tmpl("qwen3.gotmpl"), system: "", ollamaVersion: "0.13.5" });
+    const r = renderChat(
+      { model: "qwen3", messages: [user, call, result], tools: [append] },
+      { template: tmpl("qwen3.gotmpl"), system: "", ollamaVersion: "0.13.5" },
+    );
     expect(r.text).toBe(system(APPEND_JSON) + tail);
   });
 
@@ -102,7 +119,9 @@ describe("qwen3 template", () => {
       { template: tmpl("qwen3.gotmpl"), system: "", ollamaVersion: "0.14.0" },
     );
     expect(r.text).toBe(
-      system('{append Append content to the end of the file {object <nil> <nil> [content] {"content":{"type":"string","description":"Content that gets appended"}}}}') + tail,
+      system(
+        '{append Append content to the end of the file {object <nil> <nil> [content] {"content":{"type":"string","description":"Content that gets appended"}}}}',
+      ) + tail,
     );
   });
 });

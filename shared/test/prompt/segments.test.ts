@@ -67,7 +67,8 @@ describe("segment kinds", () => {
   it("labels every part of the article's second request", () => {
     const req = load("article-turn2");
     const r = renderChat(req);
-    const kinds = (k: string): string[] => r.segments.filter((s) => s.kind === k).map((s) => r.text.slice(s.start, s.end));
+    const kinds = (k: string): string[] =>
+      r.segments.filter((s) => s.kind === k).map((s) => r.text.slice(s.start, s.end));
     expect(kinds("system")).toEqual([QWEN25_SYSTEM]);
     expect(kinds("tool")).toHaveLength(5);
     expect(kinds("message")).toEqual(["Add buy milk to my notes"]);
@@ -107,6 +108,12 @@ describe("tool segments for a template that prints whole tools", () => {
     const req = load("article-turn1");
     const r = renderChat(req, { template, system: "" });
     checkTiling(r);
-    expect(r.segments.filter((s) => s.kind === "tool").map((s) => s.path)).toEqual(["/tools/0", "/tools/1", "/tools/2", "/tools/3", "/tools/4"]);
+    expect(r.segments.filter((s) => s.kind === "tool").map((s) => s.path)).toEqual([
+      "/tools/0",
+      "/tools/1",
+      "/tools/2",
+      "/tools/3",
+      "/tools/4",
+    ]);
   });
 });

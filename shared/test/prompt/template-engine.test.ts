@@ -18,7 +18,8 @@ interface Cases {
 }
 const fx = JSON.parse(readFileSync(join(import.meta.dirname, "fixtures", "engine-cases.json"), "utf8")) as Cases;
 const data = jsonToGo(fx.data);
-const run = (src: string, d = data): string => executeToString(compileTemplate(src, { funcs: ollamaFuncs, missingKey: "zero" }), d);
+const run = (src: string, d = data): string =>
+  executeToString(compileTemplate(src, { funcs: ollamaFuncs, missingKey: "zero" }), d);
 
 describe("template engine (cases checked against Go)", () => {
   it.each(fx.cases.map((c) => [c.name, c] as const))("%s", (_n, c) => {

@@ -15,14 +15,34 @@ beforeAll(async () => {
 function budgetOf(name: string, newFrom?: number) {
   const req = request(name);
   const r = renderChat(req as Parameters<typeof renderChat>[0]);
-  return { r, b: tokenBudget({ text: r.text, segments: r.segments, count: tok.count, toolNames: (req.tools ?? []).map((t) => t.function.name), ollamaVersion: r.ollamaVersion, ...(newFrom !== undefined ? { newFrom } : {}) }) };
+  return {
+    r,
+    b: tokenBudget({
+      text: r.text,
+      segments: r.segments,
+      count: tok.count,
+      toolNames: (req.tools ?? []).map((t) => t.function.name),
+      ollamaVersion: r.ollamaVersion,
+      ...(newFrom !== undefined ? { newFrom } : {}),
+    }),
+  };
 }
 
 describe("token budget", () => {
   it("splits the article's first prompt into system, tool instructions, five tools, the question and the waiting turn — summing to the prompt's count", () => {
     const { r, b } = budgetOf("article-turn1");
     expect(b.total).toBe(tok.count(r.text));
-    expect(b.parts.map((p) => p.key)).toEqual(["system", "tools", "tool:0", "tool:1", "tool:2", "tool:3", "tool:4", "message:0", "generation"]);
+    expect(b.parts.map((p) => p.key)).toEqual([
+      "system",
+      "tools",
+      "tool:0",
+      "tool:1",
+      "tool:2",
+      "tool:3",
+      "tool:4",
+      "message:0",
+      "generation",
+    ]);
     expect(b.parts.map((p) => p.label)).toContain("Tool: append");
     expect(b.parts.find((p) => p.key === "message:0")?.label).toBe("Message 1 (user)");
     expect(b.toolCount).toBe(5);

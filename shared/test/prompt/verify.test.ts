@@ -32,7 +32,13 @@ async function fakeOllama(version: string, rendered: string): Promise<{ url: str
       if (rq.url === "/api/chat") {
         seen.push(JSON.parse(body));
         return rs.end(
-          JSON.stringify({ model: "qwen2.5:7b", created_at: new Date().toISOString(), message: { role: "", content: "" }, done: false, _debug_info: { rendered_template: rendered } }),
+          JSON.stringify({
+            model: "qwen2.5:7b",
+            created_at: new Date().toISOString(),
+            message: { role: "", content: "" },
+            done: false,
+            _debug_info: { rendered_template: rendered },
+          }),
         );
       }
       rs.statusCode = 404;

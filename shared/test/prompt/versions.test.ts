@@ -6,19 +6,32 @@
 import { describe, expect, it } from "vitest";
 import { renderChat } from "@hopscope/shared/prompt/render";
 import { RenderInputError } from "@hopscope/shared/prompt/tool-decode";
-import { DEFAULT_OLLAMA_VERSION, atLeast, compareVersions, familyOf, featuresFor } from "@hopscope/shared/prompt/version";
+import {
+  DEFAULT_OLLAMA_VERSION,
+  atLeast,
+  compareVersions,
+  familyOf,
+  featuresFor,
+} from "@hopscope/shared/prompt/version";
 
 const clear = { type: "function", function: { name: "clear", parameters: { type: "object", properties: {} } } };
 const append = {
   type: "function",
-  function: { name: "append", description: "Append", parameters: { type: "object", properties: { content: { type: "string" } }, required: ["content"] } },
+  function: {
+    name: "append",
+    description: "Append",
+    parameters: { type: "object", properties: { content: { type: "string" } }, required: ["content"] },
+  },
 };
 const nested = {
   type: "function",
   function: {
     name: "style",
     description: "Style",
-    parameters: { type: "object", properties: { opts: { type: "object", properties: { z: { type: "string" }, a: { type: "string" } } } } },
+    parameters: {
+      type: "object",
+      properties: { opts: { type: "object", properties: { z: { type: "string" }, a: { type: "string" } } } },
+    },
   },
 };
 const user = { role: "user", content: "hi" };
@@ -100,19 +113,53 @@ describe("tool JSON per release family", () => {
   it("≥ 0.20: a nested property keeps its own required (api.ToolProperty.Required)", () => {
     const withRequired = {
       type: "function",
-      function: { name: "remind", parameters: { type: "object", properties: { at: { type: "object", properties: { day: { type: "string" } }, required: ["day"] } } } },
+      function: {
+        name: "remind",
+        parameters: {
+          type: "object",
+          properties: { at: { type: "object", properties: { day: { type: "string" } }, required: ["day"] } },
+        },
+      },
     };
-    expect(toolFns([withRequired], "0.14.3")).toEqual(['{remind  {object <nil> <nil> [] {"at":{"type":"object","properties":{"day":{"type":"string"}}}}}}']);
+    expect(toolFns([withRequired], "0.14.3")).toEqual([
+      '{remind  {object <nil> <nil> [] {"at":{"type":"object","properties":{"day":{"type":"string"}}}}}}',
+    ]);
     expect(toolFns([withRequired], "0.20.0-rc0")).toEqual([
       '{remind  {object <nil> <nil> [] {"at":{"type":"object","properties":{"day":{"type":"string"}},"required":["day"]}}}}',
     ]);
   });
   it("< 0.7: the anonymous struct rejects type arrays and drops items", () => {
     expect(
-      toolFns([{ type: "function", function: { name: "t", description: "d", parameters: { type: "object", properties: { x: { type: "string", items: { type: "string" } } } } } }], "0.6.0"),
-    ).toEqual(['{"name":"t","description":"d","parameters":{"type":"object","required":null,"properties":{"x":{"type":"string","description":""}}}}']);
+      toolFns(
+        [
+          {
+            type: "function",
+            function: {
+              name: "t",
+              description: "d",
+              parameters: { type: "object", properties: { x: { type: "string", items: { type: "string" } } } },
+            },
+          },
+        ],
+        "0.6.0",
+      ),
+    ).toEqual([
+      '{"name":"t","description":"d","parameters":{"type":"object","required":null,"properties":{"x":{"type":"string","description":""}}}}',
+    ]);
     expect(() =>
-      renderChat({ model: "m", messages: [user], tools: [{ type: "function", function: { name: "t", parameters: { type: "object", properties: { x: { type: ["string", "null"] } } } } }] }, { ollamaVersion: "0.6.0" }),
+      renderChat(
+        {
+          model: "m",
+          messages: [user],
+          tools: [
+            {
+              type: "function",
+              function: { name: "t", parameters: { type: "object", properties: { x: { type: ["string", "null"] } } } },
+            },
+          ],
+        },
+        { ollamaVersion: "0.6.0" },
+      ),
     ).toThrow(RenderInputError);
   });
 });
@@ -128,7 +175,14 @@ describe("messages per release", () => {
     );
   });
   it("prints missing tool-call arguments as null up to 0.13.x and {} from 0.14", () => {
-    const req = { model: "m", messages: [user, { role: "assistant", content: "", tool_calls: [{ function: { name: "clear" } }] }, { role: "tool", content: "ok" }] };
+    const req = {
+      model: "m",
+      messages: [
+        user,
+        { role: "assistant", content: "", tool_calls: [{ function: { name: "clear" } }] },
+        { role: "tool", content: "ok" },
+      ],
+    };
     expect(renderChat(req, { ollamaVersion: "0.13.5" }).text).toContain('{"name": "clear", "arguments": null}');
     expect(renderChat(req, { ollamaVersion: "0.14.0" }).text).toContain('{"name": "clear", "arguments": {}}');
   });
@@ -136,10 +190,21 @@ describe("messages per release", () => {
 
 describe("bad input", () => {
   it("names the field Ollama would reject", () => {
-    const bad = { type: "function", function: { name: "x", parameters: { type: "object", properties: { a: { description: 5 } } } } };
-    expect(() => renderChat({ model: "m", messages: [user], tools: [bad] })).toThrow("/tools/0/function/parameters/properties/a/description: expected a string");
+    const bad = {
+      type: "function",
+      function: { name: "x", parameters: { type: "object", properties: { a: { description: 5 } } } },
+    };
+    expect(() => renderChat({ model: "m", messages: [user], tools: [bad] })).toThrow(
+      "/tools/0/function/parameters/properties/a/description: expected a string",
+    );
     expect(() =>
-      renderChat({ model: "m", messages: [user, { role: "assistant", content: "", tool_calls: [{ function: { name: "x", arguments: "{}" } }] }] }),
+      renderChat({
+        model: "m",
+        messages: [
+          user,
+          { role: "assistant", content: "", tool_calls: [{ function: { name: "x", arguments: "{}" } }] },
+        ],
+      }),
     ).toThrow("/messages/1/tool_calls/0/function/arguments: expected a JSON object");
   });
 });

@@ -8,7 +8,23 @@ import { END_OF_SENTENCE, LLAMA_WHITESPACE, qwenPreTokenize } from "@hopscope/sh
 import { loadQwenTokenizer, type QwenTokenizer } from "@hopscope/shared/tokens/qwen";
 
 /** Unicode 15's White_Space property, code point by code point. */
-const WHITE_SPACE = [0x9, 0xa, 0xb, 0xc, 0xd, 0x20, 0x85, 0xa0, 0x1680, ...Array.from({ length: 11 }, (_, i) => 0x2000 + i), 0x2028, 0x2029, 0x202f, 0x205f, 0x3000];
+const WHITE_SPACE = [
+  0x9,
+  0xa,
+  0xb,
+  0xc,
+  0xd,
+  0x20,
+  0x85,
+  0xa0,
+  0x1680,
+  ...Array.from({ length: 11 }, (_, i) => 0x2000 + i),
+  0x2028,
+  0x2029,
+  0x202f,
+  0x205f,
+  0x3000,
+];
 
 describe("llama.cpp's whitespace", () => {
   const ws = new RegExp(`^[${LLAMA_WHITESPACE}]$`, "u");

@@ -60,7 +60,7 @@ describe("Qwen2.5 tokenizer", () => {
 
   it.each([
     PROMPT,
-    "<|im_start|>user\n<tool_response>\n{\"ok\": true}\n</tool_response><|im_end|>\n",
+    '<|im_start|>user\n<tool_response>\n{"ok": true}\n</tool_response><|im_end|>\n',
     "牛奶、卵、パン — ¡Añade «leche»! 🥛🎉 naïve café",
     "e\u0301 (decomposed, not NFC-normalised, as llama.cpp leaves it)",
     "  spaces\t\ttabs\r\nCRLF\n\n\n",

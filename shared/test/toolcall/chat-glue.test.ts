@@ -8,7 +8,17 @@ const zero = () => 0;
 describe("glueChunk (Ollama's ChatHandler with tools)", () => {
   it("streams prose, swallows the call's text, sends the call once, then a final empty chunk", () => {
     const parser = new ToolCallParser(TOOLS);
-    const tokens = ["Sure", ".", " ", "<tool_call>", "\n", '{"name": "append", ', '"arguments": {"content": "buy milk"}}', "\n", "</tool_call>"];
+    const tokens = [
+      "Sure",
+      ".",
+      " ",
+      "<tool_call>",
+      "\n",
+      '{"name": "append", ',
+      '"arguments": {"content": "buy milk"}}',
+      "\n",
+      "</tool_call>",
+    ];
     const sent: GluedChunk[] = tokens.map((t) => glueChunk(parser, t, false, zero)).filter((c) => c.send);
     sent.push(glueChunk(parser, "", true, zero));
     expect(sent).toEqual([
@@ -18,7 +28,9 @@ describe("glueChunk (Ollama's ChatHandler with tools)", () => {
       {
         send: true,
         content: "",
-        tool_calls: [{ id: "call_aaaaaaaa", function: { index: 0, name: "append", arguments: { content: "buy milk" } } }],
+        tool_calls: [
+          { id: "call_aaaaaaaa", function: { index: 0, name: "append", arguments: { content: "buy milk" } } },
+        ],
       },
       { send: true, content: "" },
     ]);

@@ -33,15 +33,43 @@ describe("parseTag", () => {
     ["square bracket", "{{if .ToolCalls}}[{{range .ToolCalls}}{{ . }}{{end}}]{{end}}", "["],
     ["bracket after whitespace", "{{if .ToolCalls}}\n [ {{range .ToolCalls}}{{ . }}{{end}}]{{end}}", "["],
     ["text after the range only", "{{if .ToolCalls}}{{range .ToolCalls}}{{ . }}{{end}}]{{end}}", "{"],
-    ["CRLF before JSON", '{{if .ToolCalls}}{{range .ToolCalls}}\r\n{"name": "{{ .Function.Name }}"}{{end}}{{end}}', "{"],
-    ["tag before the range", "{{if .ToolCalls}}<|tool▁calls▁begin|>{{range .ToolCalls}}<|tool▁call▁begin|>{{end}}{{end}}", "<|tool▁calls▁begin|>"],
-    ["tag inside the range", '{{if .ToolCalls}}\n{{range .ToolCalls}}<tool_call>{"name": "x"}</tool_call>{{end}}{{end}}', "<tool_call>"],
-    ["first of several texts", "{{if .ToolCalls}}First text{{if .Something}}inner{{end}}Second text{{end}}", "First text"],
+    [
+      "CRLF before JSON",
+      '{{if .ToolCalls}}{{range .ToolCalls}}\r\n{"name": "{{ .Function.Name }}"}{{end}}{{end}}',
+      "{",
+    ],
+    [
+      "tag before the range",
+      "{{if .ToolCalls}}<|tool▁calls▁begin|>{{range .ToolCalls}}<|tool▁call▁begin|>{{end}}{{end}}",
+      "<|tool▁calls▁begin|>",
+    ],
+    [
+      "tag inside the range",
+      '{{if .ToolCalls}}\n{{range .ToolCalls}}<tool_call>{"name": "x"}</tool_call>{{end}}{{end}}',
+      "<tool_call>",
+    ],
+    [
+      "first of several texts",
+      "{{if .ToolCalls}}First text{{if .Something}}inner{{end}}Second text{{end}}",
+      "First text",
+    ],
     ["upper-case tag", "{{if .ToolCalls}}[TOOL_CALL] [{{end}}", "[TOOL_CALL] ["],
-    ["else-if chain", '{{ if .Content }}{{ .Content }}{{- else if .ToolCalls }}<tool_call>\n{{ range .ToolCalls }}{"n": 1}{{ end }}{{ end }}', "<tool_call>"],
+    [
+      "else-if chain",
+      '{{ if .Content }}{{ .Content }}{{- else if .ToolCalls }}<tool_call>\n{{ range .ToolCalls }}{"n": 1}{{ end }}{{ end }}',
+      "<tool_call>",
+    ],
     ["trim markers", "{{- if .ToolCalls -}}   [CALLS]   {{- end }}", "[CALLS]"],
-    ["comment and string with braces", '{{/* {{if .ToolCalls}}X{{end}} */}}{{ if eq .Role "}}" }}{{ end }}{{ if .ToolCalls }}<call>{{ end }}', "<call>"],
-    ["$.ToolCalls is a variable, not a field", "{{ if $.ToolCalls }}<a>{{ end }}{{ if and .X .ToolCalls }}<b>{{ end }}", "<b>"],
+    [
+      "comment and string with braces",
+      '{{/* {{if .ToolCalls}}X{{end}} */}}{{ if eq .Role "}}" }}{{ end }}{{ if .ToolCalls }}<call>{{ end }}',
+      "<call>",
+    ],
+    [
+      "$.ToolCalls is a variable, not a field",
+      "{{ if $.ToolCalls }}<a>{{ end }}{{ if and .X .ToolCalls }}<b>{{ end }}",
+      "<b>",
+    ],
     ["inside a range's else", "{{ range .Messages }}x{{ else }}{{ if .ToolCalls }}<c>{{ end }}{{ end }}", "<c>"],
   ])("%s", (_label, template, want) => {
     expect(parseTag(template)).toBe(want);

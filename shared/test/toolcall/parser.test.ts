@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { ToolCallParser, findTag, findTool, parseToolCalls, type ParsedToolCall } from "@hopscope/shared/toolcall/parser";
+import {
+  ToolCallParser,
+  findTag,
+  findTool,
+  parseToolCalls,
+  type ParsedToolCall,
+} from "@hopscope/shared/toolcall/parser";
 import { ARTICLE_RAW, TOOLS } from "./tools";
 
 function call(index: number, name: string, args: Record<string, unknown>): ParsedToolCall {
@@ -21,7 +27,10 @@ function stream(chunks: string[], tag?: string, ollamaVersion?: string): { calls
 
 describe("parseToolCalls (qwen2.5, tag <tool_call>)", () => {
   it("parses the article's raw output into one append call with no content", () => {
-    expect(parseToolCalls(ARTICLE_RAW, TOOLS)).toEqual({ calls: [call(0, "append", { content: "buy milk" })], content: "" });
+    expect(parseToolCalls(ARTICLE_RAW, TOOLS)).toEqual({
+      calls: [call(0, "append", { content: "buy milk" })],
+      content: "",
+    });
   });
 
   it("returns plain text as content", () => {
@@ -56,19 +65,27 @@ describe("parseToolCalls (qwen2.5, tag <tool_call>)", () => {
       '<tool_call>\n{"name": "get_temperature", "arguments": {"city": "London", "format": "fahrenheit"}}\n</tool_call>\n' +
       '<tool_call>\n{"name": "get_conditions", "arguments": {"location": "Tokyo"}}\n</tool_call>';
     expect(parseToolCalls(text, TOOLS)).toEqual({
-      calls: [call(0, "get_temperature", { city: "London", format: "fahrenheit" }), call(1, "get_conditions", { location: "Tokyo" })],
+      calls: [
+        call(0, "get_temperature", { city: "London", format: "fahrenheit" }),
+        call(1, "get_conditions", { location: "Tokyo" }),
+      ],
       content: "Okay, let's call both tools! ",
     });
   });
 
   it("parses empty arguments, then arguments, in a row", () => {
     const text = `<tool_call>{"name": "say_hello", "arguments": {}}</tool_call><tool_call>{"name": "get_conditions", "arguments": {"location": "Tokyo"}}`;
-    expect(parseToolCalls(text, TOOLS).calls).toEqual([call(0, "say_hello", {}), call(1, "get_conditions", { location: "Tokyo" })]);
+    expect(parseToolCalls(text, TOOLS).calls).toEqual([
+      call(0, "say_hello", {}),
+      call(1, "get_conditions", { location: "Tokyo" }),
+    ]);
   });
 
   it("skips braces and escaped quotes inside strings", () => {
     const text = `<tool_call>\n{"name": "append", "arguments": {"content": "if (x) { return \\"}\\"; } and {a}"}}\n</tool_call>`;
-    expect(parseToolCalls(text, TOOLS).calls).toEqual([call(0, "append", { content: 'if (x) { return "}"; } and {a}' })]);
+    expect(parseToolCalls(text, TOOLS).calls).toEqual([
+      call(0, "append", { content: 'if (x) { return "}"; } and {a}' }),
+    ]);
   });
 
   it('accepts "parameters" instead of "arguments"', () => {
@@ -112,8 +129,10 @@ describe("parseToolCalls (qwen2.5, tag <tool_call>)", () => {
       call(0, "say_hello_world", {}),
     ]);
     expect(
-      parseToolCalls(`<tool_call>{"name": "say_hello", "arguments": {}}</tool_call><tool_call>{"name": "say_hello_world", "arguments": {}}`, TOOLS)
-        .calls,
+      parseToolCalls(
+        `<tool_call>{"name": "say_hello", "arguments": {}}</tool_call><tool_call>{"name": "say_hello_world", "arguments": {}}`,
+        TOOLS,
+      ).calls,
     ).toEqual([call(0, "say_hello", {}), call(1, "say_hello_world", {})]);
   });
 });
@@ -152,7 +171,10 @@ describe("malformed output: no call and no content, as Ollama answers", () => {
   });
 
   it("loses a partial tag held back when the output ends", () => {
-    expect(parseToolCalls("Let me look that up <tool_ca", TOOLS)).toEqual({ calls: [], content: "Let me look that up " });
+    expect(parseToolCalls("Let me look that up <tool_ca", TOOLS)).toEqual({
+      calls: [],
+      content: "Let me look that up ",
+    });
   });
 });
 
@@ -174,7 +196,9 @@ describe("ToolCallParser streaming", () => {
     expect(parser.add('<tool_call>\n{"name": "say_hello').calls).toEqual([]);
     expect(parser.add('_world", "arguments": {}}').calls).toEqual([call(0, "say_hello_world", {})]);
     expect(parser.add("\n</tool_call>\n<tool_call>\n").calls).toEqual([]);
-    expect(parser.add('{"name": "say_hello", "arguments": {}}\n</tool_call>').calls).toEqual([call(1, "say_hello", {})]);
+    expect(parser.add('{"name": "say_hello", "arguments": {}}\n</tool_call>').calls).toEqual([
+      call(1, "say_hello", {}),
+    ]);
   });
 
   it("returns content only before the tag and nothing afterwards", () => {
@@ -212,7 +236,10 @@ describe("bare JSON tags ({ and [), as templates without a tag word get", () => 
 
   it("returns a JSON object that is not a call as content", () => {
     const chunks = ["{", '"name": "search", ', '"arguments": {', '"query": "capital of Canada?"', "}", "}"];
-    expect(stream(chunks, "{")).toEqual({ calls: [], content: '{"name": "search", "arguments": {"query": "capital of Canada?"}}' });
+    expect(stream(chunks, "{")).toEqual({
+      calls: [],
+      content: '{"name": "search", "arguments": {"query": "capital of Canada?"}}',
+    });
   });
 
   it("returns text that does not start with JSON as content, and repeats its JSON part at the end", () => {
@@ -225,8 +252,15 @@ describe("bare JSON tags ({ and [), as templates without a tag word get", () => 
   });
 
   it("parses a list of calls", () => {
-    const chunks = ["[", '{"name": "get_temperature", "arguments": {"city": "London"}},', '{"name": "get_conditions", "arguments": {"location": "Tokyo"}}]'];
-    expect(stream(chunks, "[").calls).toEqual([call(0, "get_temperature", { city: "London" }), call(1, "get_conditions", { location: "Tokyo" })]);
+    const chunks = [
+      "[",
+      '{"name": "get_temperature", "arguments": {"city": "London"}},',
+      '{"name": "get_conditions", "arguments": {"location": "Tokyo"}}]',
+    ];
+    expect(stream(chunks, "[").calls).toEqual([
+      call(0, "get_temperature", { city: "London" }),
+      call(1, "get_conditions", { location: "Tokyo" }),
+    ]);
   });
 
   it("ends at a brace inside a string up to 0.30.11, not from 0.30.12", () => {

@@ -15,8 +15,14 @@ const append = (content: string) => ({ function: { name: "append", arguments: { 
 
 describe("rawOutputFromMessage", () => {
   it("rebuilds the article's raw output exactly", () => {
-    const msg = { role: "assistant", content: "", tool_calls: [{ id: "call_ab12cd34", function: { index: 0, ...append("buy milk").function } }] };
-    expect(rawOutputFromMessage(msg)).toBe('<tool_call>\n{"name": "append", "arguments": {"content": "buy milk"}}\n</tool_call>');
+    const msg = {
+      role: "assistant",
+      content: "",
+      tool_calls: [{ id: "call_ab12cd34", function: { index: 0, ...append("buy milk").function } }],
+    };
+    expect(rawOutputFromMessage(msg)).toBe(
+      '<tool_call>\n{"name": "append", "arguments": {"content": "buy milk"}}\n</tool_call>',
+    );
     expect(rawOutputFromMessage(msg)).toBe(ARTICLE_RAW);
   });
 
@@ -42,7 +48,7 @@ describe("pythonJson (json.dumps, ensure_ascii=False)", () => {
     expect(pythonJson({ b: [1, 2.5, true, null], a: { x: "y" }, e: {}, l: [] })).toBe(
       '{"b": [1, 2.5, true, null], "a": {"x": "y"}, "e": {}, "l": []}',
     );
-    expect(pythonJson("牛奶 🥛 <&> \"q\" \\ \n\t\u0001\u007f")).toBe('"牛奶 🥛 <&> \\"q\\" \\\\ \\n\\t\\u0001\u007f"');
+    expect(pythonJson('牛奶 🥛 <&> "q" \\ \n\t\u0001\u007f')).toBe('"牛奶 🥛 <&> \\"q\\" \\\\ \\n\\t\\u0001\u007f"');
     expect(pythonJson(1.5e-7)).toBe("1.5e-07");
     expect(pythonJson(-42)).toBe("-42");
   });
@@ -74,8 +80,16 @@ describe("rawOutputFromChunks", () => {
     const chunks = [
       chunk({ role: "assistant", content: "Sure" }),
       chunk({ role: "assistant", content: ", adding it.\n" }),
-      chunk({ role: "assistant", content: "", tool_calls: [{ id: "call_1", function: { index: 0, ...append("buy milk").function } }] }),
-      chunk({ role: "assistant", content: "", tool_calls: [{ id: "call_2", function: { index: 1, ...append("eggs").function } }] }),
+      chunk({
+        role: "assistant",
+        content: "",
+        tool_calls: [{ id: "call_1", function: { index: 0, ...append("buy milk").function } }],
+      }),
+      chunk({
+        role: "assistant",
+        content: "",
+        tool_calls: [{ id: "call_2", function: { index: 1, ...append("eggs").function } }],
+      }),
       chunk({ role: "assistant", content: "" }, true),
     ];
     expect(rawOutputFromChunks(chunks)).toBe(
@@ -88,10 +102,29 @@ describe("round trip through Ollama's parser", () => {
   const messages: RawOutputMessage[] = [
     { content: "", tool_calls: [append("buy milk")] },
     { content: "I'll add both. ", tool_calls: [append("buy milk"), append("eggs")] },
-    { content: "", tool_calls: [{ function: { name: "get_temperature", arguments: { format: "celsius", city: "Zürich" } } }] },
+    {
+      content: "",
+      tool_calls: [{ function: { name: "get_temperature", arguments: { format: "celsius", city: "Zürich" } } }],
+    },
     { content: "", tool_calls: [{ function: { name: "add", arguments: { a: "{", b: '"}"' } } }] },
-    { content: "", tool_calls: [{ function: { name: "say_hello", arguments: {} } }, { function: { name: "say_hello_world", arguments: {} } }] },
-    { content: "", tool_calls: [{ function: { name: "append", arguments: { content: "x", meta: { tags: ["a"], n: 3.25, ok: false, none: null } } } }] },
+    {
+      content: "",
+      tool_calls: [
+        { function: { name: "say_hello", arguments: {} } },
+        { function: { name: "say_hello_world", arguments: {} } },
+      ],
+    },
+    {
+      content: "",
+      tool_calls: [
+        {
+          function: {
+            name: "append",
+            arguments: { content: "x", meta: { tags: ["a"], n: 3.25, ok: false, none: null } },
+          },
+        },
+      ],
+    },
     { content: "Just text, no tools." },
   ];
 

@@ -24,7 +24,12 @@ function exchange(id: number, seq: number): Exchange {
     status: 200,
     state: "complete",
     error: null,
-    timings: { start: 1_795_983_303_120.25, requestEnd: 1_795_983_303_120.6, firstByte: 1_795_983_304_750, end: 1_795_983_304_751 },
+    timings: {
+      start: 1_795_983_303_120.25,
+      requestEnd: 1_795_983_303_120.6,
+      firstByte: 1_795_983_304_750,
+      end: 1_795_983_304_751,
+    },
     requestSize: text.length,
     responseSize: 2,
     chunkCount: 1,
@@ -84,11 +89,15 @@ describe("parseTraceBundle", () => {
   });
 
   it("refuses what is not a JSON object", () => {
-    expect(errorOf([1, 2])).toBe('(file): expected a hopscope trace file (a JSON object with "format": "hopscope-trace"), got array');
+    expect(errorOf([1, 2])).toBe(
+      '(file): expected a hopscope trace file (a JSON object with "format": "hopscope-trace"), got array',
+    );
   });
 
   it("refuses another format, naming the field", () => {
-    expect(errorOf({ ...bundle(), format: "har" })).toBe('format: expected "hopscope-trace", got "har": this is not a hopscope trace file');
+    expect(errorOf({ ...bundle(), format: "har" })).toBe(
+      'format: expected "hopscope-trace", got "har": this is not a hopscope trace file',
+    );
   });
 
   it("refuses a newer version and says to update", () => {
@@ -148,8 +157,17 @@ describe("upgradeBundleDocument", () => {
 
   it("upgrades an old document one version at a time", () => {
     const v1 = { format: "hopscope-trace", version: 1, trace: { id: "t" } };
-    expect(upgradeBundleDocument(v1, 1, migrations, 3)).toEqual({ format: "hopscope-trace", version: 3, recording: { id: "t" }, tags: [] });
-    expect(upgradeBundleDocument({ version: 2, recording: {} }, 2, migrations, 3)).toEqual({ version: 3, recording: {}, tags: [] });
+    expect(upgradeBundleDocument(v1, 1, migrations, 3)).toEqual({
+      format: "hopscope-trace",
+      version: 3,
+      recording: { id: "t" },
+      tags: [],
+    });
+    expect(upgradeBundleDocument({ version: 2, recording: {} }, 2, migrations, 3)).toEqual({
+      version: 3,
+      recording: {},
+      tags: [],
+    });
   });
 
   it("leaves a current document alone", () => {
@@ -158,7 +176,9 @@ describe("upgradeBundleDocument", () => {
   });
 
   it("fails loudly when a step is missing", () => {
-    expect(() => upgradeBundleDocument({ version: 1 }, 1, { 1: migrations[1] }, 3)).toThrow("no migration from trace file version 2 to 3");
+    expect(() => upgradeBundleDocument({ version: 1 }, 1, { 1: migrations[1] }, 3)).toThrow(
+      "no migration from trace file version 2 to 3",
+    );
   });
 });
 

@@ -9,7 +9,10 @@ const chatReq = JSON.stringify({
     { role: "system", content: "You are a notes assistant." },
     { role: "user", content: "Add buy milk to my notes" },
   ],
-  tools: [{ type: "function", function: { name: "append" } }, { type: "function", function: { name: "read" } }],
+  tools: [
+    { type: "function", function: { name: "append" } },
+    { type: "function", function: { name: "read" } },
+  ],
 });
 
 // Shapes from ../shared/reference/ollama-qwen25.md §8 (marshalled field order).
@@ -23,7 +26,7 @@ describe("classifyExchange: model", () => {
       method: "POST",
       url: "/api/chat",
       status: 200,
-      requestText: chatReq.replace("}]}", "}],\"stream\":false}"),
+      requestText: chatReq.replace("}]}", '}],"stream":false}'),
       responseText: toolCallResponse,
       responseHeaders: [["X-Hopscope-Simulated", "1"]],
     });
@@ -53,8 +56,22 @@ describe("classifyExchange: model", () => {
       '{"model":"m","created_at":"t","message":{"role":"assistant","content":"","tool_calls":[{"function":{"index":0,"name":"read","arguments":{}}}]},"done":false}',
       '{"model":"m","created_at":"t","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","eval_count":7}',
     ];
-    const c = classifyExchange({ tap: "model", method: "POST", url: "/api/chat", status: 200, requestText: chatReq, responseText: `${lines.join("\n")}\n` });
-    expect(c).toMatchObject({ kind: "model.chat", stream: true, content: "Sure, done", toolCalls: [{ name: "read", arguments: {} }], evalCount: 7, simulated: false });
+    const c = classifyExchange({
+      tap: "model",
+      method: "POST",
+      url: "/api/chat",
+      status: 200,
+      requestText: chatReq,
+      responseText: `${lines.join("\n")}\n`,
+    });
+    expect(c).toMatchObject({
+      kind: "model.chat",
+      stream: true,
+      content: "Sure, done",
+      toolCalls: [{ name: "read", arguments: {} }],
+      evalCount: 7,
+      simulated: false,
+    });
   });
 
   it("reads an OpenAI-compatible SSE stream, joining tool-call argument pieces", () => {
@@ -64,17 +81,47 @@ describe("classifyExchange: model", () => {
       "data: [DONE]",
       "",
     ].join("\n\n");
-    const c = classifyExchange({ tap: "model", method: "POST", url: "/v1/chat/completions", status: 200, requestText: '{"model":"m","messages":[],"stream":true}', responseText: sse });
-    expect(c).toMatchObject({ kind: "model.chat", stream: true, toolCalls: [{ name: "append", arguments: { content: "buy milk" }, id: "call_1" }], doneReason: "tool_calls" });
+    const c = classifyExchange({
+      tap: "model",
+      method: "POST",
+      url: "/v1/chat/completions",
+      status: 200,
+      requestText: '{"model":"m","messages":[],"stream":true}',
+      responseText: sse,
+    });
+    expect(c).toMatchObject({
+      kind: "model.chat",
+      stream: true,
+      toolCalls: [{ name: "append", arguments: { content: "buy milk" }, id: "call_1" }],
+      doneReason: "tool_calls",
+    });
   });
 
   it("calls other endpoints and unreadable chat bodies model.other", () => {
-    expect(classifyExchange({ tap: "model", method: "GET", url: "/api/tags?x=1", status: 200, requestText: null, responseText: "{}" })).toEqual({
+    expect(
+      classifyExchange({
+        tap: "model",
+        method: "GET",
+        url: "/api/tags?x=1",
+        status: 200,
+        requestText: null,
+        responseText: "{}",
+      }),
+    ).toEqual({
       kind: "model.other",
       endpoint: "/api/tags",
       simulated: false,
     });
-    expect(classifyExchange({ tap: "model", method: "POST", url: "/api/chat", status: null, requestText: "{not json", responseText: null })).toEqual({
+    expect(
+      classifyExchange({
+        tap: "model",
+        method: "POST",
+        url: "/api/chat",
+        status: null,
+        requestText: "{not json",
+        responseText: null,
+      }),
+    ).toEqual({
       kind: "model.other",
       endpoint: "/api/chat",
     });
@@ -82,21 +129,55 @@ describe("classifyExchange: model", () => {
 
   it("clips long content so summaries stay small", () => {
     const long = "x".repeat(MAX_SUMMARY_TEXT + 10);
-    const res = JSON.stringify({ model: "m", created_at: "t", message: { role: "assistant", content: long }, done: true });
-    const c = classifyExchange({ tap: "model", method: "POST", url: "/api/chat", status: 200, requestText: chatReq, responseText: res });
+    const res = JSON.stringify({
+      model: "m",
+      created_at: "t",
+      message: { role: "assistant", content: long },
+      done: true,
+    });
+    const c = classifyExchange({
+      tap: "model",
+      method: "POST",
+      url: "/api/chat",
+      status: 200,
+      requestText: chatReq,
+      responseText: res,
+    });
     expect(c.kind === "model.chat" && c.content?.startsWith("x".repeat(MAX_SUMMARY_TEXT))).toBe(true);
     expect(c.kind === "model.chat" && c.content?.endsWith("[10 more characters in the body]")).toBe(true);
   });
 });
 
 describe("classifyExchange: mcp", () => {
-  const call = '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"append","arguments":{"content":"buy milk"}}}';
-  const mcp = (responseText: string | null, status: number | null = 200, responseHeaders: [string, string][] = [["Content-Type", "application/json"]]) =>
-    classifyExchange({ tap: "mcp", method: "POST", url: "/mcp", status, requestText: call, responseText, responseHeaders });
+  const call =
+    '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"append","arguments":{"content":"buy milk"}}}';
+  const mcp = (
+    responseText: string | null,
+    status: number | null = 200,
+    responseHeaders: [string, string][] = [["Content-Type", "application/json"]],
+  ) =>
+    classifyExchange({
+      tap: "mcp",
+      method: "POST",
+      url: "/mcp",
+      status,
+      requestText: call,
+      responseText,
+      responseHeaders,
+    });
 
   it("tells ok, tool error and protocol error apart", () => {
-    expect(mcp('{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Success"}]}}')).toMatchObject({ outcome: "ok", resultText: "Success", toolName: "append", jsonrpcId: 3 });
-    expect(mcp('{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Param (content) is required"}],"isError":true}}')).toMatchObject({
+    expect(mcp('{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Success"}]}}')).toMatchObject({
+      outcome: "ok",
+      resultText: "Success",
+      toolName: "append",
+      jsonrpcId: 3,
+    });
+    expect(
+      mcp(
+        '{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Param (content) is required"}],"isError":true}}',
+      ),
+    ).toMatchObject({
       outcome: "tool-error",
       resultText: "Param (content) is required",
     });
@@ -108,26 +189,49 @@ describe("classifyExchange: mcp", () => {
   });
 
   it("joins a result's text items with newlines, leaving out the others", () => {
-    const result = { content: [{ type: "text", text: "one" }, { type: "image", data: "AAAA", mimeType: "image/png" }, { type: "text", text: "two" }] };
-    expect(mcp(JSON.stringify({ jsonrpc: "2.0", id: 3, result }))).toMatchObject({ outcome: "ok", resultText: "one\ntwo" });
-    expect(mcp('{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"image","data":"AAAA"}]}}')).not.toHaveProperty("resultText");
+    const result = {
+      content: [
+        { type: "text", text: "one" },
+        { type: "image", data: "AAAA", mimeType: "image/png" },
+        { type: "text", text: "two" },
+      ],
+    };
+    expect(mcp(JSON.stringify({ jsonrpc: "2.0", id: 3, result }))).toMatchObject({
+      outcome: "ok",
+      resultText: "one\ntwo",
+    });
+    expect(mcp('{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"image","data":"AAAA"}]}}')).not.toHaveProperty(
+      "resultText",
+    );
   });
 
   it("reads an SSE answer whose Content-Type does not say so, by its shape", () => {
-    const sse = 'event: message\ndata: {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Success"}]}}\n\n';
+    const sse =
+      'event: message\ndata: {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Success"}]}}\n\n';
     expect(mcp(sse, 200, [])).toMatchObject({ outcome: "ok", resultText: "Success" });
   });
 
   it("finds the response in an SSE stream after notifications", () => {
-    const sse = 'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n\nevent: message\ndata: {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Success"}]}}\n\n';
-    expect(mcp(sse, 200, [["content-type", "text/event-stream"]])).toMatchObject({ outcome: "ok", resultText: "Success" });
+    const sse =
+      'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n\nevent: message\ndata: {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Success"}]}}\n\n';
+    expect(mcp(sse, 200, [["content-type", "text/event-stream"]])).toMatchObject({
+      outcome: "ok",
+      resultText: "Success",
+    });
   });
 
   it("marks pending, HTTP errors without JSON-RPC, and notifications", () => {
     expect(mcp(null, null)).toMatchObject({ outcome: "pending", method: "tools/call" });
     expect(mcp("Bad Gateway", 502)).toMatchObject({ outcome: "http-error" });
     expect(
-      classifyExchange({ tap: "mcp", method: "POST", url: "/mcp", status: 202, requestText: '{"jsonrpc":"2.0","method":"notifications/initialized"}', responseText: null }),
+      classifyExchange({
+        tap: "mcp",
+        method: "POST",
+        url: "/mcp",
+        status: 202,
+        requestText: '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        responseText: null,
+      }),
     ).toEqual({ kind: "mcp", method: "notifications/initialized", outcome: "notification" });
   });
 });
@@ -144,7 +248,16 @@ describe("classifyExchange: agent", () => {
         responseText: '{"reply":"Added.","conversationId":"c-1","steps":2,"toolCalls":[]}',
       }),
     ).toEqual({ kind: "agent", message: "Add buy milk to my notes", reply: "Added.", conversationId: "c-1" });
-    expect(classifyExchange({ tap: "agent", method: "GET", url: "/health", status: 200, requestText: null, responseText: "{}" })).toEqual({ kind: "other" });
+    expect(
+      classifyExchange({
+        tap: "agent",
+        method: "GET",
+        url: "/health",
+        status: 200,
+        requestText: null,
+        responseText: "{}",
+      }),
+    ).toEqual({ kind: "other" });
   });
 });
 

@@ -4,7 +4,11 @@ import type { McpClient } from "@hopscope/shared/trace/group-mcp";
 
 let n = 0;
 const grouper = () => new FallbackGrouper({ newTraceId: () => `t${++n}`, mcpWindowMs: 30_000 });
-const client = (port: number, ua: string, id?: number): McpClient => ({ connection: `127.0.0.1:${port}`, peer: `127.0.0.1 ${ua}`, ...(id === undefined ? {} : { jsonrpcId: id }) });
+const client = (port: number, ua: string, id?: number): McpClient => ({
+  connection: `127.0.0.1:${port}`,
+  peer: `127.0.0.1 ${ua}`,
+  ...(id === undefined ? {} : { jsonrpcId: id }),
+});
 
 // Found from outside: an Anthropic-SDK agent asked the model to append "buy milk"; 16 s later the MCP
 // Inspector's `--method tools/call --tool-name append` was grouped into the agent's trace, and the
@@ -30,7 +34,10 @@ describe("a tools/call the model asked for, and the MCP session it comes in", ()
     const chat = g.assignModelChat([{ role: "user", content: "Add buy milk to my notes" }], 100);
     g.noteToolCalls(chat.traceId, ["append"], 900);
     // A slow agent: the call comes late, but in the session that listed the tools.
-    expect(g.assignMcp("tools/call", "append", 12_000, client(40002, "node", 2))).toEqual({ traceId: chat.traceId, groupedBy: "conversation" });
+    expect(g.assignMcp("tools/call", "append", 12_000, client(40002, "node", 2))).toEqual({
+      traceId: chat.traceId,
+      groupedBy: "conversation",
+    });
   });
 
   it("an agent that connects for each call, right after the model asked, still joins the model's trace", () => {
@@ -38,6 +45,9 @@ describe("a tools/call the model asked for, and the MCP session it comes in", ()
     const chat = g.assignModelChat([{ role: "user", content: "Add buy milk to my notes" }], 0);
     g.noteToolCalls(chat.traceId, ["append"], 1_000);
     g.assignMcp("initialize", undefined, 1_100, client(40003, "node", 0));
-    expect(g.assignMcp("tools/call", "append", 1_200, client(40003, "node", 1))).toEqual({ traceId: chat.traceId, groupedBy: "conversation" });
+    expect(g.assignMcp("tools/call", "append", 1_200, client(40003, "node", 1))).toEqual({
+      traceId: chat.traceId,
+      groupedBy: "conversation",
+    });
   });
 });

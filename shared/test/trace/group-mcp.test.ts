@@ -6,11 +6,24 @@ function grouper(quietMs = 1000) {
   let n = 0;
   return new McpSessionGrouper({ newTraceId: () => `t${++n}`, quietMs, ttlMs: 10_000 });
 }
-const on = (connection: string, extra: Partial<McpClient> = {}): McpClient => ({ connection, peer: "127.0.0.1 node", ...extra });
+const on = (connection: string, extra: Partial<McpClient> = {}): McpClient => ({
+  connection,
+  peer: "127.0.0.1 node",
+  ...extra,
+});
 
 describe("mcpClientOf", () => {
   it("reads the peer from the connection's address and the User-Agent, and the legacy session id", () => {
-    expect(mcpClientOf("127.0.0.1:5000", [["User-Agent", "node"], ["Mcp-Session-Id", "s1"]], { id: 3 })).toEqual({ connection: "127.0.0.1:5000", peer: "127.0.0.1 node", sessionId: "s1", jsonrpcId: 3 });
+    expect(
+      mcpClientOf(
+        "127.0.0.1:5000",
+        [
+          ["User-Agent", "node"],
+          ["Mcp-Session-Id", "s1"],
+        ],
+        { id: 3 },
+      ),
+    ).toEqual({ connection: "127.0.0.1:5000", peer: "127.0.0.1 node", sessionId: "s1", jsonrpcId: 3 });
     expect(mcpClientOf("::1:5000", [], {})?.peer).toBe("::1 ");
     expect(mcpClientOf(null, [], {})).toBeUndefined();
   });
@@ -71,9 +84,15 @@ describe("McpSessionGrouper bounds", () => {
 
 describe("mcpSessionTitle", () => {
   it("ranks tools/call over other requests over openers and notifications", () => {
-    expect(mcpSessionTitle("tools/call", "append", "POST /mcp")).toEqual({ title: "MCP session: tools/call append", titleRank: 0 });
+    expect(mcpSessionTitle("tools/call", "append", "POST /mcp")).toEqual({
+      title: "MCP session: tools/call append",
+      titleRank: 0,
+    });
     expect(mcpSessionTitle("tools/list", undefined, "POST /mcp").titleRank).toBe(-1);
     expect(mcpSessionTitle("initialize", undefined, "POST /mcp").titleRank).toBe(-2);
-    expect(mcpSessionTitle(undefined, undefined, "GET /mcp")).toEqual({ title: "MCP session: GET /mcp", titleRank: -2 });
+    expect(mcpSessionTitle(undefined, undefined, "GET /mcp")).toEqual({
+      title: "MCP session: GET /mcp",
+      titleRank: -2,
+    });
   });
 });

@@ -13,12 +13,20 @@ const grouper = () => new FallbackGrouper({ newTraceId: () => `t${++n}` });
 
 const sys = { role: "system", content: "You take notes." };
 const ask = { role: "user", content: "Add buy milk to my notes" };
-const called = { role: "assistant", content: "", tool_calls: [{ function: { name: "append", arguments: { content: "buy milk" } } }] };
+const called = {
+  role: "assistant",
+  content: "",
+  tool_calls: [{ function: { name: "append", arguments: { content: "buy milk" } } }],
+};
 const result = { role: "tool", content: "Success", tool_name: "append" };
 const done = { role: "assistant", content: "Added." };
 const again = { role: "user", content: "And eggs" };
 /** The turns of the conversation both learners have: each request carries everything before it. */
-const TURNS = [[sys, ask], [sys, ask, called, result], [sys, ask, called, result, done, again]];
+const TURNS = [
+  [sys, ask],
+  [sys, ask, called, result],
+  [sys, ask, called, result, done, again],
+];
 
 describe("two identical conversations at once", () => {
   it("on kept-alive connections stay two traces, each with its own connection's turns, however interleaved", () => {
@@ -40,7 +48,9 @@ describe("two identical conversations at once", () => {
     let port = 51000;
     const fresh = () => `127.0.0.1:${++port}`;
     const seen: string[] = [];
-    for (const turn of TURNS) for (let learner = 0; learner < 2; learner++) seen.push(g.assignModelChat(turn, seen.length, null, fresh()).traceId);
+    for (const turn of TURNS)
+      for (let learner = 0; learner < 2; learner++)
+        seen.push(g.assignModelChat(turn, seen.length, null, fresh()).traceId);
     const counts = new Map<string, number>();
     for (const t of seen) counts.set(t, (counts.get(t) ?? 0) + 1);
     expect([...counts.values()]).toEqual([3, 3]);
@@ -87,8 +97,14 @@ describe("the tools/call two identical conversations ask for", () => {
     const g = grouper();
     const [ta, tb] = twoAskedForAppend(g, "10.0.0.2:41001", "10.0.0.3:41002");
     // B's agent calls first, from its own machine (its MCP client has a connection of its own).
-    expect(g.assignMcp("tools/call", "append", 5, mcp("10.0.0.3:42001"))).toMatchObject({ traceId: tb, groupedBy: "conversation" });
-    expect(g.assignMcp("tools/call", "append", 6, mcp("10.0.0.2:42002"))).toMatchObject({ traceId: ta, groupedBy: "conversation" });
+    expect(g.assignMcp("tools/call", "append", 5, mcp("10.0.0.3:42001"))).toMatchObject({
+      traceId: tb,
+      groupedBy: "conversation",
+    });
+    expect(g.assignMcp("tools/call", "append", 6, mcp("10.0.0.2:42002"))).toMatchObject({
+      traceId: ta,
+      groupedBy: "conversation",
+    });
   });
 
   it("from one machine: each call answers one of them, oldest first", () => {

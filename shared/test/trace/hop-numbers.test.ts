@@ -11,7 +11,13 @@ const ex = (id: number, tap: Ex["tap"], start: number, end: number | null, state
 
 describe("hop numbers (the article's Part 4 numbering)", () => {
   it("numbers the article's trace 1, 2, 3–4, 5, 6–7 and the reply 8", () => {
-    const n = hopNumbers([ex(1, "agent", 0, 100), ex(2, "mcp", 1, 2), ex(3, "model", 3, 40), ex(4, "mcp", 41, 42), ex(5, "model", 43, 99)]);
+    const n = hopNumbers([
+      ex(1, "agent", 0, 100),
+      ex(2, "mcp", 1, 2),
+      ex(3, "model", 3, 40),
+      ex(4, "mcp", 41, 42),
+      ex(5, "model", 43, 99),
+    ]);
     expect([1, 2, 3, 4, 5].map((id) => formatHopNumber(n.get(id)))).toEqual(["1–8", "2", "3–4", "5", "6–7"]);
   });
 
@@ -22,7 +28,12 @@ describe("hop numbers (the article's Part 4 numbering)", () => {
   });
 
   it("puts each reply after the hops it caused when one trace holds two questions", () => {
-    const n = hopNumbers([ex(1, "agent", 0, 50), ex(2, "model", 1, 49), ex(3, "agent", 60, 90), ex(4, "model", 61, 89)]);
+    const n = hopNumbers([
+      ex(1, "agent", 0, 50),
+      ex(2, "model", 1, 49),
+      ex(3, "agent", 60, 90),
+      ex(4, "model", 61, 89),
+    ]);
     expect([1, 2, 3, 4].map((id) => formatHopNumber(n.get(id)))).toEqual(["1–4", "2–3", "5–8", "6–7"]);
   });
 

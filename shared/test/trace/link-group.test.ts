@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { canonical, linkExchanges, toolMessagesOf, type LinkInput } from "@hopscope/shared/trace/link";
 import { FallbackGrouper, extendsMessages, messageKey } from "@hopscope/shared/trace/group";
-import { formatTraceparent, parseTraceparent, randomHex, traceparentFromJsonRpc } from "@hopscope/shared/trace/traceparent";
+import {
+  formatTraceparent,
+  parseTraceparent,
+  randomHex,
+  traceparentFromJsonRpc,
+} from "@hopscope/shared/trace/traceparent";
 import type { Classification } from "@hopscope/shared/trace/schemas";
 
 const chat = (toolCalls: { name: string; arguments: Record<string, unknown> }[]): Classification => ({
@@ -27,7 +32,12 @@ describe("linkExchanges", () => {
       { id: 2, seq: 2, classification: { kind: "mcp", method: "tools/list", outcome: "ok" } },
       { id: 3, seq: 3, classification: chat([{ name: "append", arguments: { content: "buy milk" } }]) },
       { id: 4, seq: 4, classification: call("append", { content: "buy milk" }, "Success") },
-      { id: 5, seq: 5, classification: chat([]), toolMessages: [{ messageIndex: 3, toolName: "append", content: "Success" }] },
+      {
+        id: 5,
+        seq: 5,
+        classification: chat([]),
+        toolMessages: [{ messageIndex: 3, toolName: "append", content: "Success" }],
+      },
     ];
     expect(linkExchanges(items)).toEqual([
       { kind: "tool-call", from: 3, to: 4, toolName: "append", toolCallIndex: 0 },
@@ -37,7 +47,14 @@ describe("linkExchanges", () => {
 
   it("pairs two calls of the same tool in order, by arguments regardless of key order", () => {
     const items: LinkInput[] = [
-      { id: 1, seq: 1, classification: chat([{ name: "update", arguments: { search: "a", replace: "b" } }, { name: "update", arguments: { search: "c", replace: "d" } }]) },
+      {
+        id: 1,
+        seq: 1,
+        classification: chat([
+          { name: "update", arguments: { search: "a", replace: "b" } },
+          { name: "update", arguments: { search: "c", replace: "d" } },
+        ]),
+      },
       { id: 2, seq: 2, classification: call("update", { replace: "d", search: "c" }, "ok 2") },
       { id: 3, seq: 3, classification: call("update", { replace: "b", search: "a" }, "ok 1") },
       {
@@ -91,7 +108,10 @@ describe("FallbackGrouper", () => {
     const g = grouper();
     const first = g.assignModelChat([sys, user], 0);
     expect(first.groupedBy).toBe("single");
-    const next = g.assignModelChat([sys, user, { role: "assistant", content: "" }, { role: "tool", content: "Success" }], 10);
+    const next = g.assignModelChat(
+      [sys, user, { role: "assistant", content: "" }, { role: "tool", content: "Success" }],
+      10,
+    );
     expect(next).toEqual({ traceId: first.traceId, groupedBy: "conversation" });
     const again = g.assignModelChat([sys, user], 20);
     expect(again.traceId).not.toBe(first.traceId);
@@ -113,11 +133,15 @@ describe("FallbackGrouper", () => {
   it("uses a traceparent when the request has one, and still remembers the conversation", () => {
     const g = grouper();
     expect(g.assignModelChat([user], 0, "abc")).toEqual({ traceId: "abc", groupedBy: "traceparent" });
-    expect(g.assignModelChat([user, { role: "assistant", content: "ok" }, { role: "user", content: "more" }], 5).traceId).toBe("abc");
+    expect(
+      g.assignModelChat([user, { role: "assistant", content: "ok" }, { role: "user", content: "more" }], 5).traceId,
+    ).toBe("abc");
   });
 
   it("compares messages by role and content", () => {
-    expect(messageKey({ role: "User", content: "x", tool_calls: [1] })).toBe(messageKey({ role: "user", content: "x" }));
+    expect(messageKey({ role: "User", content: "x", tool_calls: [1] })).toBe(
+      messageKey({ role: "user", content: "x" }),
+    );
     expect(extendsMessages(["a"], ["a", "b"])).toBe(true);
     expect(extendsMessages(["a", "b"], ["a", "b"])).toBe(false);
     expect(extendsMessages([], ["a"])).toBe(false);
@@ -143,7 +167,9 @@ describe("traceparent", () => {
     let i = 0;
     const hex = randomHex(4, (a) => a.map(() => ++i));
     expect(hex).toBe("01020304");
-    expect(formatTraceparent({ traceId: "a".repeat(32), parentId: "b".repeat(16) })).toBe(`00-${"a".repeat(32)}-${"b".repeat(16)}-01`);
+    expect(formatTraceparent({ traceId: "a".repeat(32), parentId: "b".repeat(16) })).toBe(
+      `00-${"a".repeat(32)}-${"b".repeat(16)}-01`,
+    );
     expect(traceparentFromJsonRpc({ params: { _meta: { traceparent: "x" } } })).toBe("x");
     expect(traceparentFromJsonRpc({ params: {} })).toBeNull();
   });

@@ -26,7 +26,15 @@ export async function openBrowser(opts: { colorScheme?: "light" | "dark" } = {})
     headless: true,
     viewport: { width: 1280, height: 720 },
     colorScheme: opts.colorScheme ?? "light",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const pageErrors: string[] = [];

@@ -10,7 +10,8 @@ export async function autoReplayToEnd(page: Page, lastHop: number): Promise<void
   await expect
     .poll(
       async () => {
-        if ((await page.getByTestId("replay-status").textContent())?.includes("paused at key hop")) await page.keyboard.press(" ");
+        if ((await page.getByTestId("replay-status").textContent())?.includes("paused at key hop"))
+          await page.keyboard.press(" ");
         return page.getByTestId("hop-position").textContent();
       },
       { timeout: 30_000 },

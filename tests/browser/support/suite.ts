@@ -12,7 +12,10 @@ export interface Suite {
   browser: Browser;
 }
 
-export function browserSuite(opts: Omit<RecordedStackOptions, "webDist"> = {}, colorScheme: "light" | "dark" = "dark"): Suite {
+export function browserSuite(
+  opts: Omit<RecordedStackOptions, "webDist"> = {},
+  colorScheme: "light" | "dark" = "dark",
+): Suite {
   const suite = {} as Suite;
   let ui: Awaited<ReturnType<typeof buildUi>> | undefined;
   beforeAll(async () => {

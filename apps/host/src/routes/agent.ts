@@ -14,7 +14,9 @@ import { HostError, unknownConversation } from "../errors";
 import { readBodyCapped } from "@hopscope/nodekit/body";
 import { continueOrStartTrace } from "@hopscope/nodekit/trace-ids";
 
-export function agentRoutes(deps: AgentLoopDeps & { conversations: ConversationStore; clients: Record<AgentDialect, ModelClient> }): Hono {
+export function agentRoutes(
+  deps: AgentLoopDeps & { conversations: ConversationStore; clients: Record<AgentDialect, ModelClient> },
+): Hono {
   const agent = new Hono();
 
   agent.post("/", async (c) => {
@@ -42,7 +44,12 @@ export function agentRoutes(deps: AgentLoopDeps & { conversations: ConversationS
       try {
         const result = await runAgentTurn(loop, history, message, trace);
         deps.conversations.set(conversationId, history);
-        const body: AgentResponse = { reply: result.reply, conversationId, steps: result.steps, toolCalls: result.toolCalls };
+        const body: AgentResponse = {
+          reply: result.reply,
+          conversationId,
+          steps: result.steps,
+          toolCalls: result.toolCalls,
+        };
         return body;
       } catch (err) {
         if (err instanceof HostError && err.progress) {
@@ -66,15 +73,20 @@ async function readJson(req: Request): Promise<unknown> {
   const bytes = await readBodyCapped(req, MAX_BODY_BYTES);
   // The rest of the body is never read: the connection is closed so a keep-alive client does not send
   // its next request into the unread bytes.
-  if (bytes === null) throw new HostError(413, `invalid /agent body: larger than ${MAX_BODY_BYTES} bytes; send one question`);
+  if (bytes === null)
+    throw new HostError(413, `invalid /agent body: larger than ${MAX_BODY_BYTES} bytes; send one question`);
   const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") {
-    throw new HostError(400, 'invalid /agent body: the body is empty; send JSON such as {"message": "Add buy milk to my notes"}');
+    throw new HostError(
+      400,
+      'invalid /agent body: the body is empty; send JSON such as {"message": "Add buy milk to my notes"}',
+    );
   }
   try {
     return parseJson(text);
   } catch (err) {
-    if (err instanceof JsonLimitError) throw new HostError(400, `invalid /agent body: ${err.message}; send {"message": "…"}`, { cause: err });
+    if (err instanceof JsonLimitError)
+      throw new HostError(400, `invalid /agent body: ${err.message}; send {"message": "…"}`, { cause: err });
     throw new HostError(
       400,
       `invalid /agent body: not JSON (${(err as Error).message}); send {"message": "Add buy milk to my notes"} with Content-Type: application/json`,

@@ -24,7 +24,8 @@ export interface Turn {
   endsWithAssistant: boolean;
 }
 
-const LOOKS_FAILED = /^\s*(?:error|sorry)\b|\b(?:is required|unknown (?:tool|param)|invalid|not found|refused|must be|is empty|failed|cannot|can't)\b/i;
+const LOOKS_FAILED =
+  /^\s*(?:error|sorry)\b|\b(?:is required|unknown (?:tool|param)|invalid|not found|refused|must be|is empty|failed|cannot|can't)\b/i;
 const READ_FAILED = /^\s*error\b|notes file .* (?:is not|contains)/i;
 
 /** Whether a tool result reads as an error. The model sees text, not `isError`, so it judges the text. */
@@ -42,11 +43,18 @@ export function readTurn(messages: OllamaMessage[]): Turn {
   let pending: Attempt[] = [];
   for (const m of since) {
     if (m.role === "assistant") {
-      pending = (m.tool_calls ?? []).map((c) => ({ name: c.function.name, arguments: c.function.arguments, result: null, failed: false }));
+      pending = (m.tool_calls ?? []).map((c) => ({
+        name: c.function.name,
+        arguments: c.function.arguments,
+        result: null,
+        failed: false,
+      }));
       attempts.push(...pending);
     } else if (m.role === "tool") {
       // Match by tool_name when the host sent it, else by order, as a model reading the transcript would.
-      const open = pending.find((a) => a.result === null && (m.tool_name === undefined || a.name === m.tool_name)) ?? pending.find((a) => a.result === null);
+      const open =
+        pending.find((a) => a.result === null && (m.tool_name === undefined || a.name === m.tool_name)) ??
+        pending.find((a) => a.result === null);
       if (open) {
         open.result = m.content;
         open.failed = looksFailed(open.name, m.content);

@@ -40,7 +40,8 @@ const INVENTED: Record<Intent["kind"], string> = {
 
 export function decide({ messages, tools, lesson }: PolicyInput): Decision {
   const turn = readTurn(messages);
-  if (turn.endsWithAssistant) return reply("", "the last message is the assistant's own: it is continued, and ends at once");
+  if (turn.endsWithAssistant)
+    return reply("", "the last message is the assistant's own: it is continued, and ends at once");
   if (turn.userText === null) return reply(replyWithoutTool({ kind: "none" }, tools.length > 0), "no user message");
   const intent = parseIntent(turn.userText);
   const right = callFor(intent, tools);
@@ -63,12 +64,16 @@ function firstCall(intent: Intent, right: PlannedCall, tools: OllamaTool[], less
     case "write-instead-of-append": {
       const write = findTool(tools, "write");
       if (intent.kind === "append" && write) {
-        return call({ name: "write", arguments: argumentsFor({ kind: "write", content: intent.content }, write) }, "lesson write-instead-of-append: 'write' sounded right for an add");
+        return call(
+          { name: "write", arguments: argumentsFor({ kind: "write", content: intent.content }, write) },
+          "lesson write-instead-of-append: 'write' sounded right for an add",
+        );
       }
       break;
     }
     case "missing-argument":
-      if (Object.keys(right.arguments).length > 0) return call({ name: right.name, arguments: {} }, "lesson missing-argument: the call forgets its arguments");
+      if (Object.keys(right.arguments).length > 0)
+        return call({ name: right.name, arguments: {} }, "lesson missing-argument: the call forgets its arguments");
       break;
     case "unknown-tool": {
       // A small model prefers a tool whose name echoes the user's verb. If the host declared one the MCP
@@ -77,7 +82,12 @@ function firstCall(intent: Intent, right: PlannedCall, tools: OllamaTool[], less
       // an empty answer — the silent failure a real qwen2.5 produces.
       const extra = tools.find((t) => !(NOTES_TOOLS as readonly string[]).includes(t.function.name));
       const name = extra?.function.name ?? INVENTED[intent.kind];
-      return call({ name, arguments: right.arguments }, extra ? `lesson unknown-tool: picks the declared extra tool ${name}` : `lesson unknown-tool: invents ${name}, which Ollama's parser drops`);
+      return call(
+        { name, arguments: right.arguments },
+        extra
+          ? `lesson unknown-tool: picks the declared extra tool ${name}`
+          : `lesson unknown-tool: invents ${name}, which Ollama's parser drops`,
+      );
     }
     case "loop":
     case "slow":
@@ -89,7 +99,9 @@ function firstCall(intent: Intent, right: PlannedCall, tools: OllamaTool[], less
 
 function retry(intent: Intent, right: PlannedCall | null, attempts: Attempt[], last: Attempt): Decision {
   const failures = attempts.filter((a) => a.failed).length;
-  const same = right !== null && right.name === last.name && JSON.stringify(right.arguments) === JSON.stringify(last.arguments);
-  if (!right || same || failures >= 2) return reply(replyAfterFailure(last.result ?? ""), `${last.name} failed: giving up`);
+  const same =
+    right !== null && right.name === last.name && JSON.stringify(right.arguments) === JSON.stringify(last.arguments);
+  if (!right || same || failures >= 2)
+    return reply(replyAfterFailure(last.result ?? ""), `${last.name} failed: giving up`);
   return call(right, `${last.name} failed: corrected retry`);
 }

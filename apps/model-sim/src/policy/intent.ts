@@ -13,19 +13,26 @@ export type Intent =
   | { kind: "none" };
 
 const POLITE = /^(?:please|pls|can you|could you|would you|will you|kindly|hey|hi|ok|okay|now|also|and|then)[\s,]+/i;
-const NOTES_TAIL = /\s+(?:to|in|into|on|onto|from|of)\s+(?:my|the|our)\s+(?:notes?(?:\s+file)?|list|file|db|todo(?:\s+list)?)\s*$/i;
+const NOTES_TAIL =
+  /\s+(?:to|in|into|on|onto|from|of)\s+(?:my|the|our)\s+(?:notes?(?:\s+file)?|list|file|db|todo(?:\s+list)?)\s*$/i;
 
 /** Trim punctuation, a trailing "to my notes", surrounding quotes. */
 function clean(text: string): string {
-  let t = text.trim().replace(/[.!?]+$/, "").trim();
-  t = t.replace(NOTES_TAIL, "").replace(/\s+please$/i, "").trim();
+  let t = text
+    .trim()
+    .replace(/[.!?]+$/, "")
+    .trim();
+  t = t
+    .replace(NOTES_TAIL, "")
+    .replace(/\s+please$/i, "")
+    .trim();
   const quoted = /^["'“‘](.*)["'”’]$/.exec(t);
   return (quoted ? quoted[1]! : t).trim();
 }
 
 function stripPolite(text: string): string {
   let t = text.trim();
-  for (let prev = ""; prev !== t; ) {
+  for (let prev = ""; prev !== t;) {
     prev = t;
     t = t.replace(POLITE, "");
   }
@@ -46,7 +53,9 @@ function candidates(text: string): Candidate[] {
     const intent = make(m);
     if (intent) found.push({ at: m.index, rank, intent });
   };
-  add(/\b(?:clear|empty|wipe|erase|reset|delete (?:all|everything)|remove (?:all|everything))\b/i, 0, () => ({ kind: "clear" }));
+  add(/\b(?:clear|empty|wipe|erase|reset|delete (?:all|everything)|remove (?:all|everything))\b/i, 0, () => ({
+    kind: "clear",
+  }));
   add(
     /\b(?:overwrite|replace (?:all|everything|the whole|my notes|the notes|the file)|set my notes)\b.*?\b(?:with|to)\s+(.+)$/i,
     1,
@@ -57,11 +66,19 @@ function candidates(text: string): Candidate[] {
     search: clean(m[1]!.replace(/^(?:the\s+)?(?:word|text|line|entry|note)\s+/i, "")),
     replace: clean(m[2]!),
   }));
-  add(/\b(?:add|append|remember|note down|note|jot down|jot|save|put|record|write down|log)\b(?:\s+(?:that|to|down))?\s+(.+)$/i, 3, (m) => ({
-    kind: "append",
-    content: clean(m[1]!),
-  }));
-  add(/\b(?:show|read|list|display|view|see|print|what'?s in|what is in|what do i have|what did i|tell me)\b/i, 4, () => ({ kind: "read" }));
+  add(
+    /\b(?:add|append|remember|note down|note|jot down|jot|save|put|record|write down|log)\b(?:\s+(?:that|to|down))?\s+(.+)$/i,
+    3,
+    (m) => ({
+      kind: "append",
+      content: clean(m[1]!),
+    }),
+  );
+  add(
+    /\b(?:show|read|list|display|view|see|print|what'?s in|what is in|what do i have|what did i|tell me)\b/i,
+    4,
+    () => ({ kind: "read" }),
+  );
   return found.filter((c) => !("content" in c.intent) || c.intent.content !== "");
 }
 

@@ -22,7 +22,8 @@ import { goJsonResponse } from "../respond";
 import type { SimDeps } from "../sim-deps";
 import { simulatedInfo } from "../simulated-info";
 
-const LICENSE = "Apache License 2.0 (Qwen2.5-7B-Instruct). Full text: https://huggingface.co/Qwen/Qwen2.5-7B-Instruct/blob/main/LICENSE";
+const LICENSE =
+  "Apache License 2.0 (Qwen2.5-7B-Instruct). Full text: https://huggingface.co/Qwen/Qwen2.5-7B-Instruct/blob/main/LICENSE";
 
 const BodySchema = ShowRequestSchema.extend({
   model: z.string().default(""),

@@ -39,7 +39,8 @@ async function run(d: Generating, c: Context, deps: SimDeps): Promise<Response> 
   const converted = toNative(d, body, { ollamaVersion: deps.config.ollamaVersion });
   const signal = c.req.raw.signal;
   const writer = dialectWriter(d, body as Record<string, unknown>);
-  const sseHeaders: Record<string, string> = d === "anthropic" || d === "openai-responses" ? { "cache-control": "no-cache" } : {};
+  const sseHeaders: Record<string, string> =
+    d === "anthropic" || d === "openai-responses" ? { "cache-control": "no-cache" } : {};
   const lessonHeader = c.req.header(LESSON_HEADER);
   let res: Response;
   if (converted.endpoint === "/api/chat") {
@@ -69,7 +70,13 @@ async function run(d: Generating, c: Context, deps: SimDeps): Promise<Response> 
  * Ollama's middleware writes whatever the handler sends: a streaming request gets it as its stream's events
  * (a render's `_debug_info` is lost there, and a response that is not done has no `[DONE]`).
  */
-async function immediate(body: Record<string, unknown>, stream: boolean, writer: DialectWriter, deps: SimDeps, headers: Record<string, string> = {}): Promise<Response> {
+async function immediate(
+  body: Record<string, unknown>,
+  stream: boolean,
+  writer: DialectWriter,
+  deps: SimDeps,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   if (!stream) return encodedJson(writer.whole(body));
   async function* once(): AsyncGenerator<Record<string, unknown>> {
     yield body;
@@ -79,7 +86,12 @@ async function immediate(body: Record<string, unknown>, stream: boolean, writer:
 
 /** openai.Model for the one pulled model: owned_by is the name's namespace ("library"). */
 function modelObject(id: string): Record<string, unknown> {
-  return { id, object: "model", created: Math.floor(Date.parse(QWEN25_MODIFIED_AT.replace(/(\.\d{3})\d+/, "$1")) / 1000), owned_by: "library" };
+  return {
+    id,
+    object: "model",
+    created: Math.floor(Date.parse(QWEN25_MODIFIED_AT.replace(/(\.\d{3})\d+/, "$1")) / 1000),
+    owned_by: "library",
+  };
 }
 
 const ROUTES: Array<[string, Generating]> = [

@@ -8,7 +8,9 @@ export function lanAddress(): string {
   for (const list of Object.values(networkInterfaces())) {
     for (const a of list ?? []) if (a.family === "IPv4" && !a.internal) return a.address;
   }
-  throw new Error("no network address found for the audience view: connect to the room's network, or name one with --audience-host ADDR (AUDIENCE_HOST)");
+  throw new Error(
+    "no network address found for the audience view: connect to the room's network, or name one with --audience-host ADDR (AUDIENCE_HOST)",
+  );
 }
 
 /** The address to bind: `auto` becomes the LAN address; anything else is used as named. */

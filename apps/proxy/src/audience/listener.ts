@@ -31,7 +31,9 @@ function refuse(socket: Duplex): void {
   socket.end("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
 }
 
-export async function startAudienceListener(opts: ViewerRoutesDeps & { host: string; urlHost?: string; port: number; logger: Logger }): Promise<AudienceListener> {
+export async function startAudienceListener(
+  opts: ViewerRoutesDeps & { host: string; urlHost?: string; port: number; logger: Logger },
+): Promise<AudienceListener> {
   const { session, logger } = opts;
   const app = viewerRoutes(opts);
   const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;

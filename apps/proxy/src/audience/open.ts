@@ -4,7 +4,9 @@ import { startAudienceListener, type AudienceListener } from "./listener";
 import { AudienceSession } from "./session";
 import { audienceBindHost, audienceUrlHost } from "./lan-address";
 
-export async function openAudience(opts: Omit<ViewerRoutesDeps, "session"> & { host: string; port: number }): Promise<{ session: AudienceSession; listener: AudienceListener }> {
+export async function openAudience(
+  opts: Omit<ViewerRoutesDeps, "session"> & { host: string; port: number },
+): Promise<{ session: AudienceSession; listener: AudienceListener }> {
   const session = new AudienceSession();
   try {
     const host = audienceBindHost(opts.host);
@@ -12,6 +14,9 @@ export async function openAudience(opts: Omit<ViewerRoutesDeps, "session"> & { h
     opts.logger.info({ joinUrl: listener.joinUrl() }, "audience view open");
     return { session, listener };
   } catch (err) {
-    throw new Error(`could not open the audience view on ${opts.host}:${opts.port} (AUDIENCE_HOST / AUDIENCE_PORT): ${(err as Error).message}`, { cause: err });
+    throw new Error(
+      `could not open the audience view on ${opts.host}:${opts.port} (AUDIENCE_HOST / AUDIENCE_PORT): ${(err as Error).message}`,
+      { cause: err },
+    );
   }
 }

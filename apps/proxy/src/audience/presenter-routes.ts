@@ -21,12 +21,15 @@ export function audienceStatus(deps: PresenterRoutesDeps): AudienceStatus {
 }
 
 export function presenterRoutes(deps: PresenterRoutesDeps) {
-  const off = { error: "the audience view is off; start hopscope with `npm start -- --audience` (or AUDIENCE_HOST) to open one" };
+  const off = {
+    error: "the audience view is off; start hopscope with `npm start -- --audience` (or AUDIENCE_HOST) to open one",
+  };
   return new Hono()
     .get("/", (c) => c.json(audienceStatus(deps)))
     .put("/position", async (c) => {
       if (!deps.audience) return c.json(off, 409);
-      if (!/^application\/json\b/i.test(c.req.header("content-type") ?? "")) return c.json({ error: "send the position as JSON (Content-Type: application/json)" }, 415);
+      if (!/^application\/json\b/i.test(c.req.header("content-type") ?? ""))
+        return c.json({ error: "send the position as JSON (Content-Type: application/json)" }, 415);
       deps.audience.session.move(PresenterPositionSchema.parse(await jsonBody(c)));
       return c.body(null, 204);
     })

@@ -78,7 +78,8 @@ export class AudienceSession {
   relay(event: AnyEvent): void {
     // A parked frame was announced while nobody watched, viewers included (see `watching`).
     if (this.viewers.size === 0 || this.shown.size === 0 || "park" in event) return;
-    const e: FeedEvent = "lazy" in event ? event.lazy() : "json" in event ? (JSON.parse(event.json()) as FeedEvent) : event;
+    const e: FeedEvent =
+      "lazy" in event ? event.lazy() : "json" in event ? (JSON.parse(event.json()) as FeedEvent) : event;
     // A notes-file change goes with the trace whose tool call made it (the write lesson's punchline, "2 notes
     // deleted", must reach the room as it happens); an uncaused one (a hand edit, a reset) belongs to no
     // shown trace and is not sent.
@@ -93,7 +94,10 @@ export class AudienceSession {
               ? e.change.traceId
               : null;
     if (traceId === null || !this.shown.has(traceId)) return;
-    const safe = e.type === "exchange.started" || e.type === "exchange.completed" ? { ...e, exchange: redactedSummary(e.exchange) } : e;
+    const safe =
+      e.type === "exchange.started" || e.type === "exchange.completed"
+        ? { ...e, exchange: redactedSummary(e.exchange) }
+        : e;
     const seq = ++this.seq;
     this.broadcast({ type: "live", frame: { ...safe, seq } as AudienceLiveFrame });
   }
@@ -110,7 +114,10 @@ export class AudienceSession {
   end(): void {
     this.code = null;
     this.shown.clear();
-    const bye = JSON.stringify({ type: "ended", message: "the presenter ended the session" } satisfies AudienceServerFrame);
+    const bye = JSON.stringify({
+      type: "ended",
+      message: "the presenter ended the session",
+    } satisfies AudienceServerFrame);
     for (const ws of this.viewers) {
       ws.send(bye);
       ws.close(ENDED_CLOSE_CODE, "the presenter ended the session");

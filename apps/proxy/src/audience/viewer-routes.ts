@@ -29,18 +29,28 @@ export interface ViewerRoutesDeps {
   notes?: Pick<NotesService, "watch" | "table">;
 }
 
-const TYPES: Record<string, string> = { ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".woff2": "font/woff2" };
+const TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".woff2": "font/woff2",
+};
 
 const HEADERS = {
   // The join code is in the URL: never send it on as a Referer.
   "Referrer-Policy": "no-referrer",
   "X-Content-Type-Options": "nosniff",
   "Cache-Control": "no-store",
-  "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  "Content-Security-Policy":
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 };
 
 const IdSchema = z.coerce.number().int().positive();
-const NotesChangesQuery = z.object({ traceId: z.string().min(1), from: z.coerce.number().default(0), to: z.coerce.number().default(Number.MAX_SAFE_INTEGER) });
+const NotesChangesQuery = z.object({
+  traceId: z.string().min(1),
+  from: z.coerce.number().default(0),
+  to: z.coerce.number().default(Number.MAX_SAFE_INTEGER),
+});
 /** A room asks for the same few views a hundred times: each stored exchange's views are derived once. */
 const MAX_CACHED_VIEWS = 200;
 
@@ -79,29 +89,43 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
   };
   const P = "/j/:code";
   const viewer = new Hono()
-    .get(`${P}/`, async (c) => c.body(await readFile(path.join(dist, "audience.html")), 200, { ...HEADERS, "Content-Type": "text/html; charset=utf-8" }))
+    .get(`${P}/`, async (c) =>
+      c.body(await readFile(path.join(dist, "audience.html")), 200, {
+        ...HEADERS,
+        "Content-Type": "text/html; charset=utf-8",
+      }),
+    )
     .get(`${P}/assets/:file`, async (c) => {
       const file = c.req.param("file");
       const type = TYPES[path.extname(file)];
       if (!type || !/^[\w.-]+$/.test(file)) return c.json({ error: `no asset ${file}` }, 404, HEADERS);
       const body = await readFile(path.join(dist, "assets", file)).catch(() => null);
-      return body ? c.body(body, 200, { ...HEADERS, "Content-Type": type }) : c.json({ error: `no asset ${file}` }, 404, HEADERS);
+      return body
+        ? c.body(body, 200, { ...HEADERS, "Content-Type": type })
+        : c.json({ error: `no asset ${file}` }, 404, HEADERS);
     })
     .get(`${P}/api/saved`, (c) => c.json({ files: [] }, 200, HEADERS))
     .get(`${P}/api/traces`, async (c) => {
-      const traces = (await Promise.all(session.shownTraceIds().map((id) => store.getTraceSummary(id)))).filter((t) => t !== null);
+      const traces = (await Promise.all(session.shownTraceIds().map((id) => store.getTraceSummary(id)))).filter(
+        (t) => t !== null,
+      );
       return c.json({ traces, nextCursor: null }, 200, HEADERS);
     })
     .get(`${P}/api/traces/:id`, async (c) => {
       const id = c.req.param("id");
       const trace = session.mayRead(id) ? ((await store.getTrace(id)) ?? (await deps.live?.trace(id)) ?? null) : null;
-      return trace ? c.json({ ...trace, exchanges: trace.exchanges.map(redactedSummary) }, 200, HEADERS) : missing(c, `trace ${id}`);
+      return trace
+        ? c.json({ ...trace, exchanges: trace.exchanges.map(redactedSummary) }, 200, HEADERS)
+        : missing(c, `trace ${id}`);
     })
     // The file lane: the watch and the changes of a shown trace; the file's content now is the speaker's own.
-    .get(`${P}/api/notes`, (c) => c.json({ watch: viewerWatch(deps.notes?.watch), current: null, changes: [] }, 200, HEADERS))
+    .get(`${P}/api/notes`, (c) =>
+      c.json({ watch: viewerWatch(deps.notes?.watch), current: null, changes: [] }, 200, HEADERS),
+    )
     .get(`${P}/api/notes/changes`, (c) => {
       const q = NotesChangesQuery.safeParse(c.req.query());
-      if (!q.success || !session.mayRead(q.data.traceId)) return missing(c, `trace ${c.req.query("traceId") ?? "(none)"}`);
+      if (!q.success || !session.mayRead(q.data.traceId))
+        return missing(c, `trace ${c.req.query("traceId") ?? "(none)"}`);
       const changes = deps.notes ? deps.notes.table.forTrace(q.data.traceId, q.data.from, q.data.to) : [];
       return c.json({ watch: viewerWatch(deps.notes?.watch), changes }, 200, HEADERS);
     })
@@ -120,7 +144,10 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
       const m = /^\/j\/([^/]+)(\/.*)?$/.exec(c.req.path);
       if (!m || !session.accepts(m[1])) return c.body(null, 403);
       if (c.req.method !== "GET" && c.req.method !== "HEAD") {
-        return c.json({ error: "the audience view is read-only: only GET is answered here" }, 405, { ...HEADERS, Allow: "GET, HEAD" });
+        return c.json({ error: "the audience view is read-only: only GET is answered here" }, 405, {
+          ...HEADERS,
+          Allow: "GET, HEAD",
+        });
       }
       if (m[2] === undefined) return c.redirect(`${c.req.path}/`, 308);
       await next();

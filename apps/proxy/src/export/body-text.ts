@@ -11,7 +11,14 @@ import { parseSse } from "@hopscope/shared/trace/sse";
 /** A UTF-8 text body as received. */
 export function utf8Body(text: string, contentType: string | undefined): Body {
   const size = Buffer.byteLength(text, "utf8");
-  return { encoding: "utf8", data: text, size, storedSize: size, truncated: false, ...(contentType ? { contentType } : {}) };
+  return {
+    encoding: "utf8",
+    data: text,
+    size,
+    storedSize: size,
+    truncated: false,
+    ...(contentType ? { contentType } : {}),
+  };
 }
 
 const fatalDecoder = new TextDecoder("utf-8", { fatal: true });

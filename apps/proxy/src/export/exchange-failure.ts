@@ -13,13 +13,15 @@ export interface Failure {
 
 export function failureOf(ex: Exchange): Failure | undefined {
   const c = ex.classification;
-  if (ex.state === "aborted") return { type: "aborted", message: ex.error ?? "the client hung up before the response ended" };
+  if (ex.state === "aborted")
+    return { type: "aborted", message: ex.error ?? "the client hung up before the response ended" };
   if (ex.state === "error" || (ex.status ?? 0) >= 400) {
     return { type: ex.status ? String(ex.status) : "_OTHER", message: ex.error ?? `HTTP ${ex.status}` };
   }
   if (c.kind === "mcp" && c.outcome === "protocol-error") {
     return { type: String(c.errorCode ?? "_OTHER"), message: c.errorMessage ?? "JSON-RPC error" };
   }
-  if (c.kind === "mcp" && c.outcome === "tool-error") return { type: "tool_error", message: c.resultText ?? "tool error" };
+  if (c.kind === "mcp" && c.outcome === "tool-error")
+    return { type: "tool_error", message: c.resultText ?? "tool error" };
   return undefined;
 }

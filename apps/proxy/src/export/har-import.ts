@@ -33,10 +33,15 @@ function parseHar(text: string): HarInput {
     json = parseJson(text);
   } catch (err) {
     if (err instanceof JsonLimitError) throw tooDeep("har", err);
-    throw new TraceImportError("har", `not a HAR file: the file is not valid JSON (${(err as Error).message})`, { cause: err });
+    throw new TraceImportError("har", `not a HAR file: the file is not valid JSON (${(err as Error).message})`, {
+      cause: err,
+    });
   }
   if (typeof json !== "object" || json === null || !("log" in json)) {
-    throw new TraceImportError("har", 'not a HAR file: expected a JSON object with a "log" property (HAR 1.2, as saved by a browser\'s dev tools)');
+    throw new TraceImportError(
+      "har",
+      'not a HAR file: expected a JSON object with a "log" property (HAR 1.2, as saved by a browser\'s dev tools)',
+    );
   }
   const parsed = HarInputSchema.safeParse(json, { error: bundleErrorMap });
   if (!parsed.success) invalid(parsed.error, []);
@@ -72,7 +77,9 @@ function restoreOwn(har: HarInput, pageExt: unknown): TraceBundle {
     generator,
     trace: {
       ...trace,
-      exchanges: exchanges.map(({ requestHeaders: _a, responseHeaders: _b, requestBody: _c, responseBody: _d, chunks: _e, ...s }) => s),
+      exchanges: exchanges.map(
+        ({ requestHeaders: _a, responseHeaders: _b, requestBody: _c, responseBody: _d, chunks: _e, ...s }) => s,
+      ),
     },
     exchanges,
   });
@@ -83,7 +90,9 @@ function requestBodyOf(entry: HarInputEntry): Body | null {
   if (!post) return null;
   if (post.text !== undefined) {
     // Our export writes non-UTF-8 request bodies as base64 text marked `_encoding` (HAR has no field for it).
-    return post._encoding === "base64" ? bodyFromBytes(Buffer.from(post.text, "base64"), post.mimeType) : utf8Body(post.text, post.mimeType);
+    return post._encoding === "base64"
+      ? bodyFromBytes(Buffer.from(post.text, "base64"), post.mimeType)
+      : utf8Body(post.text, post.mimeType);
   }
   const params = new URLSearchParams((post.params ?? []).map((p) => [p.name, p.value ?? ""]));
   return utf8Body(params.toString(), post.mimeType);
@@ -93,11 +102,22 @@ function responseBodyOf(entry: HarInputEntry): Body | null {
   const content = entry.response.content;
   if (!content) return null;
   if (content.text !== undefined) {
-    return content.encoding === "base64" ? bodyFromBytes(Buffer.from(content.text, "base64"), content.mimeType) : utf8Body(content.text, content.mimeType);
+    return content.encoding === "base64"
+      ? bodyFromBytes(Buffer.from(content.text, "base64"), content.mimeType)
+      : utf8Body(content.text, content.mimeType);
   }
   // Dev tools leave `text` out of large or binary responses: the size is known, no byte was kept.
   const size = Math.max(0, content.size ?? 0);
-  return size > 0 ? { encoding: "utf8", data: "", size, storedSize: 0, truncated: true, ...(content.mimeType ? { contentType: content.mimeType } : {}) } : null;
+  return size > 0
+    ? {
+        encoding: "utf8",
+        data: "",
+        size,
+        storedSize: 0,
+        truncated: true,
+        ...(content.mimeType ? { contentType: content.mimeType } : {}),
+      }
+    : null;
 }
 
 function timingsOf(entry: HarInputEntry, start: number, answered: boolean): Exchange["timings"] {
@@ -128,7 +148,7 @@ function foreignExchange(entry: HarInputEntry, id: number, traceId: string): Exc
     upstream: url.origin,
     status,
     state: status === null ? "error" : "complete",
-    error: status === null ? (entry.response._error || "no response recorded in the HAR file") : null,
+    error: status === null ? entry.response._error || "no response recorded in the HAR file" : null,
     timings: timingsOf(entry, Date.parse(entry.startedDateTime), status !== null),
     requestSize: requestBody?.size ?? 0,
     responseSize: responseBody?.size ?? 0,
@@ -153,7 +173,12 @@ function foreignExchange(entry: HarInputEntry, id: number, traceId: string): Exc
 function isError(ex: Exchange): boolean {
   const c = ex.classification;
   if (isNoStreamAnswer(ex)) return false;
-  return ex.state === "error" || ex.state === "aborted" || (ex.status ?? 0) >= 400 || (c.kind === "mcp" && (c.outcome === "tool-error" || c.outcome === "protocol-error"));
+  return (
+    ex.state === "error" ||
+    ex.state === "aborted" ||
+    (ex.status ?? 0) >= 400 ||
+    (c.kind === "mcp" && (c.outcome === "tool-error" || c.outcome === "protocol-error"))
+  );
 }
 
 /** Rebuilds a trace from a HAR written by anything else: one trace of all entries, in start order. */
@@ -170,7 +195,9 @@ function rebuildForeign(har: HarInput, text: string): TraceBundle {
       id: ex.id,
       seq: ex.seq,
       classification: ex.classification,
-      ...(ex.classification.kind === "model.chat" ? { toolMessages: toolMessagesOfText(bodyText(ex.requestBody)) } : {}),
+      ...(ex.classification.kind === "model.chat"
+        ? { toolMessages: toolMessagesOfText(bodyText(ex.requestBody)) }
+        : {}),
     })),
   );
   const question = exchanges
@@ -192,9 +219,16 @@ function rebuildForeign(har: HarInput, text: string): TraceBundle {
       exchangeCount: exchanges.length,
       errorCount: exchanges.filter(isError).length,
       groupedBy: traceparent ? "traceparent" : "single",
-      simulated: models.length === 0 ? null : models.some((e) => e.responseHeaders.some(([k, v]) => k.toLowerCase() === "x-hopscope-simulated" && v === "1")),
+      simulated:
+        models.length === 0
+          ? null
+          : models.some((e) =>
+              e.responseHeaders.some(([k, v]) => k.toLowerCase() === "x-hopscope-simulated" && v === "1"),
+            ),
       savedAs: null,
-      exchanges: exchanges.map(({ requestHeaders: _a, responseHeaders: _b, requestBody: _c, responseBody: _d, chunks: _e, ...s }) => s),
+      exchanges: exchanges.map(
+        ({ requestHeaders: _a, responseHeaders: _b, requestBody: _c, responseBody: _d, chunks: _e, ...s }) => s,
+      ),
       links,
     },
     exchanges,
@@ -205,7 +239,9 @@ function validated(bundle: unknown): TraceBundle {
   try {
     return parseTraceBundle(bundle);
   } catch (err) {
-    throw new TraceImportError("har", `the HAR file does not describe a consistent trace:\n${formatBundleError(err)}`, { cause: err });
+    throw new TraceImportError("har", `the HAR file does not describe a consistent trace:\n${formatBundleError(err)}`, {
+      cause: err,
+    });
   }
 }
 

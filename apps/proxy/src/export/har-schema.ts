@@ -8,7 +8,13 @@
  *   and tools that skip optional-in-practice fields (cookies, headersSize, cache) still import.
  */
 import { z } from "zod";
-import { BodySchema, ExchangeSchema, LinkSchema, NotesChangeSchema, TraceSummarySchema } from "@hopscope/shared/trace/schemas";
+import {
+  BodySchema,
+  ExchangeSchema,
+  LinkSchema,
+  NotesChangeSchema,
+  TraceSummarySchema,
+} from "@hopscope/shared/trace/schemas";
 
 const NameValueSchema = z.looseObject({ name: z.string(), value: z.string(), comment: z.string().optional() });
 const CookieSchema = z.looseObject({ name: z.string(), value: z.string() });
@@ -16,7 +22,16 @@ const IsoDateSchema = z.iso.datetime({ offset: true });
 
 export const HarPostDataSchema = z.looseObject({
   mimeType: z.string(),
-  params: z.array(z.looseObject({ name: z.string(), value: z.string().optional(), fileName: z.string().optional(), contentType: z.string().optional() })).optional(),
+  params: z
+    .array(
+      z.looseObject({
+        name: z.string(),
+        value: z.string().optional(),
+        fileName: z.string().optional(),
+        contentType: z.string().optional(),
+      }),
+    )
+    .optional(),
   text: z.string().optional(),
   comment: z.string().optional(),
 });
@@ -99,7 +114,12 @@ export const BodyMetaSchema = BodySchema.omit({ data: true });
 
 /** `entries[]._hopscope`: the parts of an exchange HAR has no field for. */
 export const HarEntryExtSchema = z.object({
-  exchange: ExchangeSchema.omit({ requestHeaders: true, responseHeaders: true, requestBody: true, responseBody: true }).extend({
+  exchange: ExchangeSchema.omit({
+    requestHeaders: true,
+    responseHeaders: true,
+    requestBody: true,
+    responseBody: true,
+  }).extend({
     requestBody: BodyMetaSchema.nullable(),
     responseBody: BodyMetaSchema.nullable(),
   }),
@@ -148,7 +168,9 @@ export type HarInputEntry = z.infer<typeof HarInputEntrySchema>;
 export const HarInputSchema = z.looseObject({
   log: z.looseObject({
     creator: z.looseObject({ name: z.string(), version: z.string() }).optional(),
-    pages: z.array(z.looseObject({ id: z.string(), title: z.string().optional(), _hopscope: z.unknown().optional() })).optional(),
+    pages: z
+      .array(z.looseObject({ id: z.string(), title: z.string().optional(), _hopscope: z.unknown().optional() }))
+      .optional(),
     entries: z.array(HarInputEntrySchema),
     /** The notes file's changes during the trace (`NotesChange`s, as in a hopscope file's `notes`). */
     _notesChanges: z.array(NotesChangeSchema).optional(),

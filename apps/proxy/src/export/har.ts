@@ -100,7 +100,9 @@ function toEntry(ex: Exchange, pageref: string): HarEntry & { _hopscope: HarEntr
     },
     cache: {},
     timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, ...timings },
-    _hopscope: { exchange: { ...rest, requestBody: withoutData(requestBody), responseBody: withoutData(responseBody) } },
+    _hopscope: {
+      exchange: { ...rest, requestBody: withoutData(requestBody), responseBody: withoutData(responseBody) },
+    },
   };
 }
 

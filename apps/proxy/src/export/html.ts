@@ -13,7 +13,13 @@ import path from "node:path";
 import { HTTPException } from "hono/http-exception";
 import type { TraceBundle } from "@hopscope/shared/trace/bundle";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
-import { SHARED_TRACE_FORMAT, SHARED_TRACE_PLACEHOLDERS, SharedTraceSchema, scriptSafeJson, type SharedTrace } from "@hopscope/shared/trace/share";
+import {
+  SHARED_TRACE_FORMAT,
+  SHARED_TRACE_PLACEHOLDERS,
+  SharedTraceSchema,
+  scriptSafeJson,
+  type SharedTrace,
+} from "@hopscope/shared/trace/share";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
 import { escapeHtml } from "../static";
 import { redactedExchange, redactedSummary } from "./redacted-exchange";
@@ -52,10 +58,13 @@ async function template(webDist: string): Promise<string> {
     text = await readFile(file, "utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-    throw new HTTPException(503, { message: `the shared-page template ${file} is not built; build it with \`npm run build -w apps/web\`` });
+    throw new HTTPException(503, {
+      message: `the shared-page template ${file} is not built; build it with \`npm run build -w apps/web\``,
+    });
   }
   for (const p of Object.values(SHARED_TRACE_PLACEHOLDERS)) {
-    if (text.split(p).length !== 2) throw new Error(`${file} must contain ${p} exactly once; rebuild it with \`npm run build -w apps/web\``);
+    if (text.split(p).length !== 2)
+      throw new Error(`${file} must contain ${p} exactly once; rebuild it with \`npm run build -w apps/web\``);
   }
   return text;
 }
@@ -90,7 +99,8 @@ export async function exportHtml(bundle: TraceBundle, deps: HtmlExportDeps): Pro
   // Split once and join: no String.replace (a `$&` in a recorded body must stay as it is), and a trace
   // name that happens to contain a placeholder is not filled in again.
   const [before = "", after = ""] = page.split(SHARED_TRACE_PLACEHOLDERS.trace);
-  const title = (text: string) => text.split(SHARED_TRACE_PLACEHOLDERS.title).join(`${escapeHtml(bundle.trace.name)} · hopscope`);
+  const title = (text: string) =>
+    text.split(SHARED_TRACE_PLACEHOLDERS.title).join(`${escapeHtml(bundle.trace.name)} · hopscope`);
   const body = `${title(before)}${data}${title(after)}`;
   return { body, contentType: "text/html; charset=utf-8", fileName: `${traceSlug(bundle)}.html` };
 }

@@ -27,10 +27,21 @@ const PARTICIPANTS = [
 ] as const;
 type Party = (typeof PARTICIPANTS)[number][0];
 
-const ENDS: Record<Tap, [client: Party, server: Party]> = { agent: ["You", "Host"], model: ["Host", "Model"], mcp: ["Host", "MCP"] };
+const ENDS: Record<Tap, [client: Party, server: Party]> = {
+  agent: ["You", "Host"],
+  model: ["Host", "Model"],
+  mcp: ["Host", "MCP"],
+};
 
 const MAX_LABEL = 60;
-const ENTITIES: Record<string, string> = { "#": "#35;", ";": "#59;", "<": "#lt;", ">": "#gt;", "&": "#amp;", '"': "#quot;" };
+const ENTITIES: Record<string, string> = {
+  "#": "#35;",
+  ";": "#59;",
+  "<": "#lt;",
+  ">": "#gt;",
+  "&": "#amp;",
+  '"': "#quot;",
+};
 
 /** One line, at most MAX_LABEL characters, with every character Mermaid could read as syntax escaped. */
 export function mermaidLabel(text: string): string {
@@ -130,12 +141,23 @@ export function exportMermaid(bundle: TraceBundle): string {
   for (const ex of bundle.exchanges) {
     const [client, server] = ENDS[ex.tap];
     const n = numbers.get(ex.id);
-    const numbered = (num: number | undefined, label: string) => mermaidLabel(num === undefined ? label : `${num}. ${label}`);
-    arrows.push({ at: ex.timings.start, seq: ex.seq, phase: PHASE.request, line: `${client}->>${server}: ${numbered(n?.request, requestLabel(ex))}` });
+    const numbered = (num: number | undefined, label: string) =>
+      mermaidLabel(num === undefined ? label : `${num}. ${label}`);
+    arrows.push({
+      at: ex.timings.start,
+      seq: ex.seq,
+      phase: PHASE.request,
+      line: `${client}->>${server}: ${numbered(n?.request, requestLabel(ex))}`,
+    });
     const end = ex.timings.end ?? (ex.state === "pending" || ex.state === "streaming" ? null : ex.timings.start);
     if (end === null) continue;
     const arrow = failureOf(ex) ? "--x" : "-->>";
-    arrows.push({ at: end, seq: ex.seq, phase: PHASE.response, line: `${server}${arrow}${client}: ${numbered(n?.response, responseLabel(ex))}` });
+    arrows.push({
+      at: end,
+      seq: ex.seq,
+      phase: PHASE.response,
+      line: `${server}${arrow}${client}: ${numbered(n?.response, responseLabel(ex))}`,
+    });
   }
   const notes = bundle.notes ?? [];
   arrows.push(...notes.map((c) => noteOf(c, bundle)));

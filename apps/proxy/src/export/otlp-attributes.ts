@@ -69,7 +69,9 @@ function httpAttributes(ex: Exchange, side: "client" | "server"): Attributes {
     [ATTR_HTTP_RESPONSE_STATUS_CODE]: ex.status ?? undefined,
     [ATTR_SERVER_ADDRESS]: url.hostname,
     [ATTR_SERVER_PORT]: port,
-    ...(side === "client" ? { [ATTR_URL_FULL]: url.href } : { [ATTR_URL_PATH]: url.pathname, [ATTR_HTTP_ROUTE]: url.pathname }),
+    ...(side === "client"
+      ? { [ATTR_URL_FULL]: url.href }
+      : { [ATTR_URL_PATH]: url.pathname, [ATTR_HTTP_ROUTE]: url.pathname }),
     "http.request.body.size": ex.requestBody?.size,
     "http.response.body.size": ex.responseBody?.size,
     [HOPSCOPE.exchangeId]: ex.id,
@@ -151,11 +153,17 @@ export function describeExchange(ex: Exchange): SpanDescription {
       case "model.other":
         return {
           name: ex.method,
-          attributes: defined({ ...httpAttributes(ex, "client"), [GEN_AI.providerName]: "ollama", [HOPSCOPE.simulated]: c.simulated }),
+          attributes: defined({
+            ...httpAttributes(ex, "client"),
+            [GEN_AI.providerName]: "ollama",
+            [HOPSCOPE.simulated]: c.simulated,
+          }),
         };
       case "other":
         return { name: ex.method, attributes: httpAttributes(ex, "client") };
     }
   })();
-  return error ? { ...described, attributes: { ...described.attributes, [ATTR_ERROR_TYPE]: error.type }, error } : described;
+  return error
+    ? { ...described, attributes: { ...described.attributes, [ATTR_ERROR_TYPE]: error.type }, error }
+    : described;
 }

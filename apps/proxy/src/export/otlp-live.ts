@@ -35,7 +35,10 @@ export function otlpTracesUrl(endpoint: string): string {
   try {
     base = new URL(endpoint);
   } catch (err) {
-    throw new Error(`OTEL_EXPORTER_OTLP_ENDPOINT=${JSON.stringify(endpoint)} is not a URL: use e.g. http://127.0.0.1:4318`, { cause: err });
+    throw new Error(
+      `OTEL_EXPORTER_OTLP_ENDPOINT=${JSON.stringify(endpoint)} is not a URL: use e.g. http://127.0.0.1:4318`,
+      { cause: err },
+    );
   }
   if (base.protocol !== "http:" && base.protocol !== "https:") {
     throw new Error(`OTEL_EXPORTER_OTLP_ENDPOINT=${JSON.stringify(endpoint)} must be an http:// or https:// URL`);
@@ -54,7 +57,9 @@ export function parseOtlpHeaders(value: string): Record<string, string> {
     const eq = entry.indexOf("=");
     const name = entry.slice(0, eq).trim();
     if (eq <= 0 || name === "") {
-      throw new Error(`OTEL_EXPORTER_OTLP_HEADERS: ${JSON.stringify(entry.trim())} is not name=value (use e.g. "x-api-key=abc,x-team=ops")`);
+      throw new Error(
+        `OTEL_EXPORTER_OTLP_HEADERS: ${JSON.stringify(entry.trim())} is not name=value (use e.g. "x-api-key=abc,x-team=ops")`,
+      );
     }
     try {
       headers[name] = decodeURIComponent(entry.slice(eq + 1).trim());
@@ -82,9 +87,14 @@ export function createOtlpLiveExporter(options: OtlpLiveOptions): OtlpLiveExport
           else {
             // The SDK's OTLPExporterError carries the HTTP status and the receiver's answer, which say why.
             const detail = result.error as { code?: unknown; data?: unknown } | undefined;
-            const http = typeof detail?.code === "number" ? ` (HTTP ${detail.code}${typeof detail.data === "string" && detail.data ? `: ${detail.data.slice(0, 300)}` : ""})` : "";
+            const http =
+              typeof detail?.code === "number"
+                ? ` (HTTP ${detail.code}${typeof detail.data === "string" && detail.data ? `: ${detail.data.slice(0, 300)}` : ""})`
+                : "";
             const reason = `${result.error?.message ?? "unknown error"}${http}`;
-            reject(new Error(`OTLP export of trace ${bundle.trace.id} to ${url} failed: ${reason}`, { cause: result.error }));
+            reject(
+              new Error(`OTLP export of trace ${bundle.trace.id} to ${url} failed: ${reason}`, { cause: result.error }),
+            );
           }
         });
       });

@@ -20,9 +20,23 @@
  * ids are derived from the trace id and exchange id, so exporting the same trace twice gives the same file.
  */
 import { createHash } from "node:crypto";
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type HrTime, type Link as SpanLink, type Span } from "@opentelemetry/api";
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type HrTime,
+  type Link as SpanLink,
+  type Span,
+} from "@opentelemetry/api";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { AlwaysOnSampler, BasicTracerProvider, type IdGenerator, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import {
+  AlwaysOnSampler,
+  BasicTracerProvider,
+  type IdGenerator,
+  type ReadableSpan,
+  type SpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import type { TraceBundle } from "@hopscope/shared/trace/bundle";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
@@ -82,7 +96,9 @@ function traceparentOf(ex: Exchange) {
 export function otlpTraceId(bundle: TraceBundle): string {
   const recorded = bundle.exchanges.map(traceparentOf).find((tp) => tp !== null);
   if (recorded) return recorded.traceId;
-  return /^[0-9a-f]{32}$/.test(bundle.trace.id) && !/^0+$/.test(bundle.trace.id) ? bundle.trace.id : hex(`trace:${bundle.trace.id}`, 32);
+  return /^[0-9a-f]{32}$/.test(bundle.trace.id) && !/^0+$/.test(bundle.trace.id)
+    ? bundle.trace.id
+    : hex(`trace:${bundle.trace.id}`, 32);
 }
 
 /** The parent id the host used most on its outgoing calls (model and MCP taps), if any. */
@@ -158,14 +174,18 @@ export function bundleToSpans(bundle: TraceBundle): ReadableSpan[] {
     const d = describeExchange(ex);
     const links: SpanLink[] = bundle.trace.links
       .filter((l) => l.to === ex.id && byExchange.has(l.from))
-      .map((l) => ({ context: byExchange.get(l.from)!.spanContext(), attributes: { "hopscope.link.kind": l.kind, [GEN_AI.toolName]: l.toolName } }));
+      .map((l) => ({
+        context: byExchange.get(l.from)!.spanContext(),
+        attributes: { "hopscope.link.kind": l.kind, [GEN_AI.toolName]: l.toolName },
+      }));
     const c = ex.classification;
     if (c.kind === "mcp" && c.method === "tools/call" && c.toolName) {
       // The host executing the tool (GenAI `execute_tool`), with the MCP request it made to do so inside.
       const call = bundle.trace.links.find((l) => l.kind === "tool-call" && l.to === ex.id);
       const source = call && bundle.exchanges.find((e) => e.id === call.from)?.classification;
       const callIndex = call?.toolCallIndex;
-      const callId = source?.kind === "model.chat" && callIndex !== undefined ? source.toolCalls[callIndex]?.id : undefined;
+      const callId =
+        source?.kind === "model.chat" && callIndex !== undefined ? source.toolCalls[callIndex]?.id : undefined;
       const toolAttributes = {
         [GEN_AI.operationName]: "execute_tool",
         [GEN_AI.toolName]: c.toolName,

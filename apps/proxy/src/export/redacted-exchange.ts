@@ -11,5 +11,9 @@ export function redactedSummary<T extends ExchangeSummary>(x: T): T {
 }
 
 export function redactedExchange(x: Exchange): Exchange {
-  return { ...redactedSummary(x), requestHeaders: redactHeaders(x.requestHeaders), responseHeaders: redactHeaders(x.responseHeaders) };
+  return {
+    ...redactedSummary(x),
+    requestHeaders: redactHeaders(x.requestHeaders),
+    responseHeaders: redactHeaders(x.responseHeaders),
+  };
 }

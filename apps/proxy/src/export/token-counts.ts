@@ -17,7 +17,8 @@ export async function promptTokenCounts(views: ExchangeViews): Promise<[number, 
   const seen = new Map<string, [number, number, number]>();
   const count = (slice: string): number => {
     const start = starts.find((t) => text.startsWith(slice, t));
-    if (start === undefined) throw new Error("hopscope bug: the token budget counted text that does not start a turn of the prompt");
+    if (start === undefined)
+      throw new Error("hopscope bug: the token budget counted text that does not start a turn of the prompt");
     const key = `${start}:${slice.length}`;
     const hit = seen.get(key);
     if (hit) return hit[2];

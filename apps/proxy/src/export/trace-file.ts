@@ -44,7 +44,11 @@ export function traceSlug(bundle: Pick<TraceBundle, "trace">): string {
 export function exportTrace(bundle: TraceBundle, format: ExportFormat): ExportedFile {
   const f = FORMATS[format];
   // Live traffic is redacted before storage; this also cleans traces stored by a build with fewer rules.
-  return { body: f.write(redactBundle(bundle)), contentType: f.contentType, fileName: `${traceSlug(bundle)}${f.extension}` };
+  return {
+    body: f.write(redactBundle(bundle)),
+    contentType: f.contentType,
+    fileName: `${traceSlug(bundle)}${f.extension}`,
+  };
 }
 
 /**

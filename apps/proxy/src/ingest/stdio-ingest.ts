@@ -8,10 +8,21 @@
  */
 import type { Chunk, Exchange, ExchangeState, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { classifyExchange } from "@hopscope/shared/trace/classify";
-import { McpSessionGrouper, STDIO_CONNECTION_PREFIX, mcpClientOf, mcpSessionTitle } from "@hopscope/shared/trace/group-mcp";
+import {
+  McpSessionGrouper,
+  STDIO_CONNECTION_PREFIX,
+  mcpClientOf,
+  mcpSessionTitle,
+} from "@hopscope/shared/trace/group-mcp";
 import { isRecord, tryParseJson } from "@hopscope/shared/trace/json-text";
 import { randomHex } from "@hopscope/shared/trace/traceparent";
-import { STDIO_METHOD, STDIO_UPSTREAM_PREFIX, type StdioBatch, type StdioEvent, type StdioFrameData } from "@hopscope/shared/trace/stdio-ingest";
+import {
+  STDIO_METHOD,
+  STDIO_UPSTREAM_PREFIX,
+  type StdioBatch,
+  type StdioEvent,
+  type StdioFrameData,
+} from "@hopscope/shared/trace/stdio-ingest";
 import type { InFlightSource, RecorderClient } from "../recorder-client";
 import type { Announce } from "../live/frames";
 import type { TraceStore } from "../store/trace-store";
@@ -82,7 +93,15 @@ export class StdioIngest implements InFlightSource {
     const done = this.unstored.get(id);
     if (done) return done;
     for (const p of this.pending.values()) {
-      if (p.id === id) return { ...p.summary, requestHeaders: [], requestBody: toBody(p.request), responseHeaders: [], responseBody: null, chunks: [] };
+      if (p.id === id)
+        return {
+          ...p.summary,
+          requestHeaders: [],
+          requestBody: toBody(p.request),
+          responseHeaders: [],
+          responseBody: null,
+          chunks: [],
+        };
     }
     return null;
   }
@@ -124,7 +143,16 @@ export class StdioIngest implements InFlightSource {
         // No bytes travel at an exit: the body is the tap's own note of it, so the code shows even when it is 0.
         const note = Buffer.from(`the server ${how}`);
         const body = toStoredBody(note, note.length, "text/plain; charset=utf-8");
-        this.complete(session, placed, "exit", e.at, body, null, failed ? "error" : "complete", failed ? `the server ${how}` : null);
+        this.complete(
+          session,
+          placed,
+          "exit",
+          e.at,
+          body,
+          null,
+          failed ? "error" : "complete",
+          failed ? `the server ${how}` : null,
+        );
         return;
       }
     }
@@ -134,7 +162,9 @@ export class StdioIngest implements InFlightSource {
   private place(session: Session, url: string, request: StoredBody | null, at: number): Placed {
     const json = tryParseJson(textOf(request));
     const method = isRecord(json) && typeof json.method === "string" ? json.method : undefined;
-    const client = mcpClientOf(`${STDIO_CONNECTION_PREFIX}${session.id}`, [], json) as NonNullable<ReturnType<typeof mcpClientOf>>;
+    const client = mcpClientOf(`${STDIO_CONNECTION_PREFIX}${session.id}`, [], json) as NonNullable<
+      ReturnType<typeof mcpClientOf>
+    >;
     const grouped = this.sessions.assign(client, url === "stdin" || url === "stdout" ? method : undefined, at);
     const seq = (grouped.fresh ? 0 : (this.seqs.get(grouped.traceId) ?? 0)) + 1;
     this.seqs.set(grouped.traceId, seq);
@@ -143,24 +173,76 @@ export class StdioIngest implements InFlightSource {
     return { id, traceId: grouped.traceId, seq };
   }
 
-  private complete(session: Session, placed: Placed, url: string, at: number, request: StoredBody | null, answer: { body: StoredBody; at: number } | null, state: ExchangeState, error: string | null, started = false): void {
+  private complete(
+    session: Session,
+    placed: Placed,
+    url: string,
+    at: number,
+    request: StoredBody | null,
+    answer: { body: StoredBody; at: number } | null,
+    state: ExchangeState,
+    error: string | null,
+    started = false,
+  ): void {
     const { announce, store } = this.deps;
     const summary = this.summary(session, placed, url, at, request, answer, state, error, answer?.at ?? at);
     // Every exchange is announced as started first, as a tap's are, so live views see it begin.
-    if (!started) announce({ type: "exchange.started", exchange: { ...summary, state: "pending", error: null, timings: { ...summary.timings, firstByte: null, end: null }, responseSize: 0, chunkCount: 0 } });
+    if (!started)
+      announce({
+        type: "exchange.started",
+        exchange: {
+          ...summary,
+          state: "pending",
+          error: null,
+          timings: { ...summary.timings, firstByte: null, end: null },
+          responseSize: 0,
+          chunkCount: 0,
+        },
+      });
     const c = summary.classification;
     const chunks: Chunk[] = answer ? [{ index: 0, t: answer.at - at, offset: 0, size: answer.body.size }] : [];
-    const candidate = mcpSessionTitle(c.kind === "mcp" ? c.method : undefined, c.kind === "mcp" ? c.toolName : undefined, `${STDIO_METHOD} ${url}`);
+    const candidate = mcpSessionTitle(
+      c.kind === "mcp" ? c.method : undefined,
+      c.kind === "mcp" ? c.toolName : undefined,
+      `${STDIO_METHOD} ${url}`,
+    );
     const title = betterTitle(this.names.get(placed.traceId), candidate);
     this.names.set(placed.traceId, title);
-    const record = exchangeRecord({ summary, requestHeaders: [], responseHeaders: [], requestBody: request, responseBody: answer?.body ?? null, chunks, ...title, groupedBy: "session", source: "live" });
+    const record = exchangeRecord({
+      summary,
+      requestHeaders: [],
+      responseHeaders: [],
+      requestBody: request,
+      responseBody: answer?.body ?? null,
+      chunks,
+      ...title,
+      groupedBy: "session",
+      source: "live",
+    });
     // Queued like a recorded exchange: the store's commit then announces `trace.updated`.
-    this.unstored.set(summary.id, { ...summary, requestHeaders: [], requestBody: request ? toBody(request) : null, responseHeaders: [], responseBody: answer ? toBody(answer.body) : null, chunks });
+    this.unstored.set(summary.id, {
+      ...summary,
+      requestHeaders: [],
+      requestBody: request ? toBody(request) : null,
+      responseHeaders: [],
+      responseBody: answer ? toBody(answer.body) : null,
+      chunks,
+    });
     this.stored.push(store.enqueue(record).finally(() => this.unstored.delete(summary.id)));
     announce({ type: "exchange.completed", exchange: summary });
   }
 
-  private summary(session: Session, placed: Placed, url: string, at: number, request: StoredBody | null, answer: { body: StoredBody; at: number } | null, state: ExchangeState, error: string | null, end: number | null): ExchangeSummary {
+  private summary(
+    session: Session,
+    placed: Placed,
+    url: string,
+    at: number,
+    request: StoredBody | null,
+    answer: { body: StoredBody; at: number } | null,
+    state: ExchangeState,
+    error: string | null,
+    end: number | null,
+  ): ExchangeSummary {
     const requestText = textOf(request);
     const responseText = answer ? textOf(answer.body) : null;
     return {
@@ -178,7 +260,14 @@ export class StdioIngest implements InFlightSource {
       requestSize: request?.size ?? 0,
       responseSize: answer?.body.size ?? 0,
       chunkCount: answer ? 1 : 0,
-      classification: classifyExchange({ tap: "mcp", method: STDIO_METHOD, url, status: null, requestText, responseText: state === "pending" ? null : responseText }),
+      classification: classifyExchange({
+        tap: "mcp",
+        method: STDIO_METHOD,
+        url,
+        status: null,
+        requestText,
+        responseText: state === "pending" ? null : responseText,
+      }),
     };
   }
 
@@ -186,6 +275,10 @@ export class StdioIngest implements InFlightSource {
   private body(frame: StdioFrameData, contentType = "application/json"): StoredBody {
     const bytes = Buffer.from(frame.data, frame.encoding === "utf8" ? "utf8" : "base64");
     const cap = this.deps.maxBodyBytes;
-    return toStoredBody(bytes.length > cap ? bytes.subarray(0, cap) : bytes, Math.max(frame.size, bytes.length), contentType);
+    return toStoredBody(
+      bytes.length > cap ? bytes.subarray(0, cap) : bytes,
+      Math.max(frame.size, bytes.length),
+      contentType,
+    );
   }
 }

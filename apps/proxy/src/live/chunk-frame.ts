@@ -25,6 +25,12 @@ export class ChunkFrame {
   /** The frame's JSON (without the bytes it decodes its text from). */
   toJSON(): { type: "exchange.chunk"; exchangeId: number; traceId: string; chunk: Chunk; text?: string } {
     const text = this.text;
-    return { type: this.type, exchangeId: this.exchangeId, traceId: this.traceId, chunk: this.chunk, ...(text === undefined ? {} : { text }) };
+    return {
+      type: this.type,
+      exchangeId: this.exchangeId,
+      traceId: this.traceId,
+      chunk: this.chunk,
+      ...(text === undefined ? {} : { text }),
+    };
   }
 }

@@ -85,7 +85,8 @@ export class LiveFeed {
       for (const ws of this.wss.clients) if (!this.building.has(ws)) this.sendSnapshot(ws);
       return;
     }
-    const build = "json" in event ? () => withSeq(event.json(), seq) : "lazy" in event ? () => serialise(event.lazy(), seq) : null;
+    const build =
+      "json" in event ? () => withSeq(event.json(), seq) : "lazy" in event ? () => serialise(event.lazy(), seq) : null;
     if (build && "size" in event && this.wss.clients.size === 0) {
       this.ring.push({ seq, size: event.size, build });
       return;
@@ -118,11 +119,17 @@ export class LiveFeed {
     try {
       json = parseJson(text);
     } catch (err) {
-      return this.sendError(ws, `frame is not JSON (${(err as Error).message}); send {"type":"resume","since":<seq>} or {"type":"ping"}`);
+      return this.sendError(
+        ws,
+        `frame is not JSON (${(err as Error).message}); send {"type":"resume","since":<seq>} or {"type":"ping"}`,
+      );
     }
     const parsed = ClientFrameSchema.safeParse(json);
     if (!parsed.success) {
-      return this.sendError(ws, `unknown frame: ${parsed.error.issues.map((i) => `${i.path.join(".") || "frame"}: ${i.message}`).join("; ")}`);
+      return this.sendError(
+        ws,
+        `unknown frame: ${parsed.error.issues.map((i) => `${i.path.join(".") || "frame"}: ${i.message}`).join("; ")}`,
+      );
     }
     const frame = parsed.data;
     switch (frame.type) {
@@ -181,7 +188,9 @@ export class LiveFeed {
     for (;;) {
       const entries = this.ring.entriesSince(since, this.seq);
       if (entries === null) return null;
-      const parked = entries.filter((e): e is RingEntry & { park: number } => e.data === undefined && e.build === undefined && e.park !== undefined);
+      const parked = entries.filter(
+        (e): e is RingEntry & { park: number } => e.data === undefined && e.build === undefined && e.park !== undefined,
+      );
       // Synchronous from here to the send: nothing published in between is left out.
       if (parked.length === 0) return entries.map(materialise);
       const got = await this.opts.parked(parked.map((e) => e.park));

@@ -21,8 +21,12 @@ const SEEN_LATE_MS = 1_000;
 /** Recent exchanges looked at in the store (by id, newest first: an index range, never a scan). */
 const RECENT = 500;
 
-function mutating(c: ExchangeSummary["classification"]): c is Extract<ExchangeSummary["classification"], { kind: "mcp" }> {
-  return c.kind === "mcp" && c.method === "tools/call" && !(c.toolName !== undefined && READ_ONLY_TOOLS.has(c.toolName));
+function mutating(
+  c: ExchangeSummary["classification"],
+): c is Extract<ExchangeSummary["classification"], { kind: "mcp" }> {
+  return (
+    c.kind === "mcp" && c.method === "tools/call" && !(c.toolName !== undefined && READ_ONLY_TOOLS.has(c.toolName))
+  );
 }
 
 function causeOf(traceId: string, exchangeId: number, toolName: string | undefined): NotesCause {
@@ -60,7 +64,9 @@ export function causeInStore(db: Database.Database, at: number): NotesCause {
 
 /** True while any tools/call is in flight (a reset then could race the MCP server's own write). */
 export function toolCallRunning(inFlight: readonly ExchangeSummary[]): boolean {
-  return inFlight.some((x) => x.tap === "mcp" && x.classification.kind === "mcp" && x.classification.method === "tools/call");
+  return inFlight.some(
+    (x) => x.tap === "mcp" && x.classification.kind === "mcp" && x.classification.method === "tools/call",
+  );
 }
 
 export interface CauseDeps {

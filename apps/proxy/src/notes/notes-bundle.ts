@@ -27,7 +27,10 @@ export function importNotes(table: NotesTable, bundle: TraceBundle, imported: Tr
   const idMap = new Map(bundle.trace.exchanges.map((x, i) => [x.id, imported.exchanges[i]?.id]));
   let id = table.nextId();
   for (const c of bundle.notes) {
-    const cause = c.cause.kind === "tool-call" ? { ...c.cause, traceId: imported.id, exchangeId: idMap.get(c.cause.exchangeId) ?? -1 } : c.cause;
+    const cause =
+      c.cause.kind === "tool-call"
+        ? { ...c.cause, traceId: imported.id, exchangeId: idMap.get(c.cause.exchangeId) ?? -1 }
+        : c.cause;
     table.insert({ ...c, id: id++, cause, traceId: imported.id });
   }
 }

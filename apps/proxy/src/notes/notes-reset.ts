@@ -14,8 +14,16 @@ import type { NotesWatcher } from "./notes-watcher";
 
 export class ResetRefused extends Error {}
 
-export async function resetNotes(opts: { file: string; set: NotesSetName; watcher: NotesWatcher; busy: () => Promise<boolean> }): Promise<NotesChange | null> {
-  if (await opts.busy()) throw new ResetRefused("a tools/call is running on the MCP server right now; reset the notes when the agent's run has ended");
+export async function resetNotes(opts: {
+  file: string;
+  set: NotesSetName;
+  watcher: NotesWatcher;
+  busy: () => Promise<boolean>;
+}): Promise<NotesChange | null> {
+  if (await opts.busy())
+    throw new ResetRefused(
+      "a tools/call is running on the MCP server right now; reset the notes when the agent's run has ended",
+    );
   return opts.watcher.rewrite(() => replaceFile(opts.file, NOTES_SETS[opts.set]), { kind: "reset", set: opts.set });
 }
 

@@ -43,7 +43,9 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
  * they never contend for the lock of the recording thread's writer (a change is one small insert).
  */
 function openNotesDb(dbFile: string): Database.Database {
-  const db = new Database(path.join(path.dirname(dbFile), `${path.basename(dbFile, path.extname(dbFile))}.notes.sqlite`));
+  const db = new Database(
+    path.join(path.dirname(dbFile), `${path.basename(dbFile, path.extname(dbFile))}.notes.sqlite`),
+  );
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   return db;
@@ -65,13 +67,16 @@ export async function startNotes(config: NotesConfig, deps: NotesDeps): Promise<
   const remote = !LOOPBACK.has(new URL(config.mcpUpstream).hostname);
   const busy = async () => toolCallRunning(await deps.inFlight());
   if (config.file === null || (remote && !config.explicit)) {
-    const watch: NotesWatch = config.file === null ? { state: "off" } : { state: "remote", upstream: config.mcpUpstream };
+    const watch: NotesWatch =
+      config.file === null ? { state: "off" } : { state: "remote", upstream: config.mcpUpstream };
     return { watch, table, watcher: null, file: null, busy, close: () => db.close() };
   }
   const rel = path.relative(config.root, config.file);
   // `data/db` under the repository; elsewhere its folder and name (the full path is in the lane's tooltip).
   const outside = rel.startsWith("..") || path.isAbsolute(rel);
-  const display = outside ? `…/${path.basename(path.dirname(config.file))}/${path.basename(config.file)}` : rel.split(path.sep).join("/");
+  const display = outside
+    ? `…/${path.basename(path.dirname(config.file))}/${path.basename(config.file)}`
+    : rel.split(path.sep).join("/");
   const watcher = new NotesWatcher({
     file: config.file,
     display,

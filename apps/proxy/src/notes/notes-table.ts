@@ -35,21 +35,27 @@ export class NotesTable {
 
   insert(change: NotesChange): void {
     this.db.transaction(() => {
-      this.db.prepare("INSERT INTO notes_changes (id, at, trace_id, cause, change) VALUES (?, ?, ?, ?, ?)").run(change.id, change.at, change.traceId, change.cause.kind, JSON.stringify(change));
+      this.db
+        .prepare("INSERT INTO notes_changes (id, at, trace_id, cause, change) VALUES (?, ?, ?, ?, ?)")
+        .run(change.id, change.at, change.traceId, change.cause.kind, JSON.stringify(change));
       this.db.prepare("DELETE FROM notes_changes WHERE id <= ?").run(change.id - MAX_NOTES_CHANGES);
     })();
   }
 
   /** The latest `limit` changes, oldest first. */
   latest(limit: number): NotesChange[] {
-    const rows = this.db.prepare("SELECT change FROM notes_changes ORDER BY id DESC LIMIT ?").all(limit) as { change: string }[];
+    const rows = this.db.prepare("SELECT change FROM notes_changes ORDER BY id DESC LIMIT ?").all(limit) as {
+      change: string;
+    }[];
     return rows.reverse().map(parse);
   }
 
   /** A trace's changes, plus the changes with no tool call (hand edits, resets) between `from` and `to`. */
   forTrace(traceId: string, from: number, to: number): NotesChange[] {
     const rows = this.db
-      .prepare("SELECT change FROM notes_changes WHERE trace_id = ? OR (trace_id IS NULL AND at BETWEEN ? AND ?) ORDER BY id")
+      .prepare(
+        "SELECT change FROM notes_changes WHERE trace_id = ? OR (trace_id IS NULL AND at BETWEEN ? AND ?) ORDER BY id",
+      )
       .all(traceId, from, to) as { change: string }[];
     return rows.map(parse);
   }

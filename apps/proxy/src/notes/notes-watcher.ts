@@ -107,7 +107,10 @@ export class NotesWatcher {
         this.watcher = null;
       });
     } catch (err) {
-      this.deps.logger.warn({ err: (err as Error).message, file: this.deps.file }, "cannot watch the notes folder; polling it");
+      this.deps.logger.warn(
+        { err: (err as Error).message, file: this.deps.file },
+        "cannot watch the notes folder; polling it",
+      );
     }
   }
 
@@ -120,7 +123,8 @@ export class NotesWatcher {
     if (this.closed) return null;
     const seenAt = typeof cause === "number" ? cause : this.now();
     const next = await readFileState(this.deps.file, this.deps.maxBytes);
-    if (this.watcher === null && this.deps.watchFolder !== false && next.kind !== "unreadable" && !this.closed) this.watchFolder();
+    if (this.watcher === null && this.deps.watchFolder !== false && next.kind !== "unreadable" && !this.closed)
+      this.watchFolder();
     const before = this.state;
     if (sameState(before, next)) return null;
     this.state = next;
@@ -160,7 +164,9 @@ export class NotesWatcher {
 
   private serial<T>(op: () => Promise<T>): Promise<T> {
     const run = this.queue.then(op);
-    this.queue = run.catch((err: unknown) => this.deps.logger.error({ err: (err as Error).message }, "notes check failed"));
+    this.queue = run.catch((err: unknown) =>
+      this.deps.logger.error({ err: (err as Error).message }, "notes check failed"),
+    );
     return run;
   }
 }
@@ -176,7 +182,8 @@ async function signatureOf(file: string): Promise<string> {
 
 function detailOf(state: FileState): { detail?: string } {
   if (state.kind === "not-a-file") return { detail: `the notes file was replaced by ${state.what}` };
-  if (state.kind === "too-large") return { detail: `${state.size} bytes, over the MCP server's limit (NOTES_MAX_BYTES)` };
+  if (state.kind === "too-large")
+    return { detail: `${state.size} bytes, over the MCP server's limit (NOTES_MAX_BYTES)` };
   if (state.kind === "unreadable") return { detail: state.message };
   return {};
 }

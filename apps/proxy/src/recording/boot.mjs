@@ -6,6 +6,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { workerData } from "node:worker_threads";
 import { register } from "tsx/esm/api";
 
-if (workerData.threadName && existsSync("/proc/thread-self/comm")) writeFileSync("/proc/thread-self/comm", workerData.threadName);
+if (workerData.threadName && existsSync("/proc/thread-self/comm"))
+  writeFileSync("/proc/thread-self/comm", workerData.threadName);
 register();
 await import(new URL(workerData.entry, import.meta.url).href);

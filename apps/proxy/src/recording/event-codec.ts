@@ -136,14 +136,26 @@ export function forEachEvent(batch: Pick<EventBatch, "nums" | "count" | "strs">,
       case 3: {
         const bytesAt = nums[i + 4] as number;
         const textAt = nums[i + 6] as number;
-        const chunk: TapEvent = { k: "chunk", id, t: nums[i + 2] as number, size: nums[i + 3] as number, bytes: bytesAt < 0 ? null : [bytesAt, nums[i + 5] as number] };
+        const chunk: TapEvent = {
+          k: "chunk",
+          id,
+          t: nums[i + 2] as number,
+          size: nums[i + 3] as number,
+          bytes: bytesAt < 0 ? null : [bytesAt, nums[i + 5] as number],
+        };
         if (textAt >= 0) chunk.text = [textAt, nums[i + 7] as number];
         handle(chunk);
         i += 8;
         break;
       }
       case 4:
-        handle({ k: "end", id, state: END_STATES[nums[i + 2] as number] as EndState, at: nums[i + 3] as number, error: strs[s++] ?? null });
+        handle({
+          k: "end",
+          id,
+          state: END_STATES[nums[i + 2] as number] as EndState,
+          at: nums[i + 3] as number,
+          error: strs[s++] ?? null,
+        });
         i += 4;
         break;
       default:

@@ -31,7 +31,12 @@ if (!parent) throw new Error("recording/taps-thread.ts runs as a worker thread (
 const data = workerData as TapsThreadData;
 const post = (msg: FromTaps) => parent.postMessage(msg);
 const log = (level: "debug" | "info" | "warn" | "error") => (obj: object, msg: string) =>
-  post({ kind: "log", level, obj: Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, v instanceof Error ? v.message : v])), msg });
+  post({
+    kind: "log",
+    level,
+    obj: Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, v instanceof Error ? v.message : v])),
+    msg,
+  });
 const logger: Logger = { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
 
 const sender = new EventSender(data.events, (state) => post({ kind: "queue", state }), data.queueLimits);
@@ -42,7 +47,19 @@ try {
     // Ollama decodes any Content-Type as JSON and its documented curl examples send form-encoded ones,
     // so the model tap checks Host and Origin only; the agent and MCP taps also insist on JSON.
     const guard = { ...data.guard, requireJson: t.tap !== "model" };
-    handles.push(await startTap({ tap: t.tap, upstream: t.upstream, host: data.host, port: t.port, recorder, timeoutMs: data.timeoutMs, headersTimeoutMs: data.headersTimeoutMs, logger, guard }));
+    handles.push(
+      await startTap({
+        tap: t.tap,
+        upstream: t.upstream,
+        host: data.host,
+        port: t.port,
+        recorder,
+        timeoutMs: data.timeoutMs,
+        headersTimeoutMs: data.headersTimeoutMs,
+        logger,
+        guard,
+      }),
+    );
   }
   post({ kind: "ready", taps: handles.map((h) => ({ tap: h.tap, upstream: h.upstream, port: h.port, url: h.url })) });
 } catch (err) {

@@ -121,7 +121,8 @@ function handleEvent(e: TapEvent): void {
 
 /** Handles every batch the taps thread has already sent (they arrive on another channel than calls). */
 function drainEvents(): void {
-  for (let m = receiveMessageOnPort(data.events); m; m = receiveMessageOnPort(data.events)) handleBatch(m.message as EventBatch);
+  for (let m = receiveMessageOnPort(data.events); m; m = receiveMessageOnPort(data.events))
+    handleBatch(m.message as EventBatch);
 }
 
 /** Parks a frame and counts it into the run of parked frames at the end of what is to be announced. */

@@ -10,7 +10,17 @@ import type { Tap } from "@hopscope/shared/trace/schemas";
 import type { GuardPolicy } from "@hopscope/nodekit/guard";
 import type { Logger } from "../logger";
 import type { QueueLimits } from "./event-sender";
-import type { AnnouncedFrames, AnnouncedRuns, Call, FromRecording, FromTaps, QueueState, TapInfoMessage, ToRecording, ToTaps } from "./protocol";
+import type {
+  AnnouncedFrames,
+  AnnouncedRuns,
+  Call,
+  FromRecording,
+  FromTaps,
+  QueueState,
+  TapInfoMessage,
+  ToRecording,
+  ToTaps,
+} from "./protocol";
 import type { RecordingThreadData } from "./thread";
 import type { TapsThreadData } from "./taps-thread";
 
@@ -51,17 +61,42 @@ export class RecorderThreads {
   /** The taps as they listen, once both threads are up. */
   readonly ready: Promise<TapInfoMessage[]>;
 
-  constructor(opts: ThreadsOptions, private readonly handlers: ThreadHandlers, private readonly logger: Logger) {
+  constructor(
+    opts: ThreadsOptions,
+    private readonly handlers: ThreadHandlers,
+    private readonly logger: Logger,
+  ) {
     const channel = new MessageChannel();
     // Profiling flags (bench/profile.ts) carry over; the boot file registers the TypeScript loader itself.
     const execArgv = process.execArgv.filter((a) => a.startsWith("--cpu-prof") || a.startsWith("--heap-prof"));
-    const recordingData: RecordingThreadData = { entry: "./thread.ts", threadName: "hs-recording", file: opts.file, maxBodyBytes: opts.maxBodyBytes, flushIntervalMs: opts.flushIntervalMs, maxTraces: opts.maxTraces, events: channel.port1 };
+    const recordingData: RecordingThreadData = {
+      entry: "./thread.ts",
+      threadName: "hs-recording",
+      file: opts.file,
+      maxBodyBytes: opts.maxBodyBytes,
+      flushIntervalMs: opts.flushIntervalMs,
+      maxTraces: opts.maxTraces,
+      events: channel.port1,
+    };
     this.recording = new Worker(BOOT, { workerData: recordingData, transferList: [channel.port1], execArgv });
     const recordingReady = new Promise<void>((resolve, reject) => {
-      this.recording.on("message", (msg: FromRecording) => (msg.kind === "ready" ? resolve() : this.fromRecording(msg)));
+      this.recording.on("message", (msg: FromRecording) =>
+        msg.kind === "ready" ? resolve() : this.fromRecording(msg),
+      );
       this.watch(this.recording, "recording", reject);
     });
-    const tapsData: TapsThreadData = { entry: "./taps-thread.ts", threadName: "hs-taps", host: opts.host, taps: opts.taps, timeoutMs: opts.timeoutMs, headersTimeoutMs: opts.headersTimeoutMs, guard: opts.guard, maxBodyBytes: opts.maxBodyBytes, events: channel.port2, ...(opts.queueLimits ? { queueLimits: opts.queueLimits } : {}) };
+    const tapsData: TapsThreadData = {
+      entry: "./taps-thread.ts",
+      threadName: "hs-taps",
+      host: opts.host,
+      taps: opts.taps,
+      timeoutMs: opts.timeoutMs,
+      headersTimeoutMs: opts.headersTimeoutMs,
+      guard: opts.guard,
+      maxBodyBytes: opts.maxBodyBytes,
+      events: channel.port2,
+      ...(opts.queueLimits ? { queueLimits: opts.queueLimits } : {}),
+    };
     this.tapsWorker = new Worker(BOOT, { workerData: tapsData, transferList: [channel.port2], execArgv });
     const tapsReady = new Promise<TapInfoMessage[]>((resolve, reject) => {
       this.tapsWorker.on("message", (msg: FromTaps) => {
@@ -132,7 +167,8 @@ export class RecorderThreads {
         }
         return;
       case "queue":
-        if ((msg.state.behind === null) !== (this.queue.behind === null)) this.logger.warn({ queue: msg.state }, msg.state.behind ?? "the recorder caught up; recording again");
+        if ((msg.state.behind === null) !== (this.queue.behind === null))
+          this.logger.warn({ queue: msg.state }, msg.state.behind ?? "the recorder caught up; recording again");
         this.queue = msg.state;
         return;
       case "log": {
@@ -163,7 +199,12 @@ export class RecorderThreads {
         return this.handlers.committed(msg.traceIds);
       case "storage":
         if (msg.health.ok !== this.storage.ok) {
-          this.logger[msg.health.ok ? "info" : "error"]({ storage: msg.health }, msg.health.ok ? "recording to SQLite works again" : "recording to SQLite failed; exchanges are forwarded but not stored");
+          this.logger[msg.health.ok ? "info" : "error"](
+            { storage: msg.health },
+            msg.health.ok
+              ? "recording to SQLite works again"
+              : "recording to SQLite failed; exchanges are forwarded but not stored",
+          );
         }
         this.storage = msg.health;
         return;
@@ -175,7 +216,10 @@ export class RecorderThreads {
         return;
       }
       case "error":
-        return this.logger.error({ err: msg.message }, "recording an exchange failed (a hopscope bug); forwarding is unaffected");
+        return this.logger.error(
+          { err: msg.message },
+          "recording an exchange failed (a hopscope bug); forwarding is unaffected",
+        );
       case "closed":
         return;
     }

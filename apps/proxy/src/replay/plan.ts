@@ -83,7 +83,10 @@ export function planReplay(bundle: TraceBundle, init: PlanInit): ReplayPlan {
     ...c,
     at: c.at + shift,
     traceId: init.traceId,
-    cause: c.cause.kind === "tool-call" ? { ...c.cause, traceId: init.traceId, exchangeId: newId.get(c.cause.exchangeId) ?? -1 } : c.cause,
+    cause:
+      c.cause.kind === "tool-call"
+        ? { ...c.cause, traceId: init.traceId, exchangeId: newId.get(c.cause.exchangeId) ?? -1 }
+        : c.cause,
   }));
 
   return {

@@ -87,12 +87,20 @@ export class ReplayPlayer {
         return announce({ type: "exchange.started", exchange: x.started() });
       case "chunk": {
         const { chunk, text } = x.chunk(event.chunk);
-        return announce({ type: "exchange.chunk", exchangeId: x.id, traceId: this.traceId, chunk, ...(text === undefined ? {} : { text }) });
+        return announce({
+          type: "exchange.chunk",
+          exchangeId: x.id,
+          traceId: this.traceId,
+          chunk,
+          ...(text === undefined ? {} : { text }),
+        });
       }
       case "completed": {
         const summary = x.completed();
         // Queued like a recorded exchange: the store's flush then announces `trace.updated` with the links.
-        store.enqueue(x.record(this.plan.name, this.plan.groupedBy)).catch((err: unknown) => this.deps.onEnd(this, err));
+        store
+          .enqueue(x.record(this.plan.name, this.plan.groupedBy))
+          .catch((err: unknown) => this.deps.onEnd(this, err));
         return announce({ type: "exchange.completed", exchange: summary });
       }
     }

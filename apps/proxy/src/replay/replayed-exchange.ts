@@ -109,7 +109,12 @@ export class ReplayedExchange {
     const body = this.exchange.responseBody;
     if (!body) return null;
     const bytes = this.bytes(body).subarray(0, end);
-    const base = { size: bytes.length, storedSize: bytes.length, truncated: false, ...(body.contentType === undefined ? {} : { contentType: body.contentType }) };
+    const base = {
+      size: bytes.length,
+      storedSize: bytes.length,
+      truncated: false,
+      ...(body.contentType === undefined ? {} : { contentType: body.contentType }),
+    };
     try {
       return { ...base, encoding: "utf8", data: utf8.decode(bytes) };
     } catch (err) {

@@ -53,7 +53,13 @@ export class Replays {
     });
     // Stored now, named and marked imported (a name set here sticks), so the trace list shows it at once.
     const summary = await store.insertTrace(
-      { id: plan.traceId, name: plan.name, groupedBy: plan.groupedBy, createdAt: plan.startedAt, updatedAt: plan.startedAt },
+      {
+        id: plan.traceId,
+        name: plan.name,
+        groupedBy: plan.groupedBy,
+        createdAt: plan.startedAt,
+        updatedAt: plan.startedAt,
+      },
       [],
     );
     // The trace's notes-file changes, stored with it before anyone opens it: each is drawn when its tools/call
@@ -67,13 +73,28 @@ export class Replays {
     const player = new ReplayPlayer(plan, speed, { announce, store, onEnd: (p, err) => this.ended(p, err) });
     this.players.add(player);
     player.start();
-    this.deps.logger.info({ traceId: plan.traceId, from: bundle.trace.id, speed, exchanges: plan.exchanges.length }, "replay started");
-    return { traceId: plan.traceId, name: plan.name, exchangeCount: plan.exchanges.length, durationMs: plan.durationMs };
+    this.deps.logger.info(
+      { traceId: plan.traceId, from: bundle.trace.id, speed, exchanges: plan.exchanges.length },
+      "replay started",
+    );
+    return {
+      traceId: plan.traceId,
+      name: plan.name,
+      exchangeCount: plan.exchanges.length,
+      durationMs: plan.durationMs,
+    };
   }
 
   /** The replays playing now, oldest first (GET /api/replay: a page opened mid-replay follows the newest). */
   playing(): ReplaysPlaying["replays"] {
-    return [...this.players].map(({ plan, speed }) => ({ traceId: plan.traceId, name: plan.name, exchangeCount: plan.exchanges.length, durationMs: plan.durationMs, speed, startedAt: plan.startedAt }));
+    return [...this.players].map(({ plan, speed }) => ({
+      traceId: plan.traceId,
+      name: plan.name,
+      exchangeCount: plan.exchanges.length,
+      durationMs: plan.durationMs,
+      speed,
+      startedAt: plan.startedAt,
+    }));
   }
 
   /** For the recorder: replayed exchanges in flight. */
@@ -110,7 +131,8 @@ export class Replays {
 
   private async discard(player: ReplayPlayer): Promise<void> {
     try {
-      if (await this.deps.store.delete(player.traceId)) this.deps.announce({ type: "trace.deleted", traceId: player.traceId });
+      if (await this.deps.store.delete(player.traceId))
+        this.deps.announce({ type: "trace.deleted", traceId: player.traceId });
     } catch (err) {
       this.deps.logger.error({ err, traceId: player.traceId }, "could not remove an unfinished replay");
     }

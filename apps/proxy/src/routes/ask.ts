@@ -18,8 +18,14 @@ export function askRoutes(deps: { agentTapUrl: string }) {
         body: JSON.stringify(ask),
       });
     } catch (err) {
-      throw new HTTPException(502, { message: `the agent tap at ${deps.agentTapUrl} did not answer (${(err as Error).message})`, cause: err });
+      throw new HTTPException(502, {
+        message: `the agent tap at ${deps.agentTapUrl} did not answer (${(err as Error).message})`,
+        cause: err,
+      });
     }
-    return new Response(res.body, { status: res.status, headers: { "content-type": res.headers.get("content-type") ?? "application/json" } });
+    return new Response(res.body, {
+      status: res.status,
+      headers: { "content-type": res.headers.get("content-type") ?? "application/json" },
+    });
   });
 }

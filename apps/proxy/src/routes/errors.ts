@@ -32,7 +32,9 @@ export async function cappedText(c: Context, maxBytes: number, limitName?: strin
     // The rest of the body is still on the socket unread: no keep-alive reuse of this connection.
     c.header("Connection", "close");
     const raise = limitName ? ` (raise it with ${limitName})` : "";
-    throw new HTTPException(413, { message: `the request body is larger than ${maxBytes} bytes, the limit${raise}; nothing was stored` });
+    throw new HTTPException(413, {
+      message: `the request body is larger than ${maxBytes} bytes, the limit${raise}; nothing was stored`,
+    });
   }
   return new TextDecoder().decode(bytes);
 }

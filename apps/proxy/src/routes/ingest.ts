@@ -19,15 +19,23 @@ export function ingestRoutes(ingest: StdioIngest) {
   return new Hono().post("/stdio", async (c) => {
     const type = c.req.header("content-type") ?? "";
     if (!/^application\/json\s*(;|$)/i.test(type)) {
-      throw new HTTPException(415, { message: `send the batch with Content-Type: application/json (got ${type ? `"${type}"` : "none"})` });
+      throw new HTTPException(415, {
+        message: `send the batch with Content-Type: application/json (got ${type ? `"${type}"` : "none"})`,
+      });
     }
     const text = await readCapped(c.req.raw, MAX_BATCH_BYTES);
-    if (jsonDepth(text) > MAX_DEPTH) throw new HTTPException(400, { message: `the batch is nested deeper than ${MAX_DEPTH} levels; it is not a stdio batch` });
+    if (jsonDepth(text) > MAX_DEPTH)
+      throw new HTTPException(400, {
+        message: `the batch is nested deeper than ${MAX_DEPTH} levels; it is not a stdio batch`,
+      });
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch (err) {
-      throw new HTTPException(400, { message: `the request body must be JSON (${(err as Error).message})`, cause: err });
+      throw new HTTPException(400, {
+        message: `the request body must be JSON (${(err as Error).message})`,
+        cause: err,
+      });
     }
     const batch = StdioBatchSchema.safeParse(json);
     if (!batch.success) throw new HTTPException(400, { message: `not a stdio batch: ${formatZodError(batch.error)}` });

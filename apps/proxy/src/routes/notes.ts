@@ -25,7 +25,11 @@ export function notesRoutes(notes: NotesService) {
   return new Hono()
     .get("/", (c) => {
       const state = notes.watcher?.current();
-      const status: NotesStatus = { watch: notes.watch, current: state ? contentOf(state) : null, changes: notes.table.latest(50) };
+      const status: NotesStatus = {
+        watch: notes.watch,
+        current: state ? contentOf(state) : null,
+        changes: notes.table.latest(50),
+      };
       return c.json(status);
     })
     .get("/changes", (c) => {
@@ -35,19 +39,29 @@ export function notesRoutes(notes: NotesService) {
     .post("/reset", async (c) => {
       const type = c.req.header("content-type") ?? "";
       if (!/^application\/json\s*(;|$)/i.test(type)) {
-        throw new HTTPException(415, { message: `POST /api/notes/reset needs Content-Type: application/json (got ${type ? `"${type}"` : "none"}); send {"set":"empty"}` });
+        throw new HTTPException(415, {
+          message: `POST /api/notes/reset needs Content-Type: application/json (got ${type ? `"${type}"` : "none"}); send {"set":"empty"}`,
+        });
       }
       const { set } = NotesResetSchema.parse(await jsonBody(c));
       if (!notes.watcher || !notes.file) {
-        const why = notes.watch.state === "remote" ? `the MCP server is at ${notes.watch.upstream}, so its notes file is not on this machine` : "NOTES_FILE=off";
-        throw new HTTPException(409, { message: `cannot reset the notes: ${why}; set NOTES_FILE to the MCP server's notes file` });
+        const why =
+          notes.watch.state === "remote"
+            ? `the MCP server is at ${notes.watch.upstream}, so its notes file is not on this machine`
+            : "NOTES_FILE=off";
+        throw new HTTPException(409, {
+          message: `cannot reset the notes: ${why}; set NOTES_FILE to the MCP server's notes file`,
+        });
       }
       try {
         const change = await resetNotes({ file: notes.file, set, watcher: notes.watcher, busy: notes.busy });
         return c.json({ set, change });
       } catch (err) {
         if (err instanceof ResetRefused) throw new HTTPException(409, { message: err.message });
-        throw new HTTPException(500, { message: `could not reset ${notes.watch.state === "watching" ? notes.watch.file : "the notes file"}: ${(err as Error).message}`, cause: err });
+        throw new HTTPException(500, {
+          message: `could not reset ${notes.watch.state === "watching" ? notes.watch.file : "the notes file"}: ${(err as Error).message}`,
+          cause: err,
+        });
       }
     });
 }

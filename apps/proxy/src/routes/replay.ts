@@ -20,14 +20,22 @@ import { formatZodError, jsonBody, notFound } from "./errors";
 const USAGE =
   'send {"bundle": <the content of a .hopscope.json file>} or {"traceId": "<id from GET /api/traces>"}, with an optional "speed" (0 < speed ≤ 100, 1 = the recorded pace)';
 
-export function replayRoutes(deps: { store: TraceStore; replays: Replays; maxImportBytes: number; notes?: { table: NotesTable } }) {
+export function replayRoutes(deps: {
+  store: TraceStore;
+  replays: Replays;
+  maxImportBytes: number;
+  notes?: { table: NotesTable };
+}) {
   return new Hono()
     .get("/", (c) => c.json({ replays: deps.replays.playing() } satisfies ReplaysPlaying))
     .post("/", async (c) => {
       const req = parseRequest(await jsonBody(c, deps.maxImportBytes, "MAX_IMPORT_BYTES"));
-      const bundle = "bundle" in req ? readBundle(req.bundle) : await storedBundle(deps.store, req.traceId, deps.notes?.table);
+      const bundle =
+        "bundle" in req ? readBundle(req.bundle) : await storedBundle(deps.store, req.traceId, deps.notes?.table);
       if (bundle.exchanges.length === 0) {
-        throw new HTTPException(400, { message: `trace "${bundle.trace.name}" has no exchanges: there is nothing to replay` });
+        throw new HTTPException(400, {
+          message: `trace "${bundle.trace.name}" has no exchanges: there is nothing to replay`,
+        });
       }
       return c.json(await deps.replays.start(bundle, req.speed, deps.notes?.table), 202);
     });
@@ -47,12 +55,17 @@ function readBundle(json: unknown): TraceBundle {
     // Replayed into the live feed and stored: redacted like any import.
     return redactBundle(parseTraceBundle(json));
   } catch (err) {
-    throw new HTTPException(400, { message: `"bundle" is not a valid hopscope trace file:\n${formatBundleError(err)}`, cause: err });
+    throw new HTTPException(400, {
+      message: `"bundle" is not a valid hopscope trace file:\n${formatBundleError(err)}`,
+      cause: err,
+    });
   }
 }
 
 async function storedBundle(store: TraceStore, traceId: string, notes?: NotesTable): Promise<TraceBundle> {
-  const trace = (await store.getTrace(traceId)) ?? notFound(`no trace ${traceId}; list traces with GET /api/traces, or replay a file instead`);
+  const trace =
+    (await store.getTrace(traceId)) ??
+    notFound(`no trace ${traceId}; list traces with GET /api/traces, or replay a file instead`);
   const bundle = createTraceBundle(trace, await store.getExchanges(traceId));
   return notes ? withNotes(bundle, notes) : bundle;
 }

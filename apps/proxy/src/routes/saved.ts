@@ -31,13 +31,18 @@ export function savedRoutes(deps: ImportDeps & { tracesDir: string; logger: Logg
     .post("/:file/load", async (c) => {
       const file = c.req.param("file");
       if (file !== path.basename(file) || !file.endsWith(SUFFIX)) {
-        throw new HTTPException(400, { message: `"${file}" is not a trace file name; use a name from GET /api/saved (ending in ${SUFFIX})` });
+        throw new HTTPException(400, {
+          message: `"${file}" is not a trace file name; use a name from GET /api/saved (ending in ${SUFFIX})`,
+        });
       }
       let text: string;
       try {
         text = await readFile(path.join(deps.tracesDir, file), "utf8");
       } catch (err) {
-        throw new HTTPException(404, { message: `no file ${file} in the traces folder; list them with GET /api/saved`, cause: err });
+        throw new HTTPException(404, {
+          message: `no file ${file} in the traces folder; list them with GET /api/saved`,
+          cause: err,
+        });
       }
       const bundle = importHopscope(text);
       const summary = await importBundle(bundle, deps);

@@ -24,7 +24,12 @@ export interface StatusDeps {
 export function healthRoutes(deps: StatusDeps) {
   return new Hono().get("/", (c) =>
     // ok: the recorder answers and forwards; storage says whether what it forwards is being stored.
-    c.json({ ok: true, taps: deps.taps, live: { clients: deps.feed.clientCount, seq: deps.feed.currentSeq }, storage: deps.storage() } satisfies Health),
+    c.json({
+      ok: true,
+      taps: deps.taps,
+      live: { clients: deps.feed.clientCount, seq: deps.feed.currentSeq },
+      storage: deps.storage(),
+    } satisfies Health),
   );
 }
 

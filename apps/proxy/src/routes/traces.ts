@@ -41,11 +41,17 @@ export function tracesRoutes(deps: TracesDeps) {
     .get("/:id", async (c) => {
       const id = c.req.param("id");
       const stored = await store.getTrace(id);
-      if (!stored) return c.json((await deps.recorder.liveTrace(id)) ?? notFound(`no trace ${id}; list traces with GET /api/traces`));
+      if (!stored)
+        return c.json(
+          (await deps.recorder.liveTrace(id)) ?? notFound(`no trace ${id}; list traces with GET /api/traces`),
+        );
       // Exchanges still in flight (the /agent call, a streaming chat) are not stored yet; show them too.
       const live = (await deps.recorder.inFlight()).filter((e) => e.traceId === id);
       if (live.length === 0) return c.json(stored);
-      return c.json({ ...stored, exchanges: [...stored.exchanges, ...live].sort((a, b) => a.seq - b.seq || a.id - b.id) });
+      return c.json({
+        ...stored,
+        exchanges: [...stored.exchanges, ...live].sort((a, b) => a.seq - b.seq || a.id - b.id),
+      });
     })
     .patch("/:id", async (c) => {
       const { name } = RenameTraceSchema.parse(await jsonBody(c));
@@ -63,9 +69,14 @@ export function tracesRoutes(deps: TracesDeps) {
     .get("/:id/export", async (c) => {
       const raw = c.req.query("format") ?? "hopscope";
       const format = ExportFormatSchema.safeParse(raw);
-      if (!format.success && raw !== "html") throw new HTTPException(400, { message: `unknown format "${raw}"; use one of ${[...ExportFormatSchema.options, "html"].join(", ")}` });
+      if (!format.success && raw !== "html")
+        throw new HTTPException(400, {
+          message: `unknown format "${raw}"; use one of ${[...ExportFormatSchema.options, "html"].join(", ")}`,
+        });
       const bundle = await bundleOf(c.req.param("id"));
-      const file = format.success ? exportTrace(bundle, format.data) : await exportHtml(bundle, { webDist: deps.webDist, views: (x) => deps.views.build(x) });
+      const file = format.success
+        ? exportTrace(bundle, format.data)
+        : await exportHtml(bundle, { webDist: deps.webDist, views: (x) => deps.views.build(x) });
       return c.body(file.body, 200, {
         "Content-Type": file.contentType,
         "Content-Disposition": `attachment; filename="${file.fileName}"`,

@@ -18,7 +18,9 @@ import { NO_STREAM_SQL } from "@hopscope/shared/trace/no-stream";
 const json = <T extends z.ZodType>(schema: T) => z.string().transform((s) => schema.parse(JSON.parse(s)) as z.infer<T>);
 
 /** Headers as stored: JSON pairs, or a live exchange's header block (write-sql.ts, headersText). */
-const headers = z.string().transform((s) => HeaderListSchema.parse(s.startsWith("[") ? JSON.parse(s) : fromHeaderBlock(s)));
+const headers = z
+  .string()
+  .transform((s) => HeaderListSchema.parse(s.startsWith("[") ? JSON.parse(s) : fromHeaderBlock(s)));
 
 export const BodyMetaSchema = z.object({
   encoding: z.enum(["utf8", "base64"]),

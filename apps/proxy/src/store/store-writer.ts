@@ -84,7 +84,10 @@ export class StoreWriter {
     try {
       pruned = this.insertBatch(batch);
     } catch (err) {
-      return this.failed(err, batch.map((r) => r.summary.id));
+      return this.failed(
+        err,
+        batch.map((r) => r.summary.id),
+      );
     } finally {
       batch.length = 0;
     }

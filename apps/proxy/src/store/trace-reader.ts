@@ -3,7 +3,13 @@
  * (after what it has queued is committed, so they see every exchange that completed before them), never
  * on the forwarding thread: 50 clients reading at once must not hold up a stream passing through a tap.
  */
-import { ClassificationSchema, type Exchange, type Link, type Trace, type TraceSummary } from "@hopscope/shared/trace/schemas";
+import {
+  ClassificationSchema,
+  type Exchange,
+  type Link,
+  type Trace,
+  type TraceSummary,
+} from "@hopscope/shared/trace/schemas";
 import { linkExchanges, type ToolMessage } from "@hopscope/shared/trace/link";
 import { z } from "zod";
 import type { Statement } from "better-sqlite3";
@@ -42,11 +48,10 @@ export class TraceReader {
   /** Newest first, after `after` (the last trace of the previous page). */
   listTraces(limit: number, after: { createdAt: number; id: string } | null): TracePage {
     const rows = this.stmt(
-        `SELECT ${TRACE_COLUMNS} FROM traces t
+      `SELECT ${TRACE_COLUMNS} FROM traces t
          WHERE @created IS NULL OR t.created_at < @created OR (t.created_at = @created AND t.id < @id)
          ORDER BY t.created_at DESC, t.id DESC LIMIT @limit`,
-      )
-      .all({ created: after?.createdAt ?? null, id: after?.id ?? "", limit: limit + 1 });
+    ).all({ created: after?.createdAt ?? null, id: after?.id ?? "", limit: limit + 1 });
     const traces = rows.slice(0, limit).map((r) => toTraceSummary(TraceRowSchema.parse(r)));
     const last = traces.at(-1);
     return { traces, nextCursor: rows.length > limit && last ? `${last.createdAt}:${last.id}` : null };
@@ -73,7 +78,9 @@ export class TraceReader {
   }
 
   links(traceId: string): Link[] {
-    const rows = this.stmt("SELECT id, seq, classification, tool_messages FROM exchanges WHERE trace_id = ?").all(traceId);
+    const rows = this.stmt("SELECT id, seq, classification, tool_messages FROM exchanges WHERE trace_id = ?").all(
+      traceId,
+    );
     return linkExchanges(rows.map((r) => LinkRowSchema.parse(r)));
   }
 
@@ -84,7 +91,9 @@ export class TraceReader {
 
   /** Every exchange of a trace with bodies, in order (for exports). */
   exchanges(traceId: string): Exchange[] {
-    return this.stmt("SELECT *, json_array_length(chunks) AS chunk_count FROM exchanges WHERE trace_id = ? ORDER BY seq, id")
+    return this.stmt(
+      "SELECT *, json_array_length(chunks) AS chunk_count FROM exchanges WHERE trace_id = ? ORDER BY seq, id",
+    )
       .all(traceId)
       .map((r) => toExchange(ExchangeRowSchema.parse(r)));
   }
@@ -92,19 +101,24 @@ export class TraceReader {
   /** The model.chat exchange of the same trace just before this one (for the prompt diff). */
   previousChat(traceId: string, seq: number): Exchange | null {
     const row = this.stmt(
-        `SELECT id FROM exchanges WHERE trace_id = ? AND seq < ? AND json_extract(classification, '$.kind') = 'model.chat'
+      `SELECT id FROM exchanges WHERE trace_id = ? AND seq < ? AND json_extract(classification, '$.kind') = 'model.chat'
          ORDER BY seq DESC LIMIT 1`,
-      )
-      .get(traceId, seq) as { id: number } | undefined;
+    ).get(traceId, seq) as { id: number } | undefined;
     return row ? this.exchange(row.id) : null;
   }
 }
 
 /** The reads the API may ask the recording thread for, by name. */
-export type ReadMethod = "listTraces" | "traceSummary" | "storedTrace" | "trace" | "links" | "exchange" | "exchanges" | "previousChat";
+export type ReadMethod =
+  "listTraces" | "traceSummary" | "storedTrace" | "trace" | "links" | "exchange" | "exchanges" | "previousChat";
 
 const LinkRowSchema = z
-  .object({ id: z.number().int(), seq: z.number().int(), classification: z.string(), tool_messages: z.string().nullable() })
+  .object({
+    id: z.number().int(),
+    seq: z.number().int(),
+    classification: z.string(),
+    tool_messages: z.string().nullable(),
+  })
   .transform((r) => ({
     id: r.id,
     seq: r.seq,

@@ -90,7 +90,8 @@ export class TraceStore {
 function parseCursor(cursor: string): { createdAt: number; id: string } {
   const i = cursor.indexOf(":");
   const createdAt = Number(cursor.slice(0, i));
-  if (i === -1 || !Number.isFinite(createdAt)) throw new CursorError(`cursor "${cursor}" is not one this API returned; pass nextCursor from the previous page`);
+  if (i === -1 || !Number.isFinite(createdAt))
+    throw new CursorError(`cursor "${cursor}" is not one this API returned; pass nextCursor from the previous page`);
   return { createdAt, id: cursor.slice(i + 1) };
 }
 

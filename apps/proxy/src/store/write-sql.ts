@@ -39,13 +39,22 @@ export type SqlValue = string | number | null | Uint8Array;
  * single to conversation as any exchange would). Positional: binding by name costs more.
  */
 export function traceParams(records: readonly ExchangeRecord[]): SqlValue[][] {
-  const byTrace = new Map<string, { first: ExchangeRecord; best: ExchangeRecord; start: number; end: number; conversation: boolean }>();
+  const byTrace = new Map<
+    string,
+    { first: ExchangeRecord; best: ExchangeRecord; start: number; end: number; conversation: boolean }
+  >();
   for (const r of records) {
     const t = r.summary.timings;
     const end = t.end ?? t.start;
     const seen = byTrace.get(r.summary.traceId);
     if (!seen) {
-      byTrace.set(r.summary.traceId, { first: r, best: r, start: t.start, end, conversation: r.groupedBy === "conversation" });
+      byTrace.set(r.summary.traceId, {
+        first: r,
+        best: r,
+        start: t.start,
+        end,
+        conversation: r.groupedBy === "conversation",
+      });
       continue;
     }
     if (r.titleRank > seen.best.titleRank) seen.best = r;

@@ -7,7 +7,13 @@
 import type { Refusal } from "@hopscope/nodekit/guard";
 import { toHeaderBlock } from "@hopscope/shared/trace/header-block";
 
-const REASONS: Record<number, string> = { 400: "Bad Request", 403: "Forbidden", 415: "Unsupported Media Type", 502: "Bad Gateway", 504: "Gateway Timeout" };
+const REASONS: Record<number, string> = {
+  400: "Bad Request",
+  403: "Forbidden",
+  415: "Unsupported Media Type",
+  502: "Bad Gateway",
+  504: "Gateway Timeout",
+};
 
 export interface Answer {
   status: number;

@@ -62,4 +62,3 @@ export function setFlatHeader(flat: string[], name: string, value: string): void
   }
   flat.push(name, value);
 }
-

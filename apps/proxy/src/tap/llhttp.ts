@@ -38,7 +38,10 @@ export interface ParseError extends Error {
   reason: string;
 }
 
-const common = createRequire(import.meta.url)("node:_http_common") as { HTTPParser: HTTPParserClass; methods: string[] };
+const common = createRequire(import.meta.url)("node:_http_common") as {
+  HTTPParser: HTTPParserClass;
+  methods: string[];
+};
 const { HTTPParser } = common;
 
 /** What kOnHeadersComplete returns: go on with the body, or there is none (a HEAD response, a 1xx). */

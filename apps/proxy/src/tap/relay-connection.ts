@@ -131,13 +131,32 @@ export class RelayConnection implements LinkOwner {
       setFlatHeader(outgoing, "traceparent", tp);
       setFlatHeader(head.headers, "traceparent", tp);
     }
-    const ex = ctx.recorder.begin({ tap: ctx.tap, method: head.method, url: head.url, upstream: ctx.upstream, requestHeaders: head.headers, connection: this.connection });
+    const ex = ctx.recorder.begin({
+      tap: ctx.tap,
+      method: head.method,
+      url: head.url,
+      upstream: ctx.upstream,
+      requestHeaders: head.headers,
+      connection: this.connection,
+    });
     this.writeHead();
     const link = this.linkForRequest();
     // Sent with the first body bytes (one write, not two), or once this read is parsed.
     const forwarded = formatRequestHead(head, ctx.target.basePath + head.url, outgoing);
     this.pendingHead = forwarded;
-    const slot: Slot = { ex, local: null, link, head: forwarded, reused: link.served > 0 && this.queue.length === 0, isHead: head.method === "HEAD", chunked, keepAlive: head.keepAlive, started: false, interim: false, upgraded: false };
+    const slot: Slot = {
+      ex,
+      local: null,
+      link,
+      head: forwarded,
+      reused: link.served > 0 && this.queue.length === 0,
+      isHead: head.method === "HEAD",
+      chunked,
+      keepAlive: head.keepAlive,
+      started: false,
+      interim: false,
+      upgraded: false,
+    };
     this.queue.push(slot);
     this.current = slot;
     return BODY;
@@ -190,7 +209,11 @@ export class RelayConnection implements LinkOwner {
     const s = this.current;
     if (s) {
       this.current = null;
-      ctx.recorder.finish(s.ex as LiveExchange, "error", `the client sent a malformed request (${err?.reason ?? "unsupported"})`);
+      ctx.recorder.finish(
+        s.ex as LiveExchange,
+        "error",
+        `the client sent a malformed request (${err?.reason ?? "unsupported"})`,
+      );
       this.client.destroy();
       return;
     }
@@ -200,7 +223,10 @@ export class RelayConnection implements LinkOwner {
   /** Asked each HeadTimer tick: a head begun too long ago gets 408 and the connection closes (a slowloris). */
   checkHeadTime(tick: number): void {
     if (this.headTick < 0 || this.stopped || tick - this.headTick < this.ctx.heads.ticks) return;
-    this.ctx.logger.debug?.({ tap: this.ctx.tap, connection: this.connection }, "request head not complete in time: 408");
+    this.ctx.logger.debug?.(
+      { tap: this.ctx.tap, connection: this.connection },
+      "request head not complete in time: 408",
+    );
     this.answerAndClose(REQUEST_TIMEOUT);
   }
 
@@ -257,7 +283,12 @@ export class RelayConnection implements LinkOwner {
     if (this.tunnel) return;
     this.arrived = arrived;
     const err = link.parser.execute(bytes);
-    if (err) this.failLink(link, new Error(`the upstream ${this.ctx.upstream} sent a malformed response (${err.reason})`), true);
+    if (err)
+      this.failLink(
+        link,
+        new Error(`the upstream ${this.ctx.upstream} sent a malformed response (${err.reason})`),
+        true,
+      );
   }
 
   responseHead(link: UpstreamLink, head: Head): number {
@@ -337,7 +368,9 @@ export class RelayConnection implements LinkOwner {
       err ??
       (started
         ? new Error(`the upstream ${this.ctx.upstream} closed the connection mid-response`)
-        : Object.assign(new Error(`the upstream ${this.ctx.upstream} closed the connection before answering`), { code: "EOF" }));
+        : Object.assign(new Error(`the upstream ${this.ctx.upstream} closed the connection before answering`), {
+            code: "EOF",
+          }));
     this.failAll(why, started);
   }
 
@@ -345,7 +378,10 @@ export class RelayConnection implements LinkOwner {
   private retry(link: UpstreamLink, err: Error | null): boolean {
     const s = this.queue[0];
     if (!resendable(s, this.queue.length === 1, link, err)) return false;
-    this.ctx.logger.info({ tap: this.ctx.tap, upstream: this.ctx.upstream, err: err?.message ?? null }, "the upstream closed an idle connection as a request was sent: sent again on a new one");
+    this.ctx.logger.info(
+      { tap: this.ctx.tap, upstream: this.ctx.upstream, err: err?.message ?? null },
+      "the upstream closed an idle connection as a request was sent: sent again on a new one",
+    );
     const fresh = this.connect();
     if (!resend(s, fresh, this.current !== s) && this.current === s) this.pauseClient(fresh);
     return true;

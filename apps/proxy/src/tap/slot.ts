@@ -29,7 +29,19 @@ export interface Slot {
 }
 
 export function localSlot(bytes: Buffer): Slot {
-  return { ex: null, local: bytes, link: null, head: "", reused: false, isHead: false, chunked: false, keepAlive: false, started: false, interim: false, upgraded: false };
+  return {
+    ex: null,
+    local: bytes,
+    link: null,
+    head: "",
+    reused: false,
+    isHead: false,
+    chunked: false,
+    keepAlive: false,
+    started: false,
+    interim: false,
+    upgraded: false,
+  };
 }
 
 /** How a link the upstream closed as a request arrived fails: a reset, or a write after its close. */
@@ -41,9 +53,18 @@ const RETRYABLE: ReadonlySet<string> = new Set(["ECONNRESET", "EPIPE"]);
  * and the tap still holds all of it: its head, and its body as the recorder keeps it (the slices already held,
  * up to MAX_BODY_BYTES; a larger body gets the 502). Nothing is copied to decide or to resend.
  */
-export function resendable(s: Slot | undefined, alone: boolean, link: UpstreamLink, err: Error | null): s is Slot & { ex: LiveExchange } {
+export function resendable(
+  s: Slot | undefined,
+  alone: boolean,
+  link: UpstreamLink,
+  err: Error | null,
+): s is Slot & { ex: LiveExchange } {
   if (!s?.ex || !alone || s.link !== link || !s.reused || s.started || s.interim) return false;
-  if (link.received !== link.answeredUpTo || (err !== null && !RETRYABLE.has((err as NodeJS.ErrnoException).code ?? ""))) return false;
+  if (
+    link.received !== link.answeredUpTo ||
+    (err !== null && !RETRYABLE.has((err as NodeJS.ErrnoException).code ?? ""))
+  )
+    return false;
   const body = s.ex.requestBody;
   let held = 0;
   for (const part of body.keptParts) held += part.length;

@@ -40,7 +40,8 @@ export interface TapHandle {
 
 export async function startTap(opts: TapOptions): Promise<TapHandle> {
   const target = new URL(opts.upstream);
-  if (target.protocol !== "http:") throw new Error(`the ${opts.tap} tap forwards to http:// upstreams only (got ${opts.upstream})`);
+  if (target.protocol !== "http:")
+    throw new Error(`the ${opts.tap} tap forwards to http:// upstreams only (got ${opts.upstream})`);
   const relays = new Set<RelayConnection>();
   const heads = new HeadTimer(opts.headersTimeoutMs, (tick) => {
     for (const r of relays) r.checkHeadTime(tick);
@@ -48,7 +49,12 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
   const ctx: RelayContext = {
     tap: opts.tap,
     upstream: opts.upstream,
-    target: { hostname: target.hostname.replace(/^\[|\]$/g, ""), port: Number(target.port || 80), host: target.host, basePath: target.pathname.replace(/\/+$/, "") },
+    target: {
+      hostname: target.hostname.replace(/^\[|\]$/g, ""),
+      port: Number(target.port || 80),
+      host: target.host,
+      basePath: target.pathname.replace(/\/+$/, ""),
+    },
     recorder: opts.recorder,
     timeoutMs: opts.timeoutMs,
     heads,

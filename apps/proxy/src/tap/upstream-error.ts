@@ -2,7 +2,10 @@
 import type { Tap } from "@hopscope/shared/trace/schemas";
 
 export class UpstreamTimeoutError extends Error {
-  constructor(readonly upstream: string, readonly timeoutMs: number) {
+  constructor(
+    readonly upstream: string,
+    readonly timeoutMs: number,
+  ) {
     super(`upstream ${upstream} sent nothing for ${timeoutMs} ms`);
   }
 }
@@ -27,9 +30,15 @@ export function upstreamFailure(tap: Tap, upstream: string, err: Error): { statu
   const where = `the ${WHAT[tap]} at ${upstream}`;
   if (code !== undefined && CLOSED.has(code)) {
     // It was reached: it took the connection (or the request) and dropped it without a word.
-    return { status: 502, message: `${where} closed the connection before answering${code === "EOF" ? "" : ` (${code})`} (hopscope ${tap} tap); check its log, and that ${ENV[tap]} points at the ${WHAT[tap]}` };
+    return {
+      status: 502,
+      message: `${where} closed the connection before answering${code === "EOF" ? "" : ` (${code})`} (hopscope ${tap} tap); check its log, and that ${ENV[tap]} points at the ${WHAT[tap]}`,
+    };
   }
   // Our own errors (a malformed response, one nobody asked for) say what happened and name the upstream.
   if (code === undefined) return { status: 502, message: `${err.message} (hopscope ${tap} tap)` };
-  return { status: 502, message: `${where} is unreachable (${code}) (hopscope ${tap} tap); start it, or point ${ENV[tap]} at it` };
+  return {
+    status: 502,
+    message: `${where} is unreachable (${code}) (hopscope ${tap} tap); start it, or point ${ENV[tap]} at it`,
+  };
 }

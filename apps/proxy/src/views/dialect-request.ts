@@ -30,12 +30,22 @@ export function viewDialect(ex: Exchange): Dialect | null {
 export function renderExchange(ex: Exchange, d: Dialect, opts: RenderOptions): RenderOutcome {
   const label = DIALECT_LABELS[d];
   if (!ex.requestBody || ex.requestBody.encoding !== "utf8" || ex.requestBody.truncated) {
-    return { kind: "unreadable", note: `the request body is not a complete ${label} JSON request (truncated or binary), so no prompt can be rendered` };
+    return {
+      kind: "unreadable",
+      note: `the request body is not a complete ${label} JSON request (truncated or binary), so no prompt can be rendered`,
+    };
   }
   const body = tryParseJson(ex.requestBody.data);
-  if (body === undefined) return { kind: "unreadable", note: `the request body is not JSON, so Ollama would refuse it and no prompt can be rendered` };
+  if (body === undefined)
+    return {
+      kind: "unreadable",
+      note: `the request body is not JSON, so Ollama would refuse it and no prompt can be rendered`,
+    };
   if (d === "ollama" && !(isRecord(body) && ChatRequestSchema.safeParse(body).success)) {
-    return { kind: "unreadable", note: "the request body is not a complete /api/chat JSON request (truncated or malformed), so no prompt can be rendered" };
+    return {
+      kind: "unreadable",
+      note: "the request body is not a complete /api/chat JSON request (truncated or malformed), so no prompt can be rendered",
+    };
   }
   let render: DialectRender;
   try {
@@ -46,16 +56,32 @@ export function renderExchange(ex: Exchange, d: Dialect, opts: RenderOptions): R
   }
   if (d === "ollama" || d === "ollama-generate") return { kind: "rendered", render };
   const c = render.converted;
-  return { kind: "rendered", render, conversion: { dialect: d, label, endpoint: c.endpoint, native: JSON.stringify(c.native, null, 2), paths: c.paths.toJSON() } };
+  return {
+    kind: "rendered",
+    render,
+    conversion: {
+      dialect: d,
+      label,
+      endpoint: c.endpoint,
+      native: JSON.stringify(c.native, null, 2),
+      paths: c.paths.toJSON(),
+    },
+  };
 }
 
 /** The client's recorded request body as JSON, when it is whole and UTF-8; undefined otherwise. */
 export function requestJsonOf(ex: Exchange): unknown {
-  return ex.requestBody && ex.requestBody.encoding === "utf8" && !ex.requestBody.truncated ? tryParseJson(ex.requestBody.data) : undefined;
+  return ex.requestBody && ex.requestBody.encoding === "utf8" && !ex.requestBody.truncated
+    ? tryParseJson(ex.requestBody.data)
+    : undefined;
 }
 
 /** The native request Ollama builds from the body (chat or generate), when the body converts. */
-export function nativeRequestOf(ex: Exchange, d: Dialect, opts: RenderOptions = {}): { endpoint: "/api/chat" | "/api/generate"; native: Record<string, unknown> } | null {
+export function nativeRequestOf(
+  ex: Exchange,
+  d: Dialect,
+  opts: RenderOptions = {},
+): { endpoint: "/api/chat" | "/api/generate"; native: Record<string, unknown> } | null {
   const body = requestJsonOf(ex);
   if (body === undefined) return null;
   try {
@@ -81,7 +107,10 @@ export function rawOutputOf(ex: Exchange, d: Dialect): string | null {
   if (d === "ollama") return nativeRawOutput(body.data);
   const r = readResponse(d, body.data);
   if (!r.sawContent && r.toolCalls.length === 0) return null;
-  return rawOutputFromMessage({ content: r.content, tool_calls: r.toolCalls.map((c) => ({ function: { name: c.name, arguments: c.arguments } })) });
+  return rawOutputFromMessage({
+    content: r.content,
+    tool_calls: r.toolCalls.map((c) => ({ function: { name: c.name, arguments: c.arguments } })),
+  });
 }
 
 function nativeRawOutput(text: string): string | null {

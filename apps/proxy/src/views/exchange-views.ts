@@ -17,7 +17,14 @@ import { familyComparisons } from "./family-comparison";
 import { PromptSources } from "./prompt-source";
 import { recordedVersion, type ModelUpstreamProbe } from "./upstream-info";
 import type { Logger } from "../logger";
-import { nativeChatOf, nativeRequestOf, rawOutputOf, renderExchange, requestJsonOf, viewDialect } from "./dialect-request";
+import {
+  nativeChatOf,
+  nativeRequestOf,
+  rawOutputOf,
+  renderExchange,
+  requestJsonOf,
+  viewDialect,
+} from "./dialect-request";
 
 export interface ViewsDeps {
   store: TraceStore;
@@ -42,7 +49,8 @@ export class ExchangeViewBuilder {
   async build(ex: Exchange): Promise<ExchangeViews> {
     const d = viewDialect(ex);
     // Chats in every dialect, and the two generate endpoints (classified model.other).
-    if (!d || (ex.classification.kind !== "model.chat" && d !== "ollama-generate" && d !== "openai-completions")) return {};
+    if (!d || (ex.classification.kind !== "model.chat" && d !== "ollama-generate" && d !== "openai-completions"))
+      return {};
     const notes: string[] = [];
     const info = await this.deps.probe.get();
     // The version the exchange was answered as (the stand-in says so), else the upstream's now.
@@ -52,7 +60,10 @@ export class ExchangeViewBuilder {
     // Where the server renders this request on request: the client's own request where its endpoint answers that.
     const route = debugRenderRoute(d, version ?? DEFAULT_OLLAMA_VERSION);
     const client = requestJsonOf(ex);
-    const ask = route.sent === "client" && isRecord(client) ? { endpoint: route.endpoint, body: client } : { endpoint: route.endpoint };
+    const ask =
+      route.sent === "client" && isRecord(client)
+        ? { endpoint: route.endpoint, body: client }
+        : { endpoint: route.endpoint };
     const plan = await this.sources.plan(ex.id, model === null ? {} : { ...nativeOrBody(ex, d, version), model }, ask);
     const opts = { ...(version ? { ollamaVersion: version } : {}), ...(plan.kind === "engine" ? plan.opts : {}) };
     const views: ExchangeViews = {};
@@ -68,7 +79,9 @@ export class ExchangeViewBuilder {
     if (outcome?.kind === "refused") {
       return {
         refused: { status: outcome.status, message: outcome.message },
-        notes: [`Ollama refuses this request before rendering anything (${outcome.status}: ${outcome.message}), so there is no prompt: the model never saw it. The response shows the same error.`],
+        notes: [
+          `Ollama refuses this request before rendering anything (${outcome.status}: ${outcome.message}), so there is no prompt: the model never saw it. The response shows the same error.`,
+        ],
       };
     }
     const vocabulary = plan.vocabulary;
@@ -87,7 +100,16 @@ export class ExchangeViewBuilder {
     if (plan.kind === "server" && plan.text !== null) {
       // The server's own text: no segments (no engine ran), and nothing to verify it against.
       const text = plan.text;
-      views.prompt = { text, segments: [], ollamaVersion: version ?? "unknown", toolFormat: "json", notes: [], tokens: tokens(text), verified: null, source: plan.source };
+      views.prompt = {
+        text,
+        segments: [],
+        ollamaVersion: version ?? "unknown",
+        toolFormat: "json",
+        notes: [],
+        tokens: tokens(text),
+        verified: null,
+        source: plan.source,
+      };
     } else if (plan.kind === "engine" && outcome?.kind === "rendered") {
       const { converted, ...rendered } = outcome.render;
       void converted;
@@ -107,7 +129,9 @@ export class ExchangeViewBuilder {
     }
     if (views.prompt && ex.status !== null && ex.status >= 400) {
       const said = ex.responseBody?.encoding === "utf8" ? errorMessageOf(tryParseJson(ex.responseBody.data)) : null;
-      notes.push(`The model server answered ${ex.status}${said ? ` (${said})` : ""}: this is the prompt Ollama would have rendered, but the model never saw it.`);
+      notes.push(
+        `The model server answered ${ex.status}${said ? ` (${said})` : ""}: this is the prompt Ollama would have rendered, but the model never saw it.`,
+      );
     }
     const raw = rawOutputOf(ex, d);
     if (raw !== null) views.rawOutput = { text: raw, reconstructed: true, tokens: tokens(raw) };
@@ -119,7 +143,14 @@ export class ExchangeViewBuilder {
    * Asks the real Ollama for its own render: the client's own request at its dialect's endpoint where that
    * endpoint answers `_debug_render_only` (checking Ollama's conversion too), else the native request.
    */
-  private async verify(ex: Exchange, d: Dialect, route: DebugRenderRoute, opts: { ollamaVersion?: string }, simulated: boolean | null, notes: string[]): Promise<Verified | null> {
+  private async verify(
+    ex: Exchange,
+    d: Dialect,
+    route: DebugRenderRoute,
+    opts: { ollamaVersion?: string },
+    simulated: boolean | null,
+    notes: string[],
+  ): Promise<Verified | null> {
     // Only a real Ollama can say how it renders; the stand-in renders with our own code.
     if (simulated !== false) return null;
     const hit = this.verified.get(ex.id);
@@ -128,8 +159,14 @@ export class ExchangeViewBuilder {
     const client = requestJsonOf(ex);
     if (!native || (route.sent === "client" && !isRecord(client))) return null;
     try {
-      const target = route.sent === "client" ? { endpoint: route.endpoint, body: client as Record<string, unknown> } : { endpoint: route.endpoint };
-      const result = { ...(await verifyAgainstOllama(this.deps.modelUpstream, native.native, fetch, target)), sent: route.sent };
+      const target =
+        route.sent === "client"
+          ? { endpoint: route.endpoint, body: client as Record<string, unknown> }
+          : { endpoint: route.endpoint };
+      const result = {
+        ...(await verifyAgainstOllama(this.deps.modelUpstream, native.native, fetch, target)),
+        sent: route.sent,
+      };
       this.verified.set(ex.id, result);
       if (this.verified.size > MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value as number);
       return result;
@@ -140,7 +177,12 @@ export class ExchangeViewBuilder {
     }
   }
 
-  private async diffOrNote(ex: Exchange, text: string, opts: { ollamaVersion?: string }, notes: string[]): Promise<ExchangeViews["diff"] | null> {
+  private async diffOrNote(
+    ex: Exchange,
+    text: string,
+    opts: { ollamaVersion?: string },
+    notes: string[],
+  ): Promise<ExchangeViews["diff"] | null> {
     try {
       return await this.diff(ex, text, opts);
     } catch (err) {
@@ -150,7 +192,11 @@ export class ExchangeViewBuilder {
   }
 
   /** The previous chat of the trace, rendered the same way (in its own dialect), against this prompt. */
-  private async diff(ex: Exchange, text: string, opts: { ollamaVersion?: string }): Promise<ExchangeViews["diff"] | null> {
+  private async diff(
+    ex: Exchange,
+    text: string,
+    opts: { ollamaVersion?: string },
+  ): Promise<ExchangeViews["diff"] | null> {
     const prev = await this.deps.store.previousChat(ex.traceId, ex.seq);
     const d: Dialect | null = prev ? viewDialect(prev) : null;
     if (!prev || !d) return null;

@@ -60,7 +60,11 @@ export async function familyComparisons(
       segments: other.segments,
       toolFormat: other.toolFormat,
       tokenCount: tokenizer ? tokenizer.count(other.text) : null,
-      reasons: changesBetween(mine.id, f.id).map((c) => ({ kind: c.kind, ...c.reason, applies: c.kind === "struct-dump" || nestedRequired })),
+      reasons: changesBetween(mine.id, f.id).map((c) => ({
+        kind: c.kind,
+        ...c.reason,
+        applies: c.kind === "struct-dump" || nestedRequired,
+      })),
     });
   }
   return out;

@@ -40,9 +40,11 @@ export class ModelShowCache {
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
       const text = await res.text();
-      if (!res.ok) return { ok: false, why: `${url} answered ${res.status} for ${JSON.stringify(model)}: ${text.slice(0, 200)}` };
+      if (!res.ok)
+        return { ok: false, why: `${url} answered ${res.status} for ${JSON.stringify(model)}: ${text.slice(0, 200)}` };
       const parsed = ShowResponseSchema.safeParse(JSON.parse(text));
-      if (!parsed.success) return { ok: false, why: `${url} did not answer an /api/show body for ${JSON.stringify(model)}` };
+      if (!parsed.success)
+        return { ok: false, why: `${url} did not answer an /api/show body for ${JSON.stringify(model)}` };
       return { ok: true, rendering: renderingOf(parsed.data) };
     } catch (err) {
       this.logger.warn({ upstream: this.upstream, model, err: (err as Error).message }, "model /api/show failed");

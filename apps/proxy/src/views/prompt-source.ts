@@ -38,7 +38,11 @@ export class PromptSources {
    * `req` is the native request (it names the model); `ask` is where the server renders it on request when its
    * prompt cannot be reconstructed: the endpoint, and the body to send there (default `req`).
    */
-  async plan(exchangeId: number, req: Record<string, unknown>, ask: { endpoint: string; body?: Record<string, unknown> } = { endpoint: "/api/chat" }): Promise<PromptPlan> {
+  async plan(
+    exchangeId: number,
+    req: Record<string, unknown>,
+    ask: { endpoint: string; body?: Record<string, unknown> } = { endpoint: "/api/chat" },
+  ): Promise<PromptPlan> {
     const model = typeof req.model === "string" ? req.model : "";
     const show = await this.shows.get(model);
     if (!show.ok) {
@@ -56,16 +60,44 @@ export class PromptSources {
     const vocabulary = vocabularyForFamily(r.family);
     const notes = vocabulary
       ? []
-      : [`no token view: ${model} is a ${r.family} model and hopscope's tokenizer covers the Qwen families only; the server's own prompt_eval_count is the count`];
+      : [
+          `no token view: ${model} is a ${r.family} model and hopscope's tokenizer covers the Qwen families only; the server's own prompt_eval_count is the count`,
+        ];
     if (r.kind === "template") {
-      return { kind: "engine", opts: { template: r.template, system: r.system }, source: { renderedBy: "engine", template: "api-show", ...(family ? { family } : {}) }, vocabulary, notes };
+      return {
+        kind: "engine",
+        opts: { template: r.template, system: r.system },
+        source: { renderedBy: "engine", template: "api-show", ...(family ? { family } : {}) },
+        vocabulary,
+        notes,
+      };
     }
-    const source: PromptSource = { renderedBy: "server", ...(r.kind === "renderer" ? { renderer: r.renderer } : {}), ...(family ? { family } : {}), renderedAt: ask.endpoint };
+    const source: PromptSource = {
+      renderedBy: "server",
+      ...(r.kind === "renderer" ? { renderer: r.renderer } : {}),
+      ...(family ? { family } : {}),
+      renderedAt: ask.endpoint,
+    };
     try {
-      return { kind: "server", text: await this.renders.get(exchangeId, ask.body ?? req, ask.endpoint), source, vocabulary, notes };
+      return {
+        kind: "server",
+        text: await this.renders.get(exchangeId, ask.body ?? req, ask.endpoint),
+        source,
+        vocabulary,
+        notes,
+      };
     } catch (err) {
       const how = r.kind === "renderer" ? `Ollama's built-in ${r.renderer} renderer` : "llama-server's chat template";
-      return { kind: "server", text: null, source, vocabulary, notes: [...notes, `no prompt: ${model} is rendered by ${how}, and the server did not render it on request (${(err as Error).message})`] };
+      return {
+        kind: "server",
+        text: null,
+        source,
+        vocabulary,
+        notes: [
+          ...notes,
+          `no prompt: ${model} is rendered by ${how}, and the server did not render it on request (${(err as Error).message})`,
+        ],
+      };
     }
   }
 }

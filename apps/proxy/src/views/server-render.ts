@@ -44,9 +44,11 @@ export class ServerRenderCache {
     });
     const text = await res.text();
     if (!res.ok) throw new Error(`${url} answered ${res.status} to _debug_render_only: ${text.slice(0, 300)}`);
-    if (text.length > MAX_ANSWER_CHARS) throw new Error(`${url} answered ${text.length} characters to _debug_render_only; more than a prompt can be`);
+    if (text.length > MAX_ANSWER_CHARS)
+      throw new Error(`${url} answered ${text.length} characters to _debug_render_only; more than a prompt can be`);
     const parsed = DebugRenderSchema.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new Error(`${url} returned no _debug_info.rendered_template (Ollama 0.11.5 or newer renders on request)`);
+    if (!parsed.success)
+      throw new Error(`${url} returned no _debug_info.rendered_template (Ollama 0.11.5 or newer renders on request)`);
     return parsed.data._debug_info.rendered_template;
   }
 }

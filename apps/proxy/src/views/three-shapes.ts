@@ -35,8 +35,10 @@ function toolCallShape(dialect: Shape["dialect"], responseText: string | null): 
   const d: Dialect = dialect === "openai" ? "openai-chat" : dialect;
   const call = readResponse(d, responseText).toolCalls[0];
   if (!call) return null;
-  if (dialect === "openai") return `"function": {"name": ${JSON.stringify(call.name)}, "arguments": ${JSON.stringify(call.argumentsText ?? JSON.stringify(call.arguments))}}`;
-  if (dialect === "anthropic") return `{"type": "tool_use", "id": ${JSON.stringify(call.id ?? "")}, "name": ${JSON.stringify(call.name)}, "input": ${JSON.stringify(call.arguments)}}`;
+  if (dialect === "openai")
+    return `"function": {"name": ${JSON.stringify(call.name)}, "arguments": ${JSON.stringify(call.argumentsText ?? JSON.stringify(call.arguments))}}`;
+  if (dialect === "anthropic")
+    return `{"type": "tool_use", "id": ${JSON.stringify(call.id ?? "")}, "name": ${JSON.stringify(call.name)}, "input": ${JSON.stringify(call.arguments)}}`;
   return `"function": {"name": ${JSON.stringify(call.name)}, "arguments": ${JSON.stringify(call.arguments)}}`;
 }
 
@@ -57,10 +59,24 @@ export class ThreeShapesBuilder {
       const twin = s.d === d ? ex : recorded.get(s.d);
       if (twin) {
         const responseText = twin.responseBody?.encoding === "utf8" ? twin.responseBody.data : null;
-        return { dialect: s.dialect, label: s.label, path: s.path, source: "recorded", exchangeId: twin.id, request: pretty(twin.requestBody?.data ?? ""),
-          response: responseText === null ? null : pretty(responseText), toolCallShape: toolCallShape(s.dialect, responseText), samePrompt: true };
+        return {
+          dialect: s.dialect,
+          label: s.label,
+          path: s.path,
+          source: "recorded",
+          exchangeId: twin.id,
+          request: pretty(twin.requestBody?.data ?? ""),
+          response: responseText === null ? null : pretty(responseText),
+          toolCallShape: toolCallShape(s.dialect, responseText),
+          samePrompt: true,
+        };
       }
-      const request = s.dialect === "ollama" ? { model: native.model, messages: native.messages, tools: native.tools, stream: false } : s.dialect === "openai" ? openAiChatBody(native) : anthropicBody(native);
+      const request =
+        s.dialect === "ollama"
+          ? { model: native.model, messages: native.messages, tools: native.tools, stream: false }
+          : s.dialect === "openai"
+            ? openAiChatBody(native)
+            : anthropicBody(native);
       const response = this.convertedResponse(ex, d, s.d, request);
       let samePrompt = false;
       try {
@@ -68,21 +84,43 @@ export class ThreeShapesBuilder {
       } catch (err) {
         notes.push(`${s.label}: the converted request does not render (${(err as Error).message})`);
       }
-      return { dialect: s.dialect, label: s.label, path: s.path, source: "converted", request: JSON.stringify(request, null, 2), response, toolCallShape: toolCallShape(s.dialect, response), samePrompt };
+      return {
+        dialect: s.dialect,
+        label: s.label,
+        path: s.path,
+        source: "converted",
+        request: JSON.stringify(request, null, 2),
+        response,
+        toolCallShape: toolCallShape(s.dialect, response),
+        samePrompt,
+      };
     });
     if (shapes.some((s) => s.source === "converted")) {
-      notes.push("A shape marked \"converted\" was not recorded: hopscope wrote it from this turn with Ollama's conversion rules. Ask the same question in that dialect (the ask box's dialect choice) to see its real bytes.");
+      notes.push(
+        "A shape marked \"converted\" was not recorded: hopscope wrote it from this turn with Ollama's conversion rules. Ask the same question in that dialect (the ask box's dialect choice) to see its real bytes.",
+      );
     }
     return { exchangeId: ex.id, prompt, ollamaVersion: mine.render.ollamaVersion, shapes, notes };
   }
 
   /** The most recent recorded turn in each other dialect whose rendered prompt is exactly this one. */
-  private async recordedTwins(ex: Exchange, prompt: string, opts: { ollamaVersion?: string }): Promise<Map<Dialect, Exchange>> {
+  private async recordedTwins(
+    ex: Exchange,
+    prompt: string,
+    opts: { ollamaVersion?: string },
+  ): Promise<Map<Dialect, Exchange>> {
     const found = new Map<Dialect, Exchange>();
     for (const t of (await this.store.listTraces(SEARCH_TRACES)).traces) {
       for (const other of await this.store.getExchanges(t.id)) {
         const d = viewDialect(other);
-        if (!d || other.id === ex.id || found.has(d) || other.status !== 200 || other.classification.kind !== "model.chat") continue;
+        if (
+          !d ||
+          other.id === ex.id ||
+          found.has(d) ||
+          other.status !== 200 ||
+          other.classification.kind !== "model.chat"
+        )
+          continue;
         if (d === viewDialect(ex)) continue;
         const r = renderExchange(other, d, opts);
         if (r.kind === "rendered" && r.render.text === prompt) found.set(d, other);
@@ -99,13 +137,27 @@ export class ThreeShapesBuilder {
     const createdAt = new Date(ex.timings.start).toISOString();
     const model = isRecord(request) && typeof request.model === "string" ? request.model : "";
     const nativeAnswer = {
-      model, created_at: createdAt,
-      message: { role: "assistant", content: r.content, ...(r.toolCalls.length > 0 ? { tool_calls: r.toolCalls.map((c, i) => ({ ...(c.id ? { id: c.id } : {}), function: { index: i, name: c.name, arguments: c.arguments } })) } : {}) },
-      done: true, done_reason: "stop", prompt_eval_count: r.promptTokens ?? 0, eval_count: r.outputTokens ?? 0,
+      model,
+      created_at: createdAt,
+      message: {
+        role: "assistant",
+        content: r.content,
+        ...(r.toolCalls.length > 0
+          ? {
+              tool_calls: r.toolCalls.map((c, i) => ({
+                ...(c.id ? { id: c.id } : {}),
+                function: { index: i, name: c.name, arguments: c.arguments },
+              })),
+            }
+          : {}),
+      },
+      done: true,
+      done_reason: "stop",
+      prompt_eval_count: r.promptTokens ?? 0,
+      eval_count: r.outputTokens ?? 0,
     };
     if (to === "ollama") return JSON.stringify(nativeAnswer, null, 2);
     const body = dialectWriter(to as "openai-chat" | "anthropic", request).whole(nativeAnswer);
     return JSON.stringify(JSON.parse(goJson(body)), null, 2);
   }
 }
-

@@ -17,7 +17,14 @@ const T0 = Date.UTC(2026, 10, 29, 20, 15, 3, 120) + 0.25;
 
 export function utf8Body(text: string, contentType?: string): Body {
   const size = Buffer.byteLength(text, "utf8");
-  return { encoding: "utf8", data: text, size, storedSize: size, truncated: false, ...(contentType ? { contentType } : {}) };
+  return {
+    encoding: "utf8",
+    data: text,
+    size,
+    storedSize: size,
+    truncated: false,
+    ...(contentType ? { contentType } : {}),
+  };
 }
 
 export function binaryBody(bytes: Uint8Array, contentType?: string): Body {
@@ -33,9 +40,24 @@ export function binaryBody(bytes: Uint8Array, contentType?: string): Body {
 
 const TOOLS = [
   ["read", "Read the whole file", {}, []],
-  ["write", "Write all contents to file", { content: { type: "string", description: "New content of the file" } }, ["content"]],
-  ["append", "Append content to the end of the file", { content: { type: "string", description: "Content that gets appended" } }, ["content"]],
-  ["update", "Find and replace text in the file", { search: { type: "string" }, replace: { type: "string" } }, ["search", "replace"]],
+  [
+    "write",
+    "Write all contents to file",
+    { content: { type: "string", description: "New content of the file" } },
+    ["content"],
+  ],
+  [
+    "append",
+    "Append content to the end of the file",
+    { content: { type: "string", description: "Content that gets appended" } },
+    ["content"],
+  ],
+  [
+    "update",
+    "Find and replace text in the file",
+    { search: { type: "string" }, replace: { type: "string" } },
+    ["search", "replace"],
+  ],
   ["clear", "Empty the file", {}, []],
 ] as const;
 
@@ -49,13 +71,13 @@ const ollamaTools = TOOLS.map(([name, description, properties, required]) => ({
   function: { name, description, parameters: { type: "object", properties, required, additionalProperties: false } },
 }));
 
-const bareMeta = {
+export const bareMeta = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
   "io.modelcontextprotocol/clientCapabilities": {},
 };
 const meta = { ...bareMeta, traceparent: `00-${TRACE_ID}-${HOST_SPAN_ID}-01` };
 const serverMeta = { "io.modelcontextprotocol/serverInfo": { name: "mcp_server", version: "0.0.1-SNAPSHOT" } };
-const userMessage = { role: "user", content: "Add buy milk to my notes" };
+export const userMessage = { role: "user", content: "Add buy milk to my notes" };
 const toolCall = { function: { name: "append", arguments: { content: "buy milk" } } };
 const assistantCall = { role: "assistant", content: "", tool_calls: [toolCall] };
 const reply = 'I\'ve added "buy milk" to your notes.';
@@ -82,13 +104,13 @@ interface Spec {
 export function exchange(traceId: string, id: number, seq: number, s: Spec): Exchange {
   const [start, requestEnd, firstByte, end] = s.at;
   let offset = 0;
-  const chunks: Chunk[] = (s.chunks ?? (s.responseBody ? [[s.responseBody.size, (firstByte ?? start) - start]] : [])).map(
-    ([size, t], index) => {
-      const chunk = { index, t, offset, size };
-      offset += size;
-      return chunk;
-    },
-  );
+  const chunks: Chunk[] = (
+    s.chunks ?? (s.responseBody ? [[s.responseBody.size, (firstByte ?? start) - start]] : [])
+  ).map(([size, t], index) => {
+    const chunk = { index, t, offset, size };
+    offset += size;
+    return chunk;
+  });
   return {
     id,
     traceId,
@@ -119,7 +141,7 @@ export function exchange(traceId: string, id: number, seq: number, s: Spec): Exc
 }
 
 /** `traceparent: false` for traffic from a bare client that sends none. */
-function jsonRequestHeaders(host: string, body: Body, extra: HeaderList = [], traceparent = true): HeaderList {
+export function jsonRequestHeaders(host: string, body: Body, extra: HeaderList = [], traceparent = true): HeaderList {
   return [
     ["host", host],
     ["content-type", "application/json"],
@@ -129,7 +151,7 @@ function jsonRequestHeaders(host: string, body: Body, extra: HeaderList = [], tr
   ];
 }
 
-function jsonResponseHeaders(body: Body, extra: HeaderList = []): HeaderList {
+export function jsonResponseHeaders(body: Body, extra: HeaderList = []): HeaderList {
   return [
     ["Content-Type", "application/json; charset=utf-8"],
     ...extra,
@@ -138,10 +160,10 @@ function jsonResponseHeaders(body: Body, extra: HeaderList = []): HeaderList {
   ];
 }
 
-const MODEL = "http://127.0.0.1:11435";
-const MCP = "http://127.0.0.1:8080";
+export const MODEL = "http://127.0.0.1:11435";
+export const MCP = "http://127.0.0.1:8080";
 const HOST = "http://127.0.0.1:8081";
-const mcpHeaders = (method: string, name?: string): HeaderList => [
+export const mcpHeaders = (method: string, name?: string): HeaderList => [
   ["accept", "application/json, text/event-stream"],
   ["mcp-protocol-version", "2026-07-28"],
   ["mcp-method", method],
@@ -149,7 +171,9 @@ const mcpHeaders = (method: string, name?: string): HeaderList => [
 ];
 
 export function bundleFrom(traceId: string, name: string, exchanges: Exchange[], links: Link[]): TraceBundle {
-  const errorCount = exchanges.filter((e) => e.state === "error" || e.state === "aborted" || (e.status ?? 0) >= 400).length;
+  const errorCount = exchanges.filter(
+    (e) => e.state === "error" || e.state === "aborted" || (e.status ?? 0) >= 400,
+  ).length;
   return {
     format: "hopscope-trace",
     version: 1,
@@ -167,7 +191,8 @@ export function bundleFrom(traceId: string, name: string, exchanges: Exchange[],
       simulated: true,
       savedAs: null,
       exchanges: exchanges.map(
-        ({ requestHeaders: _rh, requestBody: _rb, responseHeaders: _sh, responseBody: _sb, chunks: _c, ...summary }) => summary,
+        ({ requestHeaders: _rh, requestBody: _rb, responseHeaders: _sh, responseBody: _sb, chunks: _c, ...summary }) =>
+          summary,
       ),
       links,
     },
@@ -182,21 +207,41 @@ export function part4Bundle(): TraceBundle {
     JSON.stringify({ reply, toolCalls: [{ name: "append", arguments: { content: "buy milk" }, output: "Success" }] }),
     "application/json",
   );
-  const listReq = utf8Body(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } }), "application/json");
+  const listReq = utf8Body(
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } }),
+    "application/json",
+  );
   const listRes = utf8Body(
     JSON.stringify({ jsonrpc: "2.0", id: 1, result: { resultType: "complete", tools: mcpTools, _meta: serverMeta } }),
     "application/json",
   );
   const chat1Req = utf8Body(
-    JSON.stringify({ model: "qwen2.5:7b", messages: [userMessage], tools: ollamaTools, stream: false, keep_alive: "30m" }),
+    JSON.stringify({
+      model: "qwen2.5:7b",
+      messages: [userMessage],
+      tools: ollamaTools,
+      stream: false,
+      keep_alive: "30m",
+    }),
     "application/json",
   );
-  const metrics = { total_duration: 1_212_000_000, load_duration: 21_000_000, prompt_eval_count: 412, prompt_eval_duration: 640_000_000, eval_count: 24, eval_duration: 530_000_000 };
+  const metrics = {
+    total_duration: 1_212_000_000,
+    load_duration: 21_000_000,
+    prompt_eval_count: 412,
+    prompt_eval_duration: 640_000_000,
+    eval_count: 24,
+    eval_duration: 530_000_000,
+  };
   const chat1Res = utf8Body(
     JSON.stringify({
       model: "qwen2.5:7b",
       created_at: "2026-11-29T20:15:03.412Z",
-      message: { role: "assistant", content: "", tool_calls: [{ id: "call_1", function: { index: 0, ...toolCall.function } }] },
+      message: {
+        role: "assistant",
+        content: "",
+        tool_calls: [{ id: "call_1", function: { index: 0, ...toolCall.function } }],
+      },
       done: true,
       done_reason: "stop",
       ...metrics,
@@ -204,11 +249,25 @@ export function part4Bundle(): TraceBundle {
     "application/json",
   );
   const callReq = utf8Body(
-    JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "append", arguments: { content: "buy milk" }, _meta: meta } }),
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "append", arguments: { content: "buy milk" }, _meta: meta },
+    }),
     "application/json",
   );
   const callRes = utf8Body(
-    JSON.stringify({ jsonrpc: "2.0", id: 2, result: { resultType: "complete", content: [{ type: "text", text: "Success" }], isError: false, _meta: serverMeta } }),
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 2,
+      result: {
+        resultType: "complete",
+        content: [{ type: "text", text: "Success" }],
+        isError: false,
+        _meta: serverMeta,
+      },
+    }),
     "application/json",
   );
   const chat2Req = utf8Body(
@@ -223,52 +282,122 @@ export function part4Bundle(): TraceBundle {
   );
   const pieces = ["I've", " added", ' "buy', ' milk"', " to", " your", " notes", "."];
   const lines = pieces.map(
-    (p) => `${JSON.stringify({ model: "qwen2.5:7b", created_at: "2026-11-29T20:15:04.1Z", message: { role: "assistant", content: p }, done: false })}\n`,
+    (p) =>
+      `${JSON.stringify({ model: "qwen2.5:7b", created_at: "2026-11-29T20:15:04.1Z", message: { role: "assistant", content: p }, done: false })}\n`,
   );
-  lines.push(`${JSON.stringify({ model: "qwen2.5:7b", created_at: "2026-11-29T20:15:04.3Z", message: { role: "assistant", content: "" }, done: true, done_reason: "stop", ...metrics, eval_count: 10 })}\n`);
+  lines.push(
+    `${JSON.stringify({ model: "qwen2.5:7b", created_at: "2026-11-29T20:15:04.3Z", message: { role: "assistant", content: "" }, done: true, done_reason: "stop", ...metrics, eval_count: 10 })}\n`,
+  );
   const chat2Res = utf8Body(lines.join(""), "application/x-ndjson");
   const chat2Chunks = lines.map((l, i): [number, number] => [Buffer.byteLength(l), 120 + i * 22.5]);
 
   const x = [
     exchange(TRACE_ID, 101, 1, {
-      tap: "agent", url: "/agent", upstream: HOST, status: 200, at: [0, 0.4, 1630.2, 1631],
+      tap: "agent",
+      url: "/agent",
+      upstream: HOST,
+      status: 200,
+      at: [0, 0.4, 1630.2, 1631],
       requestHeaders: [
-        ["Host", "127.0.0.1:7073"], ["User-Agent", "curl/8.5.0"], ["Accept", "*/*"], ["Content-Type", "application/json"],
-        ["Content-Length", String(agentReq.size)], ["traceparent", `00-${TRACE_ID}-${TAP_SPAN_ID}-01`],
+        ["Host", "127.0.0.1:7073"],
+        ["User-Agent", "curl/8.5.0"],
+        ["Accept", "*/*"],
+        ["Content-Type", "application/json"],
+        ["Content-Length", String(agentReq.size)],
+        ["traceparent", `00-${TRACE_ID}-${TAP_SPAN_ID}-01`],
       ],
-      requestBody: agentReq, responseHeaders: jsonResponseHeaders(agentRes), responseBody: agentRes,
+      requestBody: agentReq,
+      responseHeaders: jsonResponseHeaders(agentRes),
+      responseBody: agentRes,
       classification: { kind: "agent", message: userMessage.content, reply },
     }),
     exchange(TRACE_ID, 102, 2, {
-      tap: "mcp", url: "/mcp", upstream: MCP, status: 200, at: [2.1, 2.3, 9.8, 10.1],
-      requestHeaders: jsonRequestHeaders("127.0.0.1:7072", listReq, mcpHeaders("tools/list")), requestBody: listReq,
-      responseHeaders: jsonResponseHeaders(listRes), responseBody: listRes,
+      tap: "mcp",
+      url: "/mcp",
+      upstream: MCP,
+      status: 200,
+      at: [2.1, 2.3, 9.8, 10.1],
+      requestHeaders: jsonRequestHeaders("127.0.0.1:7072", listReq, mcpHeaders("tools/list")),
+      requestBody: listReq,
+      responseHeaders: jsonResponseHeaders(listRes),
+      responseBody: listRes,
       classification: { kind: "mcp", method: "tools/list", jsonrpcId: 1, outcome: "ok" },
     }),
     exchange(TRACE_ID, 103, 3, {
-      tap: "model", url: "/api/chat", upstream: MODEL, status: 200, at: [11, 11.6, 1240.5, 1241],
-      requestHeaders: jsonRequestHeaders("127.0.0.1:7071", chat1Req, [["user-agent", "ollama-js/0.6.4 (x64 linux Node.js/v20.19.0)"]]),
-      requestBody: chat1Req, responseHeaders: jsonResponseHeaders(chat1Res, [["X-Hopscope-Simulated", "1"]]), responseBody: chat1Res,
+      tap: "model",
+      url: "/api/chat",
+      upstream: MODEL,
+      status: 200,
+      at: [11, 11.6, 1240.5, 1241],
+      requestHeaders: jsonRequestHeaders("127.0.0.1:7071", chat1Req, [
+        ["user-agent", "ollama-js/0.6.4 (x64 linux Node.js/v20.19.0)"],
+      ]),
+      requestBody: chat1Req,
+      responseHeaders: jsonResponseHeaders(chat1Res, [["X-Hopscope-Simulated", "1"]]),
+      responseBody: chat1Res,
       classification: {
-        kind: "model.chat", model: "qwen2.5:7b", messageCount: 1, toolCount: 5, stream: false,
-        toolCalls: [{ name: "append", arguments: { content: "buy milk" }, id: "call_1" }], content: "", doneReason: "stop",
-        promptEvalCount: 412, evalCount: 24, totalDuration: 1_212_000_000, simulated: true,
+        kind: "model.chat",
+        model: "qwen2.5:7b",
+        messageCount: 1,
+        toolCount: 5,
+        stream: false,
+        toolCalls: [{ name: "append", arguments: { content: "buy milk" }, id: "call_1" }],
+        content: "",
+        doneReason: "stop",
+        promptEvalCount: 412,
+        evalCount: 24,
+        totalDuration: 1_212_000_000,
+        simulated: true,
       },
     }),
     exchange(TRACE_ID, 104, 4, {
-      tap: "mcp", url: "/mcp", upstream: MCP, status: 200, at: [1243, 1243.2, 1251, 1251.3],
-      requestHeaders: jsonRequestHeaders("127.0.0.1:7072", callReq, mcpHeaders("tools/call", "append")), requestBody: callReq,
-      responseHeaders: jsonResponseHeaders(callRes), responseBody: callRes,
-      classification: { kind: "mcp", method: "tools/call", toolName: "append", jsonrpcId: 2, arguments: { content: "buy milk" }, outcome: "ok", resultText: "Success" },
+      tap: "mcp",
+      url: "/mcp",
+      upstream: MCP,
+      status: 200,
+      at: [1243, 1243.2, 1251, 1251.3],
+      requestHeaders: jsonRequestHeaders("127.0.0.1:7072", callReq, mcpHeaders("tools/call", "append")),
+      requestBody: callReq,
+      responseHeaders: jsonResponseHeaders(callRes),
+      responseBody: callRes,
+      classification: {
+        kind: "mcp",
+        method: "tools/call",
+        toolName: "append",
+        jsonrpcId: 2,
+        arguments: { content: "buy milk" },
+        outcome: "ok",
+        resultText: "Success",
+      },
     }),
     exchange(TRACE_ID, 105, 5, {
-      tap: "model", url: "/api/chat", upstream: MODEL, status: 200, at: [1253, 1253.7, 1373, 1627.9],
-      requestHeaders: jsonRequestHeaders("127.0.0.1:7071", chat2Req), requestBody: chat2Req,
-      responseHeaders: [["Content-Type", "application/x-ndjson"], ["X-Hopscope-Simulated", "1"], ["Date", "Sun, 29 Nov 2026 20:15:04 GMT"], ["Transfer-Encoding", "chunked"]],
-      responseBody: chat2Res, chunks: chat2Chunks,
+      tap: "model",
+      url: "/api/chat",
+      upstream: MODEL,
+      status: 200,
+      at: [1253, 1253.7, 1373, 1627.9],
+      requestHeaders: jsonRequestHeaders("127.0.0.1:7071", chat2Req),
+      requestBody: chat2Req,
+      responseHeaders: [
+        ["Content-Type", "application/x-ndjson"],
+        ["X-Hopscope-Simulated", "1"],
+        ["Date", "Sun, 29 Nov 2026 20:15:04 GMT"],
+        ["Transfer-Encoding", "chunked"],
+      ],
+      responseBody: chat2Res,
+      chunks: chat2Chunks,
       classification: {
-        kind: "model.chat", model: "qwen2.5:7b", messageCount: 3, toolCount: 5, stream: true, toolCalls: [], content: reply,
-        doneReason: "stop", promptEvalCount: 412, evalCount: 10, simulated: true,
+        kind: "model.chat",
+        model: "qwen2.5:7b",
+        messageCount: 3,
+        toolCount: 5,
+        stream: true,
+        toolCalls: [],
+        content: reply,
+        doneReason: "stop",
+        promptEvalCount: 412,
+        evalCount: 10,
+        simulated: true,
       },
     }),
   ];
@@ -276,61 +405,4 @@ export function part4Bundle(): TraceBundle {
     { kind: "tool-call", from: 103, to: 104, toolName: "append", toolCallIndex: 0 },
     { kind: "tool-result", from: 104, to: 105, toolName: "append", messageIndex: 2 },
   ]);
-}
-
-export const FAULT_TRACE_ID = "0af7651916cd43dd8448eb211c80319c";
-
-/**
- * Failures on every tap: a tool error the model can fix, a protocol error, the model server down (the tap's
- * 502), a request body that is not UTF-8, and a client that hung up mid-stream. No /agent exchange, so
- * exports must invent a root.
- */
-export function faultBundle(): TraceBundle {
-  const badCallReq = utf8Body(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "append", arguments: {}, _meta: bareMeta } }), "application/json");
-  const badCallRes = utf8Body(
-    JSON.stringify({ jsonrpc: "2.0", id: 3, result: { resultType: "complete", content: [{ type: "text", text: "Param (content) is required" }], isError: true } }),
-    "application/json",
-  );
-  const unknownReq = utf8Body(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "delete#all;now", arguments: {}, _meta: bareMeta } }), "application/json");
-  const unknownRes = utf8Body(JSON.stringify({ jsonrpc: "2.0", id: 4, error: { code: -32602, message: "Unknown tool: delete#all;now" } }), "application/json");
-  const downRes = utf8Body(JSON.stringify({ error: `upstream ${MODEL} is not reachable (ECONNREFUSED)` }), "application/json");
-  const chatReq = utf8Body(JSON.stringify({ model: "qwen2.5:7b", messages: [userMessage], stream: false }), "application/json");
-  const binary = binaryBody(new Uint8Array([0xff, 0xfe, 0x00, 0x41, 0xc3, 0x28, 0x80]), "application/octet-stream");
-  const partial = utf8Body(`${JSON.stringify({ model: "qwen2.5:7b", message: { role: "assistant", content: "I" }, done: false })}\n`, "application/x-ndjson");
-  const x = [
-    exchange(FAULT_TRACE_ID, 201, 1, {
-      tap: "mcp", url: "/mcp", upstream: MCP, status: 200, at: [0, 0.2, 4, 4.2],
-      requestHeaders: jsonRequestHeaders("127.0.0.1:7072", badCallReq, mcpHeaders("tools/call", "append"), false), requestBody: badCallReq,
-      responseHeaders: jsonResponseHeaders(badCallRes), responseBody: badCallRes,
-      classification: { kind: "mcp", method: "tools/call", toolName: "append", jsonrpcId: 3, arguments: {}, outcome: "tool-error", resultText: "Param (content) is required" },
-    }),
-    exchange(FAULT_TRACE_ID, 202, 2, {
-      tap: "mcp", url: "/mcp", upstream: MCP, status: 200, at: [5, 5.2, 7, 7.1],
-      requestHeaders: jsonRequestHeaders("127.0.0.1:7072", unknownReq, mcpHeaders("tools/call", "delete#all;now"), false), requestBody: unknownReq,
-      responseHeaders: jsonResponseHeaders(unknownRes), responseBody: unknownRes,
-      classification: { kind: "mcp", method: "tools/call", toolName: "delete#all;now", jsonrpcId: 4, arguments: {}, outcome: "protocol-error", errorCode: -32602, errorMessage: "Unknown tool: delete#all;now" },
-    }),
-    exchange(FAULT_TRACE_ID, 203, 3, {
-      tap: "model", url: "/api/chat", upstream: MODEL, status: 502, state: "error", error: `upstream ${MODEL} is not reachable (ECONNREFUSED)`,
-      at: [8, 8.3, 9.5, 9.6],
-      requestHeaders: jsonRequestHeaders("127.0.0.1:7071", chatReq, [], false), requestBody: chatReq,
-      responseHeaders: [["content-type", "application/json"], ["content-length", String(downRes.size)]], responseBody: downRes,
-      classification: { kind: "model.chat", model: "qwen2.5:7b", messageCount: 1, toolCount: 0, stream: false, toolCalls: [] },
-    }),
-    exchange(FAULT_TRACE_ID, 204, 4, {
-      tap: "model", method: "PUT", url: "/api/blobs/sha256:abc?digest=1", upstream: MODEL, status: 201, at: [10, 10.5, 11, 11.2],
-      requestHeaders: [["content-type", "application/octet-stream"], ["content-length", String(binary.size)]], requestBody: binary,
-      responseHeaders: [["content-length", "0"]], responseBody: null,
-      classification: { kind: "model.other", endpoint: "/api/blobs" },
-    }),
-    exchange(FAULT_TRACE_ID, 205, 5, {
-      tap: "model", url: "/api/chat", upstream: MODEL, status: 200, state: "aborted", error: "client closed the connection mid-stream",
-      at: [12, 12.4, 30, 31],
-      requestHeaders: jsonRequestHeaders("127.0.0.1:7071", chatReq, [], false), requestBody: chatReq,
-      responseHeaders: [["Content-Type", "application/x-ndjson"]], responseBody: partial,
-      classification: { kind: "model.chat", model: "qwen2.5:7b", messageCount: 1, toolCount: 0, stream: true, toolCalls: [], content: "I" },
-    }),
-  ];
-  const bundle = bundleFrom(FAULT_TRACE_ID, "faults", x, []);
-  return { ...bundle, trace: { ...bundle.trace, groupedBy: "single", simulated: null } };
 }

@@ -4,7 +4,9 @@ import { exportHar, importHar } from "../../src/export/har";
 import { HarSchema } from "../../src/export/har-schema";
 import { TraceImportError } from "../../src/export/import-error";
 import { guessTap } from "../../src/export/tap-guess";
-import { FAULT_TRACE_ID, TRACE_ID, faultBundle, part4Bundle } from "./fixtures";
+import { FAULT_TRACE_ID, faultBundle } from "./fault-fixture";
+import { chromeHar } from "./chrome-har";
+import { TRACE_ID, part4Bundle } from "./fixtures";
 
 type Json = Record<string, any>;
 
@@ -26,99 +28,11 @@ function withoutHopscope(text: string): Json {
   return har;
 }
 
-/** A HAR as Chromium's dev tools save it: pseudo-headers, `_`-fields, a failed request, an image without text. */
-function chromeHar(): Json {
-  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]);
-  const base = { cache: {}, _priority: "High", _resourceType: "fetch", serverIPAddress: "127.0.0.1", connection: "1234" };
-  return {
-    log: {
-      version: "1.2",
-      creator: { name: "WebInspector", version: "537.36" },
-      pages: [{ startedDateTime: "2026-11-29T20:00:00.000Z", id: "page_1", title: "http://127.0.0.1:7070/", pageTimings: { onContentLoad: 120.5, onLoad: 180.2 } }],
-      entries: [
-        {
-          ...base,
-          pageref: "page_1",
-          startedDateTime: "2026-11-29T20:00:01.500Z",
-          time: 12.5,
-          request: {
-            method: "GET", url: "http://127.0.0.1:7070/logo.png", httpVersion: "HTTP/1.1", cookies: [],
-            headers: [{ name: "Accept", value: "image/avif,image/webp,*/*" }], queryString: [], headersSize: 310, bodySize: 0,
-          },
-          response: {
-            status: 200, statusText: "OK", httpVersion: "HTTP/1.1", cookies: [], headers: [{ name: "Content-Type", value: "image/png" }],
-            content: { size: png.length, mimeType: "image/png", text: png.toString("base64"), encoding: "base64" },
-            redirectURL: "", headersSize: 120, bodySize: png.length, _transferSize: 130,
-          },
-          timings: { blocked: 1.2, dns: -1, ssl: -1, connect: -1, send: 0.3, wait: 9, receive: 2, _blocked_queueing: 0.8 },
-        },
-        {
-          ...base,
-          startedDateTime: "2026-11-29T20:00:01.000Z",
-          time: 840.7,
-          request: {
-            method: "POST", url: "http://127.0.0.1:11434/api/chat?debug=1", httpVersion: "http/2.0", cookies: [],
-            headers: [{ name: ":authority", value: "127.0.0.1:11434" }, { name: "content-type", value: "application/json" }],
-            queryString: [{ name: "debug", value: "1" }],
-            postData: { mimeType: "application/json", text: JSON.stringify({ model: "qwen2.5:7b", messages: [{ role: "user", content: "hi" }], stream: false }) },
-            headersSize: -1, bodySize: 90,
-          },
-          response: {
-            status: 200, statusText: "", httpVersion: "http/2.0", cookies: [], headers: [{ name: "content-type", value: "application/json; charset=utf-8" }],
-            content: { size: 80, mimeType: "application/json", text: JSON.stringify({ model: "qwen2.5:7b", message: { role: "assistant", content: "Hello!" }, done: true, done_reason: "stop" }) },
-            redirectURL: "", headersSize: -1, bodySize: -1,
-          },
-          timings: { blocked: 0.5, dns: -1, ssl: -1, connect: -1, send: 0.2, wait: 838, receive: 2 },
-        },
-        {
-          ...base,
-          startedDateTime: "2026-11-29T20:00:02.000Z",
-          time: 3,
-          request: {
-            method: "POST", url: "http://127.0.0.1:8080/mcp", httpVersion: "HTTP/1.1", cookies: [],
-            headers: [{ name: "Mcp-Method", value: "tools/list" }], queryString: [],
-            postData: { mimeType: "application/json", text: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }, headersSize: -1, bodySize: 47,
-          },
-          response: {
-            status: 0, statusText: "", httpVersion: "", cookies: [], headers: [], content: { size: 0, mimeType: "x-unknown" },
-            redirectURL: "", headersSize: -1, bodySize: -1, _error: "net::ERR_CONNECTION_REFUSED",
-          },
-          timings: { blocked: 3, dns: -1, ssl: -1, connect: -1, send: 0, wait: 0, receive: 0 },
-        },
-        {
-          ...base,
-          startedDateTime: "2026-11-29T20:00:03.000Z",
-          time: 5,
-          request: {
-            method: "POST", url: "http://127.0.0.1:7070/api/login", httpVersion: "HTTP/1.1", cookies: [],
-            headers: [{ name: "Content-Type", value: "application/x-www-form-urlencoded" }], queryString: [],
-            postData: { mimeType: "application/x-www-form-urlencoded", params: [{ name: "user", value: "ann" }, { name: "note", value: "a&b" }] },
-            headersSize: -1, bodySize: 20,
-          },
-          response: {
-            status: 204, statusText: "No Content", httpVersion: "HTTP/1.1", cookies: [], headers: [], content: { size: 0, mimeType: "" },
-            redirectURL: "", headersSize: -1, bodySize: 0,
-          },
-          timings: { send: 1, wait: 3, receive: 1 },
-        },
-        {
-          ...base,
-          startedDateTime: "2026-11-29T20:00:04.000Z",
-          time: 50,
-          request: { method: "GET", url: "http://127.0.0.1:7070/big.js", httpVersion: "HTTP/1.1", cookies: [], headers: [], queryString: [], headersSize: -1, bodySize: 0 },
-          response: {
-            status: 200, statusText: "OK", httpVersion: "HTTP/1.1", cookies: [], headers: [], content: { size: 5_000_000, mimeType: "text/javascript" },
-            redirectURL: "", headersSize: -1, bodySize: 1_200_000,
-          },
-          timings: { send: 1, wait: 9, receive: 40 },
-        },
-      ],
-    },
-  };
-}
-
 describe("exportHar", () => {
-  for (const [name, make] of [["Part 4", part4Bundle], ["faults", faultBundle]] as const) {
+  for (const [name, make] of [
+    ["Part 4", part4Bundle],
+    ["faults", faultBundle],
+  ] as const) {
     it(`writes valid HAR 1.2 for the ${name} trace`, () => {
       const har = HarSchema.parse(JSON.parse(exportHar(make())));
       expect(har.log.version).toBe("1.2");
@@ -141,7 +55,11 @@ describe("exportHar", () => {
     expect(e.request.headers).toEqual(ex.requestHeaders.map(([name, value]) => ({ name, value })));
     expect(e.request.postData).toEqual({ mimeType: "application/json", text: ex.requestBody!.data });
     expect(e.request.bodySize).toBe(ex.requestBody!.size);
-    expect(e.response).toMatchObject({ status: 200, statusText: "OK", content: { size: ex.responseBody!.size, mimeType: "application/json", text: ex.responseBody!.data } });
+    expect(e.response).toMatchObject({
+      status: 200,
+      statusText: "OK",
+      content: { size: ex.responseBody!.size, mimeType: "application/json", text: ex.responseBody!.data },
+    });
     expect(e.response.content.encoding).toBeUndefined();
     expect(e.timings.send).toBeCloseTo(ex.timings.requestEnd! - ex.timings.start, 6);
     expect(e.timings.wait).toBeCloseTo(ex.timings.firstByte! - ex.timings.requestEnd!, 6);
@@ -152,7 +70,11 @@ describe("exportHar", () => {
   it("writes a binary request body as base64 marked _encoding, and keeps the query string", () => {
     const har = JSON.parse(exportHar(faultBundle()));
     const e = har.log.entries[3];
-    expect(e.request.postData).toEqual({ mimeType: "application/octet-stream", text: faultBundle().exchanges[3]!.requestBody!.data, _encoding: "base64" });
+    expect(e.request.postData).toEqual({
+      mimeType: "application/octet-stream",
+      text: faultBundle().exchanges[3]!.requestBody!.data,
+      _encoding: "base64",
+    });
     expect(e.request.queryString).toEqual([{ name: "digest", value: "1" }]);
     expect(e.request.url).toBe("http://127.0.0.1:11435/api/blobs/sha256:abc?digest=1");
   });
@@ -170,7 +92,10 @@ describe("truncated bodies", () => {
     const bundle = part4Bundle();
     const list = bundle.exchanges[1]!;
     const kept = list.responseBody!.data.slice(0, 100);
-    bundle.exchanges[1] = { ...list, responseBody: { ...list.responseBody!, data: kept, storedSize: 100, truncated: true } };
+    bundle.exchanges[1] = {
+      ...list,
+      responseBody: { ...list.responseBody!, data: kept, storedSize: 100, truncated: true },
+    };
     const har = JSON.parse(exportHar(bundle));
     expect(har.log.entries[1].response.content).toMatchObject({
       size: list.responseBody!.size,
@@ -189,7 +114,15 @@ describe("importHar", () => {
 
   it("restores our own HAR exactly (failures, binary bodies, no status)", () => {
     const bundle = faultBundle();
-    bundle.exchanges[2] = { ...bundle.exchanges[2]!, status: null, responseHeaders: [], responseBody: null, chunks: [], chunkCount: 0, responseSize: 0 };
+    bundle.exchanges[2] = {
+      ...bundle.exchanges[2]!,
+      status: null,
+      responseHeaders: [],
+      responseBody: null,
+      chunks: [],
+      chunkCount: 0,
+      responseSize: 0,
+    };
     bundle.trace.exchanges[2] = { ...bundle.trace.exchanges[2]!, status: null, chunkCount: 0, responseSize: 0 };
     const har = JSON.parse(exportHar(bundle));
     expect(har.log.entries[2].response).toMatchObject({ status: 0, statusText: "", bodySize: -1 });
@@ -209,7 +142,13 @@ describe("importHar", () => {
     expect(imported.exchanges.map((e) => [e.requestHeaders, e.responseHeaders, e.requestBody, e.responseBody])).toEqual(
       bundle.exchanges.map((e) => [e.requestHeaders, e.responseHeaders, e.requestBody, e.responseBody]),
     );
-    expect(imported.exchanges.map((e) => e.classification.kind)).toEqual(["agent", "mcp", "model.chat", "mcp", "model.chat"]);
+    expect(imported.exchanges.map((e) => e.classification.kind)).toEqual([
+      "agent",
+      "mcp",
+      "model.chat",
+      "mcp",
+      "model.chat",
+    ]);
     const byId = (id: number) => bundle.exchanges.findIndex((e) => e.id === id) + 1;
     expect(imported.trace.links).toEqual(bundle.trace.links.map((l) => ({ ...l, from: byId(l.from), to: byId(l.to) })));
     expect(imported.trace.simulated).toBe(true);
@@ -218,35 +157,72 @@ describe("importHar", () => {
   it("keeps binary request bodies byte for byte without hopscope's fields", () => {
     const bundle = faultBundle();
     const imported = importHar(JSON.stringify(withoutHopscope(exportHar(bundle))));
-    expect(imported.trace.id).toBe(
-      imported.trace.id.match(/^[0-9a-f]{32}$/)?.[0],
-    );
+    expect(imported.trace.id).toBe(imported.trace.id.match(/^[0-9a-f]{32}$/)?.[0]);
     expect(imported.trace.id).not.toBe(FAULT_TRACE_ID);
     expect(imported.exchanges[3]!.requestBody).toEqual(bundle.exchanges[3]!.requestBody);
     expect(imported.exchanges.map((e) => e.classification.kind === "mcp" && e.classification.outcome)).toEqual([
-      "tool-error", "protocol-error", false, false, false,
+      "tool-error",
+      "protocol-error",
+      false,
+      false,
+      false,
     ]);
   });
 
   it("imports a HAR saved by a browser's dev tools", () => {
     const bundle = importHar(JSON.stringify(chromeHar()));
     expect(bundle.generator).toEqual({ name: "WebInspector", version: "537.36" });
-    expect(bundle.trace).toMatchObject({ source: "imported", groupedBy: "single", exchangeCount: 5, errorCount: 1, simulated: false });
+    expect(bundle.trace).toMatchObject({
+      source: "imported",
+      groupedBy: "single",
+      exchangeCount: 5,
+      errorCount: 1,
+      simulated: false,
+    });
     const [chat, png, mcp, form, big] = bundle.exchanges;
-    expect(bundle.exchanges.map((e) => [e.id, e.seq, e.tap])).toEqual([[1, 1, "model"], [2, 2, "agent"], [3, 3, "mcp"], [4, 4, "agent"], [5, 5, "agent"]]);
-    expect(chat).toMatchObject({ method: "POST", url: "/api/chat?debug=1", upstream: "http://127.0.0.1:11434", status: 200, state: "complete" });
-    expect(chat!.classification).toMatchObject({ kind: "model.chat", model: "qwen2.5:7b", messageCount: 1, content: "Hello!" });
+    expect(bundle.exchanges.map((e) => [e.id, e.seq, e.tap])).toEqual([
+      [1, 1, "model"],
+      [2, 2, "agent"],
+      [3, 3, "mcp"],
+      [4, 4, "agent"],
+      [5, 5, "agent"],
+    ]);
+    expect(chat).toMatchObject({
+      method: "POST",
+      url: "/api/chat?debug=1",
+      upstream: "http://127.0.0.1:11434",
+      status: 200,
+      state: "complete",
+    });
+    expect(chat!.classification).toMatchObject({
+      kind: "model.chat",
+      model: "qwen2.5:7b",
+      messageCount: 1,
+      content: "Hello!",
+    });
     expect(chat!.requestHeaders[0]).toEqual([":authority", "127.0.0.1:11434"]);
     const start = Date.parse("2026-11-29T20:00:01.000Z");
     expect(chat!.timings).toEqual({ start, requestEnd: start + 0.7, firstByte: start + 838.7, end: start + 840.7 });
     expect(png!.responseBody).toMatchObject({ encoding: "base64", size: 10, truncated: false });
     expect(Buffer.from(png!.responseBody!.data, "base64")[0]).toBe(0x89);
     expect(png!.classification).toEqual({ kind: "other" });
-    expect(mcp).toMatchObject({ status: null, state: "error", error: "net::ERR_CONNECTION_REFUSED", responseBody: null });
+    expect(mcp).toMatchObject({
+      status: null,
+      state: "error",
+      error: "net::ERR_CONNECTION_REFUSED",
+      responseBody: null,
+    });
     expect(mcp!.timings.firstByte).toBeNull();
     expect(form!.requestBody).toMatchObject({ encoding: "utf8", data: "user=ann&note=a%26b" });
     expect(form!.responseBody).toBeNull();
-    expect(big!.responseBody).toEqual({ encoding: "utf8", data: "", size: 5_000_000, storedSize: 0, truncated: true, contentType: "text/javascript" });
+    expect(big!.responseBody).toEqual({
+      encoding: "utf8",
+      data: "",
+      size: 5_000_000,
+      storedSize: 0,
+      truncated: true,
+      contentType: "text/javascript",
+    });
   });
 
   it("gives the same trace id for the same file", () => {
@@ -265,7 +241,9 @@ describe("importHar", () => {
   });
 
   it("says when there is nothing to import", () => {
-    expect(importError(JSON.stringify({ log: { version: "1.2", entries: [] } }))).toBe("log.entries: the HAR file has no requests to import");
+    expect(importError(JSON.stringify({ log: { version: "1.2", entries: [] } }))).toBe(
+      "log.entries: the HAR file has no requests to import",
+    );
   });
 
   it("names the entry and field that is wrong", () => {
@@ -301,6 +279,11 @@ describe("guessTap", () => {
     ["/api/login", [], "agent"],
     ["/", [], "agent"],
   ] as const)("%s %j → %s", (path, headers, tap) => {
-    expect(guessTap(path, headers.map(([k, v]) => [k, v] as [string, string]))).toBe(tap);
+    expect(
+      guessTap(
+        path,
+        headers.map(([k, v]) => [k, v] as [string, string]),
+      ),
+    ).toBe(tap);
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { parseTraceBundle } from "@hopscope/shared/trace/bundle";
 import { createTraceBundle, exportHopscope, importHopscope } from "../../src/export/hopscope";
 import { TraceImportError } from "../../src/export/import-error";
-import { faultBundle, part4Bundle } from "./fixtures";
+import { faultBundle } from "./fault-fixture";
+import { part4Bundle } from "./fixtures";
 
 function importError(text: string): TraceImportError {
   try {
@@ -54,7 +55,9 @@ describe("hopscope trace file", () => {
 
   it("says when the file is from a newer hopscope", () => {
     const text = JSON.stringify({ ...part4Bundle(), version: 3 });
-    expect(importError(text).message).toContain("version: this file is version 3, but this hopscope reads versions 1 to 1: update hopscope");
+    expect(importError(text).message).toContain(
+      "version: this file is version 3, but this hopscope reads versions 1 to 1: update hopscope",
+    );
   });
 
   it("names each invalid field", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { exportMermaid, mermaidLabel } from "../../src/export/mermaid";
-import { faultBundle, part4Bundle } from "./fixtures";
+import { faultBundle } from "./fault-fixture";
+import { part4Bundle } from "./fixtures";
 
 const ARROW = /^ {2}(You|Host|Model|MCP)(->>|-->>|--x)(You|Host|Model|MCP): (.*)$/;
 
@@ -73,7 +74,9 @@ describe("exportMermaid", () => {
       // Outside entity codes (#name; / #123;) no `#`, `;`, `<`, `>` or `"` remains.
       expect(label.replace(/#[a-z0-9]+;/g, "")).not.toMatch(/[#;<>"]/);
     }
-    expect(arrows(text)[0]!.label).toBe("1. POST /agent: x#59; participant Evil %% #lt;b#gt;#35;1#lt;/b#gt; #amp; #quot;q#quot;");
+    expect(arrows(text)[0]!.label).toBe(
+      "1. POST /agent: x#59; participant Evil %% #lt;b#gt;#35;1#lt;/b#gt; #amp; #quot;q#quot;",
+    );
   });
 
   it("shortens long labels", () => {

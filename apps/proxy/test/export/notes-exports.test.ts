@@ -108,10 +108,16 @@ describe("notes-file changes in the exports", () => {
     afterAll(() => rec?.dispose());
 
     it("a HAR imported over HTTP shows its notes-file change on the imported trace", async () => {
-      const res = await getJson(`${rec.url}/api/import`, { method: "POST", headers: { "content-type": "application/json" }, body: exportHar(bundle) });
+      const res = await getJson(`${rec.url}/api/import`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: exportHar(bundle),
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const summary = TraceSummarySchema.parse(res.body);
-      const changes = NotesChangesSchema.parse((await getJson(`${rec.url}/api/notes/changes?traceId=${summary.id}`)).body).changes;
+      const changes = NotesChangesSchema.parse(
+        (await getJson(`${rec.url}/api/notes/changes?traceId=${summary.id}`)).body,
+      ).changes;
       expect(changes.map((c) => ({ event: c.event, before: c.before, after: c.after, cause: c.cause.kind }))).toEqual([
         { event: "changed", before: change.before, after: change.after, cause: "tool-call" },
       ]);

@@ -3,9 +3,15 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { exportOtlp } from "../../src/export/otlp";
-import { createOtlpLiveExporter, otlpTracesUrl, parseOtlpHeaders, type OtlpLiveExporter } from "../../src/export/otlp-live";
+import {
+  createOtlpLiveExporter,
+  otlpTracesUrl,
+  parseOtlpHeaders,
+  type OtlpLiveExporter,
+} from "../../src/export/otlp-live";
 import { MAX_ATTRIBUTE_LENGTH } from "../../src/export/otlp-spans";
-import { FAULT_TRACE_ID, HOST_SPAN_ID, TRACE_ID, faultBundle, part4Bundle } from "./fixtures";
+import { FAULT_TRACE_ID, faultBundle } from "./fault-fixture";
+import { HOST_SPAN_ID, TRACE_ID, part4Bundle } from "./fixtures";
 
 /** ExportTraceServiceRequest in OTLP/JSON (opentelemetry-proto, JSON mapping): the fields a receiver needs. */
 const AnyValueSchema = z.union([
@@ -20,7 +26,10 @@ const NanosSchema = z.string().regex(/^\d{19}$/);
 const SpanSchema = z.object({
   traceId: z.string().regex(/^[0-9a-f]{32}$/),
   spanId: z.string().regex(/^[0-9a-f]{16}$/),
-  parentSpanId: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+  parentSpanId: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/)
+    .optional(),
   name: z.string().min(1),
   kind: z.number().int().min(1).max(5),
   startTimeUnixNano: NanosSchema,
@@ -35,7 +44,12 @@ const ExportTraceServiceRequestSchema = z.object({
     .array(
       z.object({
         resource: z.object({ attributes: z.array(KeyValueSchema) }),
-        scopeSpans: z.array(z.object({ scope: z.object({ name: z.string(), version: z.string().optional() }), spans: z.array(SpanSchema) })),
+        scopeSpans: z.array(
+          z.object({
+            scope: z.object({ name: z.string(), version: z.string().optional() }),
+            spans: z.array(SpanSchema),
+          }),
+        ),
       }),
     )
     .min(1),
@@ -64,7 +78,14 @@ describe("exportOtlp", () => {
     const bundle = part4Bundle();
     const spans = spansOf(JSON.parse(exportOtlp(bundle)));
     expect(spans.map((s) => s.name).sort()).toEqual(
-      ["invoke_agent", "tools/list", "chat qwen2.5:7b", "execute_tool append", "tools/call append", "chat qwen2.5:7b"].sort(),
+      [
+        "invoke_agent",
+        "tools/list",
+        "chat qwen2.5:7b",
+        "execute_tool append",
+        "tools/call append",
+        "chat qwen2.5:7b",
+      ].sort(),
     );
     expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([TRACE_ID]));
 
@@ -74,7 +95,9 @@ describe("exportOtlp", () => {
     expect(attr(root, "gen_ai.operation.name")).toBe("invoke_agent");
     expect(attr(root, "http.route")).toBe("/agent");
 
-    const [chat1, chat2] = named(spans, "chat qwen2.5:7b").sort((a, b) => a.startTimeUnixNano.localeCompare(b.startTimeUnixNano));
+    const [chat1, chat2] = named(spans, "chat qwen2.5:7b").sort((a, b) =>
+      a.startTimeUnixNano.localeCompare(b.startTimeUnixNano),
+    );
     for (const chat of [chat1, chat2]) {
       expect(chat!.parentSpanId).toBe(HOST_SPAN_ID);
       expect(chat!.kind).toBe(3); // CLIENT
@@ -117,7 +140,11 @@ describe("exportOtlp", () => {
     const spans = spansOf(JSON.parse(exportOtlp(bundle)));
     const byId = new Map(spans.map((s) => [attr(s, "hopscope.exchange.id"), s]));
     for (const ex of bundle.exchanges) {
-      const span = ex.classification.kind === "mcp" ? named(spans, "tools/call append").find((s) => attr(s, "hopscope.exchange.id") === ex.id) ?? byId.get(ex.id) : byId.get(ex.id);
+      const span =
+        ex.classification.kind === "mcp"
+          ? (named(spans, "tools/call append").find((s) => attr(s, "hopscope.exchange.id") === ex.id) ??
+            byId.get(ex.id))
+          : byId.get(ex.id);
       expect(nanosToMs(span!.startTimeUnixNano)).toBeCloseTo(ex.timings.start, 2);
       expect(nanosToMs(span!.endTimeUnixNano)).toBeCloseTo(ex.timings.end!, 2);
     }
@@ -135,7 +162,10 @@ describe("exportOtlp", () => {
     expect(attr(roots[0], "hopscope.trace.name")).toBe("faults");
     const byExchange = (id: number) => spans.filter((s) => attr(s, "hopscope.exchange.id") === id && s.kind !== 1);
     const [toolError] = byExchange(201);
-    expect(toolError).toMatchObject({ name: "tools/call append", status: { code: 2, message: "Param (content) is required" } });
+    expect(toolError).toMatchObject({
+      name: "tools/call append",
+      status: { code: 2, message: "Param (content) is required" },
+    });
     expect(attr(toolError, "error.type")).toBe("tool_error");
     const [protocolError] = byExchange(202);
     expect(attr(protocolError, "rpc.jsonrpc.error_code")).toBe(-32602);
@@ -184,7 +214,9 @@ describe("otlpTracesUrl", () => {
   });
 
   it("refuses what is not an http(s) URL, naming the variable", () => {
-    expect(() => otlpTracesUrl("localhost:4318")).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT="localhost:4318" must be an http/);
+    expect(() => otlpTracesUrl("localhost:4318")).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT="localhost:4318" must be an http/,
+    );
     expect(() => otlpTracesUrl("collector")).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT="collector" is not a URL/);
   });
 });
@@ -206,7 +238,9 @@ async function startReceiver(status = 200): Promise<{ endpoint: string; received
       const text = Buffer.concat(chunks).toString("utf8");
       received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: JSON.parse(text) });
       res.writeHead(status, { "content-type": "application/json" });
-      res.end(status === 200 ? JSON.stringify({ partialSuccess: {} }) : JSON.stringify({ code: 3, message: "bad spans" }));
+      res.end(
+        status === 200 ? JSON.stringify({ partialSuccess: {} }) : JSON.stringify({ code: 3, message: "bad spans" }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -241,9 +275,12 @@ describe("createOtlpLiveExporter", () => {
     expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([TRACE_ID]));
     const root = spans.find((s) => s.name === "invoke_agent");
     expect(root?.spanId).toBe(HOST_SPAN_ID);
-    expect(spans.filter((s) => s.parentSpanId === HOST_SPAN_ID).map((s) => s.name).sort()).toEqual(
-      ["chat qwen2.5:7b", "chat qwen2.5:7b", "execute_tool append", "tools/list"],
-    );
+    expect(
+      spans
+        .filter((s) => s.parentSpanId === HOST_SPAN_ID)
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(["chat qwen2.5:7b", "chat qwen2.5:7b", "execute_tool append", "tools/list"]);
     // What the receiver got is what the file export writes.
     expect(req!.body).toEqual(JSON.parse(exportOtlp(part4Bundle())));
   });

@@ -17,10 +17,16 @@ function importError(text: string): TraceImportError {
 describe("exportTrace", () => {
   it("names each format's file after the trace", () => {
     const bundle = part4Bundle();
-    expect(exportTrace(bundle, "hopscope")).toMatchObject({ fileName: "add-buy-milk-to-my-notes.hopscope.json", contentType: "application/json; charset=utf-8" });
+    expect(exportTrace(bundle, "hopscope")).toMatchObject({
+      fileName: "add-buy-milk-to-my-notes.hopscope.json",
+      contentType: "application/json; charset=utf-8",
+    });
     expect(exportTrace(bundle, "har").fileName).toBe("add-buy-milk-to-my-notes.har");
     expect(exportTrace(bundle, "otlp").fileName).toBe("add-buy-milk-to-my-notes.otlp.json");
-    expect(exportTrace(bundle, "mermaid")).toMatchObject({ fileName: "add-buy-milk-to-my-notes.mmd", contentType: "text/plain; charset=utf-8" });
+    expect(exportTrace(bundle, "mermaid")).toMatchObject({
+      fileName: "add-buy-milk-to-my-notes.mmd",
+      contentType: "text/plain; charset=utf-8",
+    });
   });
 
   it("writes each format's content", () => {

@@ -28,7 +28,12 @@ export function audienceSource(location: Location, onFrame: (frame: AudienceServ
       return httpGetJson(`${base}${path.replace(/^\//, "")}`, schema);
     },
     send(method: string, path: string): Promise<never> {
-      return Promise.reject(new ApiError(`${method} ${path}: the audience view is read-only; the presenter's own hopscope changes things`, 405));
+      return Promise.reject(
+        new ApiError(
+          `${method} ${path}: the audience view is read-only; the presenter's own hopscope changes things`,
+          405,
+        ),
+      );
     },
     openFeed(_url: string, handlers: FeedHandlers): Feed {
       const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -48,7 +53,10 @@ export function audienceSource(location: Location, onFrame: (frame: AudienceServ
           return handlers.onBadFrame(`a frame was not JSON: ${String(error)}`);
         }
         const frame = AudienceServerFrameSchema.safeParse(raw);
-        if (!frame.success) return handlers.onBadFrame(`a frame did not match the audience feed: ${frame.error.issues.map((i) => i.message).join("; ")}`);
+        if (!frame.success)
+          return handlers.onBadFrame(
+            `a frame did not match the audience feed: ${frame.error.issues.map((i) => i.message).join("; ")}`,
+          );
         if (frame.data.type === "ended") ended = true;
         // Hops recorded now, of a trace the speaker shows: to the models, as the live UI gets them.
         if (frame.data.type === "live") handlers.onFrame(frame.data.frame);

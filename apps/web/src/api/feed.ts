@@ -32,7 +32,9 @@ export function openSocketFeed(url: string, handlers: FeedHandlers): Feed {
     }
     const parsed = ServerFrameSchema.safeParse(raw);
     if (!parsed.success) {
-      handlers.onBadFrame(`a frame did not match the schema: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+      handlers.onBadFrame(
+        `a frame did not match the schema: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+      );
       return;
     }
     handlers.onFrame(parsed.data);
@@ -42,7 +44,8 @@ export function openSocketFeed(url: string, handlers: FeedHandlers): Feed {
   });
   return {
     send(frame) {
-      if (ws.readyState !== WebSocket.OPEN) throw new Error("the live feed is not open; wait for the connection to be live");
+      if (ws.readyState !== WebSocket.OPEN)
+        throw new Error("the live feed is not open; wait for the connection to be live");
       ws.send(JSON.stringify(ClientFrameSchema.parse(frame)));
     },
     close() {

@@ -38,7 +38,10 @@ async function check(res: Response, what: string): Promise<Response> {
 
 export function validate<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Error(`${what} returned an unexpected shape (${formatIssues(parsed.error)}). Are the recorder and the UI from the same build?`);
+  if (!parsed.success)
+    throw new Error(
+      `${what} returned an unexpected shape (${formatIssues(parsed.error)}). Are the recorder and the UI from the same build?`,
+    );
   return parsed.data;
 }
 
@@ -51,7 +54,12 @@ export function getJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
 }
 
 /** A change sent to the installed data source (the recorder by default). */
-export function send<T>(method: string, path: string, body: unknown, schema: z.ZodType<T> | null): Promise<T | undefined> {
+export function send<T>(
+  method: string,
+  path: string,
+  body: unknown,
+  schema: z.ZodType<T> | null,
+): Promise<T | undefined> {
   return dataSource()?.send(method, path, body, schema) ?? httpSend(method, path, body, schema);
 }
 
@@ -61,7 +69,10 @@ export async function httpGetJson<T>(path: string, schema: z.ZodType<T>): Promis
     res = await fetch(path, { signal: AbortSignal.timeout(GET_TIMEOUT_MS) });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === "TimeoutError") {
-      throw new Error(`GET ${path} did not answer within ${GET_TIMEOUT_MS / 1000} s: the recorder may be busy; try again`, { cause });
+      throw new Error(
+        `GET ${path} did not answer within ${GET_TIMEOUT_MS / 1000} s: the recorder may be busy; try again`,
+        { cause },
+      );
     }
     throw new Error(`GET ${path} failed: ${String(cause)}. Is the recorder (npm start) running?`, { cause });
   }
@@ -70,7 +81,12 @@ export async function httpGetJson<T>(path: string, schema: z.ZodType<T>): Promis
 }
 
 /** Sends JSON (or a raw file body) and validates the JSON answer; `schema` null for 204 answers. */
-export async function httpSend<T>(method: string, path: string, body: unknown, schema: z.ZodType<T> | null): Promise<T | undefined> {
+export async function httpSend<T>(
+  method: string,
+  path: string,
+  body: unknown,
+  schema: z.ZodType<T> | null,
+): Promise<T | undefined> {
   const init: RequestInit = { method };
   if (body instanceof Blob) {
     // A trace file (HAR or hopscope) is JSON; a .har file's own type is empty, which the API's guard refuses.

@@ -12,7 +12,10 @@ import type { DataSource, Feed, FeedHandlers } from "./source";
 /** Reads and validates the document embedded in the page; throws a message a reader can act on. */
 export function readEmbeddedTrace(doc: Document): SharedTrace {
   const el = doc.getElementById(SHARED_TRACE_ELEMENT_ID);
-  if (!el?.textContent) throw new Error(`this page has no embedded trace (no element with id "${SHARED_TRACE_ELEMENT_ID}"): export one with \`hopscope export <id> --format html\``);
+  if (!el?.textContent)
+    throw new Error(
+      `this page has no embedded trace (no element with id "${SHARED_TRACE_ELEMENT_ID}"): export one with \`hopscope export <id> --format html\``,
+    );
   let raw: unknown;
   try {
     raw = JSON.parse(el.textContent);
@@ -20,11 +23,18 @@ export function readEmbeddedTrace(doc: Document): SharedTrace {
     throw new Error(`the embedded trace is not valid JSON (${String(cause)}): export the trace again`, { cause });
   }
   const parsed = SharedTraceSchema.safeParse(raw);
-  if (!parsed.success) throw new Error(`the embedded trace does not match this viewer (${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}): export it again with this hopscope`);
+  if (!parsed.success)
+    throw new Error(
+      `the embedded trace does not match this viewer (${parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join(".")}: ${i.message}`)
+        .join("; ")}): export it again with this hopscope`,
+    );
   return parsed.data;
 }
 
-const READ_ONLY = "this is a shared, read-only trace file: open it in hopscope (import the .hopscope.json) to change it";
+const READ_ONLY =
+  "this is a shared, read-only trace file: open it in hopscope (import the .hopscope.json) to change it";
 
 /**
  * The file lane of a shared page: the bundle carries its trace's changes but not the recorder's watch,
@@ -36,7 +46,10 @@ function notesAnswers(trace: SharedTrace["bundle"]["trace"], notes: readonly Not
   const watch: NotesWatch = { state: "watching", file, path: file, maxBytes: 0 };
   return {
     status: () => ({ watch, current: notes.at(-1)?.after ?? null, changes: notes }),
-    changes: (query: string) => ({ watch, changes: new URLSearchParams(query).get("traceId") === trace.id ? notes : [] }),
+    changes: (query: string) => ({
+      watch,
+      changes: new URLSearchParams(query).get("traceId") === trace.id ? notes : [],
+    }),
   };
 }
 
@@ -49,11 +62,17 @@ export function staticSource(shared: SharedTrace): DataSource {
     [/^\/api\/traces(\?.*)?$/, () => ({ traces: [summary], nextCursor: null })],
     [/^\/api\/traces\/([^/?]+)$/, (m) => (decodeURIComponent(m[1] as string) === trace.id ? trace : undefined)],
     [/^\/api\/exchanges\/(\d+)$/, (m) => byId.get(Number(m[1]))],
-    [/^\/api\/exchanges\/(\d+)\/views$/, (m) => (byId.has(Number(m[1])) ? (shared.views[m[1] as string] ?? {}) : undefined)],
+    [
+      /^\/api\/exchanges\/(\d+)\/views$/,
+      (m) => (byId.has(Number(m[1])) ? (shared.views[m[1] as string] ?? {}) : undefined),
+    ],
     [/^\/api\/notes$/, () => notes.status()],
     [/^\/api\/notes\/changes\?(.*)$/, (m) => notes.changes(m[1] as string)],
     [/^\/api\/saved$/, () => ({ files: [] })],
-    [/^\/api\/config$/, () => ({ agentTapUrl: "", modelTapUrl: "", mcpTapUrl: "", simulated: summary.simulated ?? null, lesson: null })],
+    [
+      /^\/api\/config$/,
+      () => ({ agentTapUrl: "", modelTapUrl: "", mcpTapUrl: "", simulated: summary.simulated ?? null, lesson: null }),
+    ],
   ];
   return {
     kind: "file",

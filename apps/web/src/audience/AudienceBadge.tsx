@@ -21,22 +21,43 @@ export function AudienceBadge({ model }: { model: PresenterAudienceModel }) {
     );
   }
   return (
-    <aside class={`${s.badge} ${model.qrOpen.value ? s.open : ""}`} data-testid="audience-badge" data-state="open" aria-label="Audience view">
+    <aside
+      class={`${s.badge} ${model.qrOpen.value ? s.open : ""}`}
+      data-testid="audience-badge"
+      data-state="open"
+      aria-label="Audience view"
+    >
       <div class={s.row}>
-        <Button variant="quiet" onClick={model.toggleQr} title="Show the join URL and QR code for the room" data-testid="audience-toggle">
+        <Button
+          variant="quiet"
+          onClick={model.toggleQr}
+          title="Show the join URL and QR code for the room"
+          data-testid="audience-toggle"
+        >
           Audience · <b data-testid="audience-viewers">{st.viewers}</b> following
         </Button>
-        <Button variant="quiet" onClick={() => void model.end()} title="Disconnect every viewer and retire the join code" data-testid="audience-end">
+        <Button
+          variant="quiet"
+          onClick={() => void model.end()}
+          title="Disconnect every viewer and retire the join code"
+          data-testid="audience-end"
+        >
           End
         </Button>
       </div>
       {model.qrOpen.value ? (
         <div class={s.join}>
           <QrCode text={st.joinUrl} label={`QR code for ${st.joinUrl}`} />
-          <code class={s.url} data-testid="audience-url">{st.joinUrl}</code>
+          <code class={s.url} data-testid="audience-url">
+            {st.joinUrl}
+          </code>
         </div>
       ) : null}
-      {model.error.value ? <p class={s.error} role="alert">{model.error.value}</p> : null}
+      {model.error.value ? (
+        <p class={s.error} role="alert">
+          {model.error.value}
+        </p>
+      ) : null}
     </aside>
   );
 }

@@ -24,7 +24,12 @@ export function FollowBar({ model }: { model: FollowSpeakerModel }) {
       <span class={s.status} role="status" data-testid="audience-status" data-state="own">
         On your own{hop ? <span class={s.where}> · the speaker is at hop {hop}</span> : null}
       </span>
-      <Button onClick={model.follow} hint="F" title="Jump back to where the speaker is and follow again" data-testid="follow-speaker">
+      <Button
+        onClick={model.follow}
+        hint="F"
+        title="Jump back to where the speaker is and follow again"
+        data-testid="follow-speaker"
+      >
         Follow the speaker
       </Button>
     </span>

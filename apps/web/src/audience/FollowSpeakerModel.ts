@@ -28,7 +28,12 @@ export const FollowSpeakerModel = createModel((ctx: Pick<AppContext, "trace" | "
         if (p.traceId !== trace.traceId.value) {
           if (p.traceId) void trace.open(p.traceId, p.hop);
           else trace.close();
-        } else if (p.traceId && p.hop !== null && trace.loadState.value === "ready" && !trace.hops.value.some((h) => h.number === p.hop)) {
+        } else if (
+          p.traceId &&
+          p.hop !== null &&
+          trace.loadState.value === "ready" &&
+          !trace.hops.value.some((h) => h.number === p.hop)
+        ) {
           // The speaker is on a hop recorded after we loaded the trace: fetch it again.
           void trace.open(p.traceId, p.hop);
         }

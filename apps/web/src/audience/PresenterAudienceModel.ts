@@ -84,6 +84,13 @@ export const PresenterAudienceModel = createModel((ctx: Pick<AppContext, "trace"
     if (qrOpen.value) void refresh();
   }
 
-  return { status, error, qrOpen, toggleQr, end: () => act("/api/audience/end"), restart: () => act("/api/audience/restart") };
+  return {
+    status,
+    error,
+    qrOpen,
+    toggleQr,
+    end: () => act("/api/audience/end"),
+    restart: () => act("/api/audience/restart"),
+  };
 });
 export type PresenterAudienceModel = InstanceType<typeof PresenterAudienceModel>;

@@ -11,7 +11,14 @@ export function QrCode({ text, label }: { text: string; label: string }) {
     return { d: path, size: qr.size };
   }, [text]);
   return (
-    <svg class={s.qr} viewBox={`0 0 ${size} ${size}`} role="img" aria-label={label} data-testid="audience-qr" shape-rendering="crispEdges">
+    <svg
+      class={s.qr}
+      viewBox={`0 0 ${size} ${size}`}
+      role="img"
+      aria-label={label}
+      data-testid="audience-qr"
+      shape-rendering="crispEdges"
+    >
       <rect width={size} height={size} fill="#fff" />
       <path d={d} fill="#000" />
     </svg>

@@ -16,7 +16,7 @@ import { FollowBar } from "./FollowBar";
 import { FollowSpeakerModel } from "./FollowSpeakerModel";
 
 const root = document.getElementById("app");
-if (!root) throw new Error("audience.html must contain <div id=\"app\">");
+if (!root) throw new Error('audience.html must contain <div id="app">');
 
 // Frames can arrive before the model exists (the feed opens as the context is built): keep them until then.
 const early: AudienceServerFrame[] = [];
@@ -28,6 +28,18 @@ deliver = follow.onFrame;
 for (const frame of early.splice(0)) follow.onFrame(frame);
 
 // "F": Follow the speaker ("f" is faster, "s" slower). In the help with the other keys.
-const keys: Shortcut[] = [{ keys: ["F"], label: "Follow the speaker again (after you stepped on your own)", run: () => follow.follow() }];
+const keys: Shortcut[] = [
+  { keys: ["F"], label: "Follow the speaker again (after you stepped on your own)", run: () => follow.follow() },
+];
 // The viewer's own follow state ("Following the speaker"), never the speaker's follow-live bar: the room cannot change that.
-render(<ShareApp ctx={ctx} embed={false} origin="audience view · read-only" extra={<FollowBar model={follow} />} keys={keys} waiting="Waiting for the speaker to open a trace…" />, root);
+render(
+  <ShareApp
+    ctx={ctx}
+    embed={false}
+    origin="audience view · read-only"
+    extra={<FollowBar model={follow} />}
+    keys={keys}
+    waiting="Waiting for the speaker to open a trace…"
+  />,
+  root,
+);

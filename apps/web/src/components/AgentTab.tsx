@@ -2,7 +2,12 @@
  * The user's side of the trace: the question as the host received it, and the host's answer — the
  * reply and the list of every tool call it made (the article's hop 8), parsed with the host's schemas.
  */
-import { AgentErrorSchema, AgentRequestSchema, AgentResponseSchema, type AgentToolCall } from "@hopscope/shared/agent/schemas";
+import {
+  AgentErrorSchema,
+  AgentRequestSchema,
+  AgentResponseSchema,
+  type AgentToolCall,
+} from "@hopscope/shared/agent/schemas";
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { bodyText, tryJson } from "../models/body";
 import { useApp } from "./AppContext";
@@ -62,7 +67,8 @@ export function AgentTab({ x, side }: { x: ExchangeSummary; side: "request" | "r
                 <Highlighted text={ok.data.reply} />
               </blockquote>
               <p class={s.note}>
-                The host asked the model {ok.data.steps} time{ok.data.steps === 1 ? "" : "s"} and ran {ok.data.toolCalls.length} tool call
+                The host asked the model {ok.data.steps} time{ok.data.steps === 1 ? "" : "s"} and ran{" "}
+                {ok.data.toolCalls.length} tool call
                 {ok.data.toolCalls.length === 1 ? "" : "s"}:
               </p>
               <ToolCalls calls={ok.data.toolCalls} />

@@ -6,7 +6,11 @@ import { Button } from "./Button";
 import s from "./AskBox.module.css";
 import { ModelBadge } from "./ModelBadge";
 
-const DIALECT_NAMES: Record<AgentDialect, string> = { ollama: "Ollama API", openai: "OpenAI API", anthropic: "Anthropic API" };
+const DIALECT_NAMES: Record<AgentDialect, string> = {
+  ollama: "Ollama API",
+  openai: "OpenAI API",
+  anthropic: "Anthropic API",
+};
 
 export function AskBox() {
   const { ask } = useApp();
@@ -35,8 +39,14 @@ export function AskBox() {
         aria-label="Message to the agent"
         autocomplete="off"
       />
-      <select class={s.dialect} value={ask.dialect.value ?? ""} onChange={onDialect} aria-label="Which API the host speaks to the model" data-testid="ask-dialect"
-        title="The same question, in the dialect of your choice: Ollama's /api/chat, OpenAI's /v1/chat/completions or Anthropic's /v1/messages">
+      <select
+        class={s.dialect}
+        value={ask.dialect.value ?? ""}
+        onChange={onDialect}
+        aria-label="Which API the host speaks to the model"
+        data-testid="ask-dialect"
+        title="The same question, in the dialect of your choice: Ollama's /api/chat, OpenAI's /v1/chat/completions or Anthropic's /v1/messages"
+      >
         <option value="">host's dialect</option>
         {(["ollama", "openai", "anthropic"] satisfies AgentDialect[]).map((d) => (
           <option key={d} value={d}>
@@ -48,8 +58,16 @@ export function AskBox() {
         {ask.sending.value ? "Asking…" : "Ask"}
       </Button>
       {ask.openConversation.value ? (
-        <label class={s.cont} title="Ask as the next turn of the open trace's conversation: the host resends everything said so far">
-          <input type="checkbox" checked={ask.continueOpen.value} onChange={(e) => (ask.continueOpen.value = e.currentTarget.checked)} data-testid="continue-conversation" />
+        <label
+          class={s.cont}
+          title="Ask as the next turn of the open trace's conversation: the host resends everything said so far"
+        >
+          <input
+            type="checkbox"
+            checked={ask.continueOpen.value}
+            onChange={(e) => (ask.continueOpen.value = e.currentTarget.checked)}
+            data-testid="continue-conversation"
+          />
           continue
         </label>
       ) : null}

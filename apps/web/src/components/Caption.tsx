@@ -12,7 +12,12 @@ interface Props {
 
 export function Caption({ number, kind, caption, large }: Props) {
   return (
-    <div class={`${s.caption} ${large ? s.large : ""}`} data-kind={kind} data-state={caption.state} data-testid="caption">
+    <div
+      class={`${s.caption} ${large ? s.large : ""}`}
+      data-kind={kind}
+      data-state={caption.state}
+      data-testid="caption"
+    >
       <span class={s.number}>{number}</span>
       <div>
         <h2 class={s.title}>{caption.title}</h2>

@@ -38,7 +38,9 @@ export function ChunksTable({ body, chunks }: Props) {
           ))}
         </tbody>
       </table>
-      {chunks.length > FIRST_CHUNKS ? <p class={s.more}>… and {chunks.length - FIRST_CHUNKS} more (see the body below)</p> : null}
+      {chunks.length > FIRST_CHUNKS ? (
+        <p class={s.more}>… and {chunks.length - FIRST_CHUNKS} more (see the body below)</p>
+      ) : null}
     </details>
   );
 }

@@ -10,7 +10,11 @@ function describe(c: ConnectionState): { label: string; tone: string; title: str
     case "live":
       return { label: "live", tone: s.live ?? "", title: "Receiving hops as they happen" };
     case "reconnecting":
-      return { label: `reconnecting (${c.attempt})`, tone: s.wait ?? "", title: `Lost the live feed; retrying in ${Math.round(c.retryInMs / 100) / 10} s, then catching up on what was missed` };
+      return {
+        label: `reconnecting (${c.attempt})`,
+        tone: s.wait ?? "",
+        title: `Lost the live feed; retrying in ${Math.round(c.retryInMs / 100) / 10} s, then catching up on what was missed`,
+      };
     case "offline":
       return { label: "offline", tone: s.off ?? "", title: c.message };
     default: {

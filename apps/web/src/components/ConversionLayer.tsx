@@ -10,7 +10,15 @@ import { PathMap } from "@hopscope/shared/dialects/path-map";
 import { JsonTree } from "./JsonTree";
 import s from "./ConversionLayer.module.css";
 
-export function ConversionLayer({ c, hovered, path }: { c: ConversionView; hovered: Signal<string | null>; path: string }) {
+export function ConversionLayer({
+  c,
+  hovered,
+  path,
+}: {
+  c: ConversionView;
+  hovered: Signal<string | null>;
+  path: string;
+}) {
   const nativeHovered = useSignal<string | null>(null);
   const native = JSON.parse(c.native) as unknown;
   const paths = c.paths.reduce((m, p) => m.add(p.native, p.dialect), new PathMap());
@@ -38,7 +46,9 @@ export function ConversionLayer({ c, hovered, path }: { c: ConversionView; hover
         </li>
       </ol>
       <details class={s.native}>
-        <summary>Show the native {c.endpoint} request Ollama built ({c.paths.length} fields traced back to the client's JSON)</summary>
+        <summary>
+          Show the native {c.endpoint} request Ollama built ({c.paths.length} fields traced back to the client's JSON)
+        </summary>
         <div onMouseOver={onOver} onMouseLeave={() => (hovered.value = null)} data-testid="native-request">
           <JsonTree value={native} hovered={nativeHovered} />
         </div>

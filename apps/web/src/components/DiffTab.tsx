@@ -14,10 +14,17 @@ interface Props {
   prev: ExchangeSummary;
 }
 
-const STATUS_LABEL: Record<MessageDiff["status"], string> = { resent: "resent", new: "+ new", changed: "~ changed", removed: "− dropped" };
+const STATUS_LABEL: Record<MessageDiff["status"], string> = {
+  resent: "resent",
+  new: "+ new",
+  changed: "~ changed",
+  removed: "− dropped",
+};
 
 function roleOf(m: unknown): string {
-  return m && typeof m === "object" && typeof (m as { role?: unknown }).role === "string" ? (m as { role: string }).role : "?";
+  return m && typeof m === "object" && typeof (m as { role?: unknown }).role === "string"
+    ? (m as { role: string }).role
+    : "?";
 }
 
 export function DiffTab({ x, prev }: Props) {
@@ -31,14 +38,16 @@ export function DiffTab({ x, prev }: Props) {
   return (
     <div class={s.tab} data-testid="diff">
       <p class={s.summary}>
-        Compared with the previous model request: <b>{d.resentCount}</b> message{d.resentCount === 1 ? "" : "s"} resent unchanged, <b class={s.newCount}>{d.newCount}</b> new.
+        Compared with the previous model request: <b>{d.resentCount}</b> message{d.resentCount === 1 ? "" : "s"} resent
+        unchanged, <b class={s.newCount}>{d.newCount}</b> new.
         {d.toolsChanged ? " The tools changed." : " The same tools again."}
         {d.changedFields.length ? ` Also changed: ${d.changedFields.join(", ")}.` : ""}
       </p>
       {prefix ? (
         <p class={s.note}>
-          The first {prefix.commonPrefixLength.toLocaleString()} of the previous prompt's {prefix.previousLength.toLocaleString()} characters are identical here, so the model
-          server can reuse its cache for them — it still had to receive them all.
+          The first {prefix.commonPrefixLength.toLocaleString()} of the previous prompt's{" "}
+          {prefix.previousLength.toLocaleString()} characters are identical here, so the model server can reuse its
+          cache for them — it still had to receive them all.
         </p>
       ) : null}
       <ol class={s.list}>

@@ -11,12 +11,18 @@ export function EmptyState() {
   }
   return (
     <section class={s.empty} aria-label="No trace open">
-      {trace.loadError.value ? <p class={s.error} role="alert">{trace.loadError.value}</p> : null}
-      <h1 class={s.title}>{hasTraces ? "Open a trace, or ask something new" : "Ask the agent something to see your first trace"}</h1>
+      {trace.loadError.value ? (
+        <p class={s.error} role="alert">
+          {trace.loadError.value}
+        </p>
+      ) : null}
+      <h1 class={s.title}>
+        {hasTraces ? "Open a trace, or ask something new" : "Ask the agent something to see your first trace"}
+      </h1>
       <p class={s.text}>
-        Type a request such as <q>{ask.message.value || "Add buy milk to my notes"}</q> above and press <b>Ask</b>. You will watch every hop
-        arrive: your question to the host, the host asking the MCP server for tools, the host sending the prompt to the model, the
-        model's tool call, the host running the tool — and the answer coming back.
+        Type a request such as <q>{ask.message.value || "Add buy milk to my notes"}</q> above and press <b>Ask</b>. You
+        will watch every hop arrive: your question to the host, the host asking the MCP server for tools, the host
+        sending the prompt to the model, the model's tool call, the host running the tool — and the answer coming back.
       </p>
       <div class={s.lanes} aria-hidden="true">
         <span style="--c: var(--lane-you)">You</span>

@@ -27,11 +27,19 @@ function OtherPrompt({ c, hovered }: { c: Comparison; hovered: Signal<string | n
     <pre
       class={s.prompt}
       data-testid="other-prompt"
-      onMouseOver={(e) => (hovered.value = (e.target as HTMLElement).closest("[data-path]")?.getAttribute("data-path") ?? null)}
+      onMouseOver={(e) =>
+        (hovered.value = (e.target as HTMLElement).closest("[data-path]")?.getAttribute("data-path") ?? null)
+      }
       onMouseLeave={() => (hovered.value = null)}
     >
       {pieces(c.text, c.segments, undefined).map((p, i) => (
-        <span key={i} class={p.seg ? s.seg : undefined} data-kind={p.seg?.kind} data-role={p.seg?.role} data-path={p.seg?.path}>
+        <span
+          key={i}
+          class={p.seg ? s.seg : undefined}
+          data-kind={p.seg?.kind}
+          data-role={p.seg?.role}
+          data-path={p.seg?.path}
+        >
           {c.text.slice(p.start, p.end)}
         </span>
       ))}
@@ -68,18 +76,24 @@ function Panel({ p, c, hovered }: { p: PromptView; c: Comparison; hovered: Signa
       ) : null}
       {applying.map((r) => (
         <p class={s.reason} key={r.issue} data-testid="reason">
-          <a href={r.url} target="_blank" rel="noreferrer noopener">{r.issue}</a>: {r.text}
+          <a href={r.url} target="_blank" rel="noreferrer noopener">
+            {r.issue}
+          </a>
+          : {r.text}
         </p>
       ))}
       {idle.map((r) => (
         <p class={s.idle} key={r.issue} data-testid="idle-reason">
-          <a href={r.url} target="_blank" rel="noreferrer noopener">{r.issue}</a> does not touch this request: no tool has a nested property with a{" "}
-          <code>required</code> list of its own.
+          <a href={r.url} target="_blank" rel="noreferrer noopener">
+            {r.issue}
+          </a>{" "}
+          does not touch this request: no tool has a nested property with a <code>required</code> list of its own.
         </p>
       ))}
       <p class={s.sizes}>
-        <b>now</b> {diff.bytesNow.toLocaleString()} bytes{p.tokens ? `, ${p.tokens.count.toLocaleString()} tokens` : ""} ·{" "}
-        <b>Ollama {c.ollamaVersion}</b> {diff.bytesThen.toLocaleString()} bytes{c.tokenCount !== null ? `, ${c.tokenCount.toLocaleString()} tokens` : ""}
+        <b>now</b> {diff.bytesNow.toLocaleString()} bytes{p.tokens ? `, ${p.tokens.count.toLocaleString()} tokens` : ""}{" "}
+        · <b>Ollama {c.ollamaVersion}</b> {diff.bytesThen.toLocaleString()} bytes
+        {c.tokenCount !== null ? `, ${c.tokenCount.toLocaleString()} tokens` : ""}
       </p>
       {diff.pairs.map((pair) => (
         <div class={s.pair} key={pair.line} data-testid="changed-line">
@@ -132,7 +146,9 @@ export function FamilyCompare({ p, hovered }: { p: PromptView; hovered: Signal<s
           {reasonsOf(cs).map((r, i) => (
             <span key={r.issue}>
               {i > 0 ? ", " : ""}
-              <a href={r.url} target="_blank" rel="noreferrer noopener">{r.issue}</a>
+              <a href={r.url} target="_blank" rel="noreferrer noopener">
+                {r.issue}
+              </a>
             </span>
           ))}
         </span>

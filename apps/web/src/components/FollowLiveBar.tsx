@@ -15,7 +15,12 @@ export function FollowLiveBar({ compact }: { compact?: boolean }) {
   // Paused while another question runs: say so, so the learner knows what "Follow live" would show.
   const elsewhere = on ? 0 : running.filter((id) => id !== trace.traceId.value).length;
   return (
-    <div class={`${s.bar} ${compact ? s.compact : ""}`} data-testid="follow-live" data-on={on ? "true" : "false"} role="status">
+    <div
+      class={`${s.bar} ${compact ? s.compact : ""}`}
+      data-testid="follow-live"
+      data-on={on ? "true" : "false"}
+      role="status"
+    >
       {on ? (
         <span class={s.on} title={running.length ? undefined : "Following live — waiting for the next question"}>
           <i class={`${s.dot} ${running.length ? s.live : ""}`} aria-hidden="true" />
@@ -24,7 +29,10 @@ export function FollowLiveBar({ compact }: { compact?: boolean }) {
       ) : (
         <>
           {/* On stage the header is the question's: the reason goes in the tooltip, the state and the way back stay. */}
-          <span class={s.paused} title={followLive.pausedBecause.value ? `Paused — ${followLive.pausedBecause.value}` : undefined}>
+          <span
+            class={s.paused}
+            title={followLive.pausedBecause.value ? `Paused — ${followLive.pausedBecause.value}` : undefined}
+          >
             Paused{followLive.pausedBecause.value && !compact ? ` — ${followLive.pausedBecause.value}` : ""}
           </span>
           <Button variant="primary" hint="l" onClick={() => followLive.resume()} data-testid="follow-live-resume">
@@ -34,7 +42,11 @@ export function FollowLiveBar({ compact }: { compact?: boolean }) {
       )}
       {elsewhere > 0 ? (
         <span class={s.many} data-testid="follow-live-elsewhere">
-          {compact ? `${elsewhere} running elsewhere` : elsewhere === 1 ? "A question is running in another trace" : `${elsewhere} questions are running in other traces`}
+          {compact
+            ? `${elsewhere} running elsewhere`
+            : elsewhere === 1
+              ? "A question is running in another trace"
+              : `${elsewhere} questions are running in other traces`}
         </span>
       ) : running.length > 1 ? (
         <span class={s.many} data-testid="follow-live-many">

@@ -10,7 +10,13 @@ import { revealMatch, revealNotesChange } from "../models/reveal-match";
 import { useApp } from "./AppContext";
 import s from "./FollowPanel.module.css";
 
-const SIDE: Record<FollowSide, string> = { request: "request", response: "response", prompt: "the prompt the model saw", "raw-output": "the text the model wrote", notes: "notes file (data/db)" };
+const SIDE: Record<FollowSide, string> = {
+  request: "request",
+  response: "response",
+  prompt: "the prompt the model saw",
+  "raw-output": "the text the model wrote",
+  notes: "notes file (data/db)",
+};
 
 function Item({ o }: { o: HopOccurrence }) {
   const { ui, trace, replay } = useApp();
@@ -18,7 +24,16 @@ function Item({ o }: { o: HopOccurrence }) {
   function go(): void {
     replay.goTo(o.hop);
     if (o.side === "notes") return revealNotesChange(o.hop);
-    ui.tab.value = o.side === "prompt" ? "saw" : o.side === "raw-output" ? "wrote" : hop?.kind === "mcp" ? "mcp" : hop?.kind.startsWith("agent") ? "agent" : "wire";
+    ui.tab.value =
+      o.side === "prompt"
+        ? "saw"
+        : o.side === "raw-output"
+          ? "wrote"
+          : hop?.kind === "mcp"
+            ? "mcp"
+            : hop?.kind.startsWith("agent")
+              ? "agent"
+              : "wire";
     revealMatch(o.side === "prompt" ? o.origin : undefined);
   }
   return (
@@ -28,8 +43,22 @@ function Item({ o }: { o: HopOccurrence }) {
           {o.hop || "?"}
         </span>
         <span class={s.where}>
-          {SIDE[o.side]} {o.side === "notes" ? (o.path === "/before" ? "— removed by this call" : "— written by this call") : o.path ? <code>{o.path}</code> : null}
-          {o.origin ? <> ← from <code>{o.origin}</code></> : null}
+          {SIDE[o.side]}{" "}
+          {o.side === "notes" ? (
+            o.path === "/before" ? (
+              "— removed by this call"
+            ) : (
+              "— written by this call"
+            )
+          ) : o.path ? (
+            <code>{o.path}</code>
+          ) : null}
+          {o.origin ? (
+            <>
+              {" "}
+              ← from <code>{o.origin}</code>
+            </>
+          ) : null}
         </span>
         <span class={s.snippet}>
           {o.before}
@@ -55,13 +84,17 @@ export function FollowPanel() {
           Following <mark>{ui.followQuery.value}</mark>
         </h2>
         <span class={s.count}>
-          {follow.loading.value ? "searching every hop…" : `${path.length} place${path.length === 1 ? "" : "s"} in ${hops} hop${hops === 1 ? "" : "s"}, in the order it travelled`}
+          {follow.loading.value
+            ? "searching every hop…"
+            : `${path.length} place${path.length === 1 ? "" : "s"} in ${hops} hop${hops === 1 ? "" : "s"}, in the order it travelled`}
         </span>
         <button type="button" class={s.close} onClick={close} aria-label="Close">
           ✕
         </button>
       </header>
-      {path.length + toolDefinitions.length === 0 && !follow.loading.value ? <p class={s.none}>Not found in this trace. Values are matched ignoring case.</p> : null}
+      {path.length + toolDefinitions.length === 0 && !follow.loading.value ? (
+        <p class={s.none}>Not found in this trace. Values are matched ignoring case.</p>
+      ) : null}
       <div class={s.scroll}>
         <ol class={s.list} data-testid="follow-path">
           {path.map((o, i) => (
@@ -71,7 +104,8 @@ export function FollowPanel() {
         {toolDefinitions.length ? (
           <details class={s.apart} data-testid="follow-tool-definitions">
             <summary>
-              also appears in a tool description ({toolDefinitions.length}) — the tools' own wording, not the value travelling
+              also appears in a tool description ({toolDefinitions.length}) — the tools' own wording, not the value
+              travelling
             </summary>
             <ol class={s.list}>
               {toolDefinitions.map((o, i) => (

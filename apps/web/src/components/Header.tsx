@@ -27,7 +27,13 @@ export function Header() {
       <div class={s.tools}>
         <ConnectionIndicator />
         <ZoomControl />
-        <Button variant="quiet" onClick={togglePresenter} disabled={trace.traceId.value === null} hint="p" title="Presenter mode: large type, one hop at a time">
+        <Button
+          variant="quiet"
+          onClick={togglePresenter}
+          disabled={trace.traceId.value === null}
+          hint="p"
+          title="Presenter mode: large type, one hop at a time"
+        >
           Present
         </Button>
         <Button variant="quiet" onClick={ui.cycleTheme} hint="t" title="Switch between dark and light">

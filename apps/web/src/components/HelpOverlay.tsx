@@ -27,7 +27,9 @@ export function HelpOverlay({ shortcuts = SHORTCUTS }: { shortcuts?: Shortcut[] 
           ))}
         </dl>
         <p class={s.foot}>
-          The address bar keeps the trace and the hop (<code>#/trace/…/hop/5</code>): share the link to open the same view. Select text in a hop to follow it. <kbd>Ctrl</kbd> <kbd>+</kbd> / <kbd>−</kbd> / <kbd>0</kbd> zooms the whole UI.
+          The address bar keeps the trace and the hop (<code>#/trace/…/hop/5</code>): share the link to open the same
+          view. Select text in a hop to follow it. <kbd>Ctrl</kbd> <kbd>+</kbd> / <kbd>−</kbd> / <kbd>0</kbd> zooms the
+          whole UI.
         </p>
       </div>
     </div>

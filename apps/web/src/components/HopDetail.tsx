@@ -51,7 +51,9 @@ export function HopDetail() {
   if (!hop) {
     return (
       <aside class={s.detail}>
-        <p class={s.hint}>Select a hop on the left — or press <kbd>j</kbd> to step through them — to see it in detail.</p>
+        <p class={s.hint}>
+          Select a hop on the left — or press <kbd>j</kbd> to step through them — to see it in detail.
+        </p>
       </aside>
     );
   }
@@ -59,7 +61,12 @@ export function HopDetail() {
   const prev = x && hop.kind === "model-request" ? trace.previousModelRequest(x.id) : undefined;
   const tabs = tabsFor(hop.kind, prev !== undefined);
   const tab = ui.tab.value && tabs.includes(ui.tab.value) ? ui.tab.value : (tabs[0] as DetailTab);
-  const caption = captionFor(hop, x, trace.firstModelRequestId.value, x ? streamStateNow(trace, replay, x, followLive.now.value) : undefined);
+  const caption = captionFor(
+    hop,
+    x,
+    trace.firstModelRequestId.value,
+    x ? streamStateNow(trace, replay, x, followLive.now.value) : undefined,
+  );
   function select(t: DetailTab): void {
     ui.tab.value = t;
   }
@@ -76,7 +83,15 @@ export function HopDetail() {
       <NotesChangePanel hop={hop} />
       <div class={s.tabs} role="tablist">
         {tabs.map((t) => (
-          <button key={t} type="button" role="tab" aria-selected={t === tab} class={`${s.tab} ${t === tab ? s.on : ""}`} onClick={() => select(t)} data-tab={t}>
+          <button
+            key={t}
+            type="button"
+            role="tab"
+            aria-selected={t === tab}
+            class={`${s.tab} ${t === tab ? s.on : ""}`}
+            onClick={() => select(t)}
+            data-tab={t}
+          >
             {TAB_LABELS[t]}
           </button>
         ))}

@@ -25,7 +25,6 @@ interface Props {
   spanEnd: number;
 }
 
-
 function ArrowLine({ arrow, x, hop, double }: { arrow: Arrow; x: ExchangeSummary; hop: Hop; double: boolean }) {
   const { trace, replay } = useApp();
   const from = LANE_X[arrow.from] ?? 0;
@@ -40,7 +39,13 @@ function ArrowLine({ arrow, x, hop, double }: { arrow: Arrow; x: ExchangeSummary
   // While streaming, the label shows the newest text (its end), as it arrives.
   if (streaming && streamed !== null) label = streamed ? `…${streamed.replace(/\s+/g, " ").slice(-36)}` : "streaming…";
   // One duration per exchange: under its response arrow in presenter mode (the waterfall carries it otherwise).
-  const detail = response ? (x.timings.end !== null && !streaming ? formatMs(x.timings.end - x.timings.start) : "…") : x.requestSize ? formatBytes(x.requestSize) : "";
+  const detail = response
+    ? x.timings.end !== null && !streaming
+      ? formatMs(x.timings.end - x.timings.start)
+      : "…"
+    : x.requestSize
+      ? formatBytes(x.requestSize)
+      : "";
   const place = double ? (response ? s.lower : s.upper) : s.single;
   // The label may use the free space beyond the arrow: rightward arrows extend it to the right edge,
   // leftward ones to the left edge, so "tool_calls: append({...})" is readable, not "tool_c…".
@@ -59,11 +64,16 @@ function ArrowLine({ arrow, x, hop, double }: { arrow: Arrow; x: ExchangeSummary
         <span class={s.line} />
       </div>
       <span class={`${s.label} ${place}`} data-align={labelRight ? "start" : "end"} style={labelStyle} title={label}>
-        <span class={s.labelText} data-label="">{label}</span>
+        <span class={s.labelText} data-label="">
+          {label}
+        </span>
         {streaming ? <span class={s.caret} aria-hidden="true" /> : null}
       </span>
       {detail && !double ? (
-        <span class={`${s.detail} ${response ? s.duration : ""}`} style={labelRight ? { left: `${from}%` } : { right: `${100 - from}%` }}>
+        <span
+          class={`${s.detail} ${response ? s.duration : ""}`}
+          style={labelRight ? { left: `${from}%` } : { right: `${100 - from}%` }}
+        >
           {detail}
         </span>
       ) : null}
@@ -106,8 +116,16 @@ export function HopRow({ hop, top, height, band = 0, spanStart, spanEnd }: Props
         {hop.arrows.map((a) => (
           <ArrowLine key={a.direction} arrow={a} x={x} hop={hop} double={hop.arrows.length > 1} />
         ))}
-        {outcome === "tool-error" ? <span class={`${s.flag} ${s.toolError}`} data-flag="">tool error</span> : null}
-        {outcome === "error" || outcome === "protocol-error" ? <span class={`${s.flag} ${s.error}`} data-flag="">{outcome === "protocol-error" ? "protocol error" : "error"}</span> : null}
+        {outcome === "tool-error" ? (
+          <span class={`${s.flag} ${s.toolError}`} data-flag="">
+            tool error
+          </span>
+        ) : null}
+        {outcome === "error" || outcome === "protocol-error" ? (
+          <span class={`${s.flag} ${s.error}`} data-flag="">
+            {outcome === "protocol-error" ? "protocol error" : "error"}
+          </span>
+        ) : null}
       </div>
       <Waterfall hop={hop} x={x} spanStart={spanStart} spanEnd={spanEnd} />
     </div>

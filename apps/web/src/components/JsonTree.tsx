@@ -25,7 +25,12 @@ function render(value: unknown, path: string, indent: string, hovered: string | 
         ? "[]"
         : [
             "[\n",
-            ...value.map((v, i) => [indent, "  ", render(v, `${path}/${i}`, `${indent}  `, hovered), i < value.length - 1 ? ",\n" : "\n"]),
+            ...value.map((v, i) => [
+              indent,
+              "  ",
+              render(v, `${path}/${i}`, `${indent}  `, hovered),
+              i < value.length - 1 ? ",\n" : "\n",
+            ]),
             indent,
             "]",
           ];

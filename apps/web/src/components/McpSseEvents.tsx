@@ -34,7 +34,10 @@ export function McpSseEvents({ exchange }: { exchange: Exchange }) {
         The answer as an event stream (text/event-stream): {events.length} event{events.length === 1 ? "" : "s"}
       </h3>
       {exchange.responseBody.truncated ? (
-        <p class={s.note}>Only the first {formatBytes(exchange.responseBody.storedSize)} of {formatBytes(exchange.responseBody.size)} were kept: later events are not shown.</p>
+        <p class={s.note}>
+          Only the first {formatBytes(exchange.responseBody.storedSize)} of {formatBytes(exchange.responseBody.size)}{" "}
+          were kept: later events are not shown.
+        </p>
       ) : null}
       <ol class={s.list}>
         {events.map((e) => {

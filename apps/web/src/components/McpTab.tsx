@@ -15,17 +15,27 @@ import { ToolsTable } from "./ToolsTable";
 
 export const OUTCOME: Record<string, { label: string; text: string }> = {
   ok: { label: "ok", text: "The call succeeded." },
-  "tool-error": { label: "tool error", text: "A normal result with isError: true. It is meant for the model: the host pastes it back, and the model can correct its arguments and try again." },
-  "protocol-error": { label: "protocol error", text: "A JSON-RPC error object: the request itself was invalid (unknown tool, bad JSON, missing headers). It is a bug in the caller, for the developer — not something the model can fix." },
+  "tool-error": {
+    label: "tool error",
+    text: "A normal result with isError: true. It is meant for the model: the host pastes it back, and the model can correct its arguments and try again.",
+  },
+  "protocol-error": {
+    label: "protocol error",
+    text: "A JSON-RPC error object: the request itself was invalid (unknown tool, bad JSON, missing headers). It is a bug in the caller, for the developer — not something the model can fix.",
+  },
   notification: { label: "notification", text: "A JSON-RPC notification: no id, so no answer is expected." },
-  "http-error": { label: "HTTP error", text: "The MCP server answered with an HTTP error status and no JSON-RPC message." },
+  "http-error": {
+    label: "HTTP error",
+    text: "The MCP server answered with an HTTP error status and no JSON-RPC message.",
+  },
   pending: { label: "waiting", text: "No answer yet." },
 };
 
 export function McpTab({ x }: { x: ExchangeSummary }) {
   const { trace } = useApp();
   const c = x.classification;
-  if (c.kind !== "mcp") return <p class={s.note}>{isNoStreamAnswer(x) ? NO_STREAM_NOTE : "This exchange is not an MCP message."}</p>;
+  if (c.kind !== "mcp")
+    return <p class={s.note}>{isNoStreamAnswer(x) ? NO_STREAM_NOTE : "This exchange is not an MCP message."}</p>;
   const o = OUTCOME[c.outcome] ?? { label: c.outcome, text: "" };
   const full = trace.full.value.get(x.id);
   const responseText = full?.status === "ready" ? bodyText(full.value.responseBody) : "";
@@ -90,7 +100,8 @@ export function McpTab({ x }: { x: ExchangeSummary }) {
       {tools ? (
         <section>
           <h3 class={s.heading}>
-            {tools.length} tool{tools.length === 1 ? "" : "s"} declared — the host will put each one, word for word, into the prompt
+            {tools.length} tool{tools.length === 1 ? "" : "s"} declared — the host will put each one, word for word,
+            into the prompt
           </h3>
           <ToolsTable rows={tools} />
         </section>

@@ -7,7 +7,10 @@ export function ModelBadge() {
   const c = ask.config.value;
   if (!c) {
     return (
-      <span class={`${s.badge} ${s.unknown}`} title={ask.configError.value ?? "Asking the recorder which model is behind it…"}>
+      <span
+        class={`${s.badge} ${s.unknown}`}
+        title={ask.configError.value ?? "Asking the recorder which model is behind it…"}
+      >
         model: ?
       </span>
     );
@@ -21,12 +24,19 @@ export function ModelBadge() {
         : "The recorder could not reach the model server yet.";
   return (
     <span class={s.wrap}>
-      <span class={`${s.badge} ${c.simulated === true ? s.sim : c.simulated === false ? s.real : s.unknown}`} title={title} data-testid="model-badge">
+      <span
+        class={`${s.badge} ${c.simulated === true ? s.sim : c.simulated === false ? s.real : s.unknown}`}
+        title={title}
+        data-testid="model-badge"
+      >
         {label}
         {c.ollamaVersion && c.simulated === false ? ` ${c.ollamaVersion}` : ""}
       </span>
       {c.lesson ? (
-        <span class={`${s.badge} ${s.lesson}`} title="A workshop lesson is on: the stand-in model misbehaves on purpose">
+        <span
+          class={`${s.badge} ${s.lesson}`}
+          title="A workshop lesson is on: the stand-in model misbehaves on purpose"
+        >
           lesson: {c.lesson}
         </span>
       ) : null}

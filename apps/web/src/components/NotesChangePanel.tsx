@@ -11,7 +11,9 @@ import s from "./NotesChangePanel.module.css";
 export function NotesChangePanel({ hop, large }: { hop: Hop; large?: boolean }) {
   const { notes, replay } = useApp();
   const hops = replay.visibleHops.value;
-  const mine = changesAt(notes.changes.value, replay.start.value, replay.cursor.value).filter((c) => hopOfChange(hops, c)?.number === hop.number);
+  const mine = changesAt(notes.changes.value, replay.start.value, replay.cursor.value).filter(
+    (c) => hopOfChange(hops, c)?.number === hop.number,
+  );
   if (mine.length === 0) return null;
   return (
     <>
@@ -19,7 +21,12 @@ export function NotesChangePanel({ hop, large }: { hop: Hop; large?: boolean }) 
         const v = viewOf(c);
         const bytes = bytesOf(c);
         return (
-          <section key={c.id} class={`${s.panel} ${large ? s.large : ""} ${v.destructive ? s.destructive : ""}`} data-testid="notes-change" aria-label="The notes file changed">
+          <section
+            key={c.id}
+            class={`${s.panel} ${large ? s.large : ""} ${v.destructive ? s.destructive : ""}`}
+            data-testid="notes-change"
+            aria-label="The notes file changed"
+          >
             <h3 class={s.head}>
               <code class={s.file}>{c.file}</code> {v.headline}
               <span class={s.cause}>

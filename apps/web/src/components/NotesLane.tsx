@@ -68,7 +68,14 @@ export function NotesLaneName() {
   const w = notes.watch.value;
   const now = notes.current.value;
   const lines = now?.encoding === "utf8" ? noteLines(now.data) : null;
-  const content = w?.state !== "watching" ? "" : now === null ? " Now: no file." : lines === null ? ` Now: ${now.size} bytes, not text.` : ` Now: ${lines.length} note${lines.length === 1 ? "" : "s"}${lines.length ? ` — ${lines.slice(0, 5).join(" / ")}${lines.length > 5 ? " …" : ""}` : ""}.`;
+  const content =
+    w?.state !== "watching"
+      ? ""
+      : now === null
+        ? " Now: no file."
+        : lines === null
+          ? ` Now: ${now.size} bytes, not text.`
+          : ` Now: ${lines.length} note${lines.length === 1 ? "" : "s"}${lines.length ? ` — ${lines.slice(0, 5).join(" / ")}${lines.length > 5 ? " …" : ""}` : ""}.`;
   const label = w === null ? "notes file" : w.state === "watching" ? w.file : "notes file: not visible";
   const help =
     w === null
@@ -79,7 +86,11 @@ export function NotesLaneName() {
           ? `The MCP server is at ${w.upstream}: its notes file is on another machine, so the recorder cannot show its changes.`
           : "The recorder does not watch the notes file (NOTES_FILE=off).";
   return (
-    <span class={`${s.name} ${w && w.state !== "watching" ? s.blind : ""}`} title={help + content} data-testid="notes-lane-name">
+    <span
+      class={`${s.name} ${w && w.state !== "watching" ? s.blind : ""}`}
+      title={help + content}
+      data-testid="notes-lane-name"
+    >
       {label}
     </span>
   );

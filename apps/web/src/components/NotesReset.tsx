@@ -28,7 +28,8 @@ export function NotesReset() {
     <span class={s.reset}>
       {out ? (
         <span class={s.outside} data-testid="notes-outside" title={viewOf(out).cause}>
-          <code>{out.file}</code> changed with no tool call running: {viewOf(out).headline} · {new Date(out.at).toLocaleTimeString()}
+          <code>{out.file}</code> changed with no tool call running: {viewOf(out).headline} ·{" "}
+          {new Date(out.at).toLocaleTimeString()}
         </span>
       ) : null}
       {/* "Notes file [empty]" read as the file's state ("the file is empty") while it held notes: this is a choice to reset to. */}

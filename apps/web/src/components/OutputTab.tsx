@@ -24,7 +24,10 @@ export function OutputTab({ x }: { x: ExchangeSummary }) {
     return (
       <div class={s.tab}>
         <h3 class={s.heading}>
-          Arriving now… <span class={s.badge} title={RAW_OUTPUT_NOTE}>reconstructed</span>
+          Arriving now…{" "}
+          <span class={s.badge} title={RAW_OUTPUT_NOTE}>
+            reconstructed
+          </span>
         </h3>
         <pre class={`${s.raw} ${s.live}`} data-testid="streaming-text">
           {text ?? "(waiting for the first token)"}
@@ -38,9 +41,16 @@ export function OutputTab({ x }: { x: ExchangeSummary }) {
       <div class={s.split}>
         <div class={s.col}>
           <h3 class={s.heading}>
-            The text the model generated <span class={s.badge} title={RAW_OUTPUT_NOTE}>reconstructed</span>
+            The text the model generated{" "}
+            <span class={s.badge} title={RAW_OUTPUT_NOTE}>
+              reconstructed
+            </span>
           </h3>
-          <Loading value={trace.views.value.get(x.id)} what="the model's raw output" retry={() => void trace.loadViews(x.id)}>
+          <Loading
+            value={trace.views.value.get(x.id)}
+            what="the model's raw output"
+            retry={() => void trace.loadViews(x.id)}
+          >
             {(v) =>
               v.rawOutput ? (
                 <>
@@ -49,7 +59,10 @@ export function OutputTab({ x }: { x: ExchangeSummary }) {
                   </pre>
                   {v.rawOutput.tokens ? (
                     <p class={s.note} data-testid="generated-count">
-                      {generatedAgreement(v.rawOutput.tokens.count, x.classification.kind === "model.chat" ? x.classification.evalCount : undefined)}
+                      {generatedAgreement(
+                        v.rawOutput.tokens.count,
+                        x.classification.kind === "model.chat" ? x.classification.evalCount : undefined,
+                      )}
                     </p>
                   ) : null}
                 </>
@@ -64,7 +77,8 @@ export function OutputTab({ x }: { x: ExchangeSummary }) {
           {toolCalls.length > 0 ? (
             <>
               <p class={s.note}>
-                <code>{shape.field}</code> — {toolCalls.length} call{toolCalls.length === 1 ? "" : "s"}. {shape.note} The model only asked; the host decides whether to run them.
+                <code>{shape.field}</code> — {toolCalls.length} call{toolCalls.length === 1 ? "" : "s"}. {shape.note}{" "}
+                The model only asked; the host decides whether to run them.
               </p>
               <pre class={s.parsed} data-testid="parsed-tool-calls">
                 {JSON.stringify(shape.value, null, 2)}

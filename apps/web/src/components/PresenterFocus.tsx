@@ -29,14 +29,19 @@ function McpFocus({ x }: { x: ExchangeSummary }) {
   const c = x.classification;
   if (c.kind !== "mcp") return null;
   const full = trace.full.value.get(x.id);
-  const tools = c.method === "tools/list" && full?.status === "ready" ? toolRows(bodyText(full.value.responseBody)) : null;
+  const tools =
+    c.method === "tools/list" && full?.status === "ready" ? toolRows(bodyText(full.value.responseBody)) : null;
   const o = OUTCOME[c.outcome];
   return (
     <div class={s.col}>
       <p class={s.method}>
         <code>{c.method}</code> {c.toolName ? <b>{c.toolName}</b> : null}
       </p>
-      {tools ? <ToolsTable rows={tools} /> : c.method === "tools/list" ? <p class={s.note}>Loading the tools…</p> : null}
+      {tools ? (
+        <ToolsTable rows={tools} />
+      ) : c.method === "tools/list" ? (
+        <p class={s.note}>Loading the tools…</p>
+      ) : null}
       {c.arguments ? (
         <>
           <h3 class={s.label}>Arguments (chosen by the model, sent by the host)</h3>
@@ -45,7 +50,13 @@ function McpFocus({ x }: { x: ExchangeSummary }) {
       ) : null}
       {c.resultText || c.errorMessage ? (
         <>
-          <h3 class={s.label}>{c.outcome === "ok" ? "Result (pasted back to the model)" : c.outcome === "tool-error" ? "Tool error (for the model)" : "Protocol error (for the developer)"}</h3>
+          <h3 class={s.label}>
+            {c.outcome === "ok"
+              ? "Result (pasted back to the model)"
+              : c.outcome === "tool-error"
+                ? "Tool error (for the model)"
+                : "Protocol error (for the developer)"}
+          </h3>
           <pre class={`${s.big} ${c.outcome === "ok" ? "" : s.err}`} data-testid="presenter-result">
             {c.errorCode !== undefined ? `${c.errorCode} ` : ""}
             {c.resultText ?? c.errorMessage}
@@ -69,7 +80,7 @@ export function PresenterFocus({ hop, x }: Props) {
   const views = v?.status === "ready" ? v.value : undefined;
   switch (hop.kind) {
     case "agent-request":
-      return <blockquote class={s.quote}>{c.kind === "agent" ? c.message ?? "" : `${x.method} ${x.url}`}</blockquote>;
+      return <blockquote class={s.quote}>{c.kind === "agent" ? (c.message ?? "") : `${x.method} ${x.url}`}</blockquote>;
     case "agent-response":
       return (
         <div class={s.agent} data-testid="presenter-reply">
@@ -81,10 +92,20 @@ export function PresenterFocus({ hop, x }: Props) {
         <div class={`${s.col} ${s.fill}`}>
           <PromptInfo p={views.prompt} promptEvalCount={c.kind === "model.chat" ? c.promptEvalCount : undefined} />
           <TokenBudget x={x} compact />
-          {views.diff ? <h3 class={s.label}>New since the previous request (dimmed: resent)</h3> : <h3 class={s.label}>The prompt, as the model received it — its end</h3>}
+          {views.diff ? (
+            <h3 class={s.label}>New since the previous request (dimmed: resent)</h3>
+          ) : (
+            <h3 class={s.label}>The prompt, as the model received it — its end</h3>
+          )}
           {/* Its own scroll box, so opening at the prompt's end keeps the counts above in view. */}
           <div class={s.scroll}>
-            <PromptText text={views.prompt.text} segments={views.prompt.segments} hovered={hovered} newFrom={views.diff?.commonPrefixLength} large />
+            <PromptText
+              text={views.prompt.text}
+              segments={views.prompt.segments}
+              hovered={hovered}
+              newFrom={views.diff?.commonPrefixLength}
+              large
+            />
           </div>
         </div>
       ) : (
@@ -96,9 +117,13 @@ export function PresenterFocus({ hop, x }: Props) {
         <div class={s.col}>
           <h3 class={s.label}>The model wrote (reconstructed)</h3>
           <pre class={s.big} data-testid="presenter-output">
-            {views?.rawOutput?.text ?? (c.kind === "model.chat" ? c.content ?? "" : "")}
+            {views?.rawOutput?.text ?? (c.kind === "model.chat" ? (c.content ?? "") : "")}
           </pre>
-          {views?.rawOutput?.tokens ? <p class={s.note}>{generatedAgreement(views.rawOutput.tokens.count, c.kind === "model.chat" ? c.evalCount : undefined)}</p> : null}
+          {views?.rawOutput?.tokens ? (
+            <p class={s.note}>
+              {generatedAgreement(views.rawOutput.tokens.count, c.kind === "model.chat" ? c.evalCount : undefined)}
+            </p>
+          ) : null}
         </div>
       );
     }

@@ -53,7 +53,19 @@ export function PresenterView({ status }: { status?: ComponentChildren }) {
           {ui.followOpen.value ? <FollowPanel /> : null}
         </div>
         <div class={s.right}>
-          {hop ? <Caption number={hop.number} kind={hop.kind} caption={captionFor(hop, x, trace.firstModelRequestId.value, x ? streamStateNow(trace, replay, x, followLive.now.value) : undefined)} large /> : null}
+          {hop ? (
+            <Caption
+              number={hop.number}
+              kind={hop.kind}
+              caption={captionFor(
+                hop,
+                x,
+                trace.firstModelRequestId.value,
+                x ? streamStateNow(trace, replay, x, followLive.now.value) : undefined,
+              )}
+              large
+            />
+          ) : null}
           <div class={s.focus} data-testid="presenter-focus">
             {hop ? <NotesChangePanel hop={hop} large /> : null}
             {hop && x ? <PresenterFocus hop={hop} x={x} /> : <p class={s.hint}>Press → to start.</p>}

@@ -15,13 +15,21 @@ export function PromptSource({ p, promptEvalCount }: { p: PromptView; promptEval
   return (
     <>
       {serverCountOnly ? (
-        <b data-testid="server-token-count" title="prompt_eval_count in the model server's response; hopscope's tokenizer (Qwen2.5's) does not count this model's prompts">
+        <b
+          data-testid="server-token-count"
+          title="prompt_eval_count in the model server's response; hopscope's tokenizer (Qwen2.5's) does not count this model's prompts"
+        >
           {promptEvalCount.toLocaleString()} tokens, as the server counted
         </b>
       ) : null}
       {src?.renderedBy === "server" ? (
-        <span class={s.server} data-testid="server-rendered" title="The model server built this prompt itself (Go code, not a template), so hopscope shows the server's own _debug_render_only render instead of reconstructing it">
-          rendered by the server{src.renderer ? `'s built-in ${src.renderer} renderer` : "'s chat template"} (its own render{src.renderedAt ? `, from ${src.renderedAt}` : ""})
+        <span
+          class={s.server}
+          data-testid="server-rendered"
+          title="The model server built this prompt itself (Go code, not a template), so hopscope shows the server's own _debug_render_only render instead of reconstructing it"
+        >
+          rendered by the server{src.renderer ? `'s built-in ${src.renderer} renderer` : "'s chat template"} (its own
+          render{src.renderedAt ? `, from ${src.renderedAt}` : ""})
         </span>
       ) : null}
     </>

@@ -39,7 +39,11 @@ export function PromptInfo({ p, promptEvalCount }: { p: PromptView; promptEvalCo
     <div class={s.info}>
       {agree && p.tokens ? (
         <details class={s.status}>
-          <summary class={agree.equal ? s.verified : s.unverified} data-testid="token-count" data-count={p.tokens.count}>
+          <summary
+            class={agree.equal ? s.verified : s.unverified}
+            data-testid="token-count"
+            data-count={p.tokens.count}
+          >
             {agree.text}
           </summary>
           <p class={s.note}>{agree.detail}</p>
@@ -48,13 +52,20 @@ export function PromptInfo({ p, promptEvalCount }: { p: PromptView; promptEvalCo
       <PromptSource p={p} promptEvalCount={promptEvalCount} />
       {p.source?.renderedBy === "server" ? null : (
         <details class={s.status}>
-          <summary class={p.verified && !p.verified.match ? s.mismatch : p.verified ? s.verified : undefined} data-testid={p.verified?.match ? "verified" : undefined}>
+          <summary
+            class={p.verified && !p.verified.match ? s.mismatch : p.verified ? s.verified : undefined}
+            data-testid={p.verified?.match ? "verified" : undefined}
+          >
             rendered as Ollama {p.ollamaVersion} does
-            <span data-testid="ollama-family">{familyLabel(p.ollamaVersion) ? ` — the ${familyLabel(p.ollamaVersion)} family` : ""}</span>; {checked}
+            <span data-testid="ollama-family">
+              {familyLabel(p.ollamaVersion) ? ` — the ${familyLabel(p.ollamaVersion)} family` : ""}
+            </span>
+            ; {checked}
           </summary>
           <p class={s.note}>
-            The model server turns the JSON into this text with the model's chat template; details change across Ollama versions (here the tools are printed{" "}
-            {p.toolFormat === "json" ? "as JSON" : "as a Go struct dump"}). hopscope renders it the way Ollama {p.ollamaVersion} does.{" "}
+            The model server turns the JSON into this text with the model's chat template; details change across Ollama
+            versions (here the tools are printed {p.toolFormat === "json" ? "as JSON" : "as a Go struct dump"}).
+            hopscope renders it the way Ollama {p.ollamaVersion} does.{" "}
             {p.verified
               ? `It also asked the real server to render ${p.verified.sent === "native" ? "the native request" : "the same request"} (_debug_render_only)${p.verified.endpoint ? ` at ${p.verified.endpoint}` : ""} and compared the two.`
               : "Only a real Ollama can confirm it (it renders a request on demand with _debug_render_only); the stand-in model cannot."}
@@ -69,10 +80,14 @@ export function PromptInfo({ p, promptEvalCount }: { p: PromptView; promptEvalCo
 
 /** Which endpoint checks this request, and why not the dialect's own when it cannot (dialects/debug-render.ts). */
 function VerifyRouteNote({ route, verified }: { route: NonNullable<PromptView["verifyRoute"]>; verified: boolean }) {
-  const what = route.sent === "client" ? "the client's own request, so Ollama's conversion is checked as well as its render" : "the native request";
+  const what =
+    route.sent === "client"
+      ? "the client's own request, so Ollama's conversion is checked as well as its render"
+      : "the native request";
   return (
     <p class={s.note} data-testid="verify-route">
-      {verified ? "Checked at" : "A live Ollama is asked at"} <code>{route.endpoint}</code> with {what}.{route.note ? ` ${route.note}` : ""}
+      {verified ? "Checked at" : "A live Ollama is asked at"} <code>{route.endpoint}</code> with {what}.
+      {route.note ? ` ${route.note}` : ""}
     </p>
   );
 }
@@ -87,9 +102,13 @@ function FirstDifference({ v }: { v: NonNullable<PromptView["verified"]> }) {
   return (
     <dl class={s.difference} data-testid="first-difference">
       <dt>hopscope</dt>
-      <dd><code>{cut(v.ours)}</code></dd>
+      <dd>
+        <code>{cut(v.ours)}</code>
+      </dd>
       <dt>the server</dt>
-      <dd><code>{cut(v.server)}</code></dd>
+      <dd>
+        <code>{cut(v.server)}</code>
+      </dd>
     </dl>
   );
 }
@@ -124,30 +143,39 @@ export function PromptTab({ x }: { x: ExchangeSummary }) {
           <div class={s.tab}>
             <PromptInfo p={v.prompt} promptEvalCount={promptEvalCount} />
             {x.classification.kind === "model.chat" ? (
-              <button type="button" class={s.shapesBtn} onClick={() => shapes.open(x.id)} data-testid="open-three-shapes"
-                title="This turn as Ollama, OpenAI and Anthropic clients send it, and the one prompt they all become">
+              <button
+                type="button"
+                class={s.shapesBtn}
+                onClick={() => shapes.open(x.id)}
+                data-testid="open-three-shapes"
+                title="This turn as Ollama, OpenAI and Anthropic clients send it, and the one prompt they all become"
+              >
                 Three shapes: this turn in Ollama, OpenAI and Anthropic form
               </button>
             ) : null}
             {shapes.openFor.value === x.id ? <ThreeShapesView /> : null}
-            {v.prompt.conversion ? <ConversionLayer c={v.prompt.conversion} hovered={hovered} path={pathOnly(x.url)} /> : null}
+            {v.prompt.conversion ? (
+              <ConversionLayer c={v.prompt.conversion} hovered={hovered} path={pathOnly(x.url)} />
+            ) : null}
             {v.diff ? (
               <p class={s.note}>
-                Dimmed: the {v.diff.commonPrefixLength.toLocaleString()} characters this prompt shares with the previous request's — the host resent
-                the whole conversation. Only the end is new.
+                Dimmed: the {v.diff.commonPrefixLength.toLocaleString()} characters this prompt shares with the previous
+                request's — the host resent the whole conversation. Only the end is new.
               </p>
             ) : null}
             {v.prompt.toolFormat === "struct-dump" && v.prompt.segments.some((seg) => seg.kind === "tool") ? (
               <p class={s.warn}>
-                Ollama 0.14 and later print the tools into the prompt as a Go struct dump (<code>{"{append Append… {object <nil> …}}"}</code>),
-                not as JSON. That is a known regression, and it is what the model really sees from those versions.
+                Ollama 0.14 and later print the tools into the prompt as a Go struct dump (
+                <code>{"{append Append… {object <nil> …}}"}</code>), not as JSON. That is a known regression, and it is
+                what the model really sees from those versions.
               </p>
             ) : null}
             <FamilyCompare p={v.prompt} hovered={hovered} />
             {v.prompt.notes.length ? (
               <details class={s.notes}>
                 <summary>
-                  {v.prompt.notes.length} note{v.prompt.notes.length === 1 ? "" : "s"} on how the model server rendered this request
+                  {v.prompt.notes.length} note{v.prompt.notes.length === 1 ? "" : "s"} on how the model server rendered
+                  this request
                 </summary>
                 {v.prompt.notes.map((n) => (
                   <p key={n} class={s.note}>
@@ -176,11 +204,20 @@ export function PromptTab({ x }: { x: ExchangeSummary }) {
                 {showTokens.value && v.prompt.tokens ? (
                   <TokenView tokens={v.prompt.tokens} />
                 ) : (
-                  <PromptText text={v.prompt.text} segments={linkedToClient(v.prompt)} hovered={hovered} newFrom={v.diff?.commonPrefixLength} />
+                  <PromptText
+                    text={v.prompt.text}
+                    segments={linkedToClient(v.prompt)}
+                    hovered={hovered}
+                    newFrom={v.diff?.commonPrefixLength}
+                  />
                 )}
               </div>
               <div class={s.col}>
-                <h3 class={s.heading}>{v.prompt.conversion ? `The JSON the client sent (${v.prompt.conversion.label})` : "The JSON the host sent"}</h3>
+                <h3 class={s.heading}>
+                  {v.prompt.conversion
+                    ? `The JSON the client sent (${v.prompt.conversion.label})`
+                    : "The JSON the host sent"}
+                </h3>
                 {full?.status === "ready" && request === undefined ? (
                   <BodyView body={full.value.requestBody} />
                 ) : request === undefined ? (

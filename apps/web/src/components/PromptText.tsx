@@ -67,17 +67,23 @@ export function PromptText({ text, segments, hovered, large, newFrom }: Props) {
     ro.observe(pre);
     if (pre.parentElement) ro.observe(pre.parentElement);
     const stop = (): void => ro.disconnect();
-    for (const ev of ["wheel", "pointerdown", "touchstart", "keydown"]) pre.parentElement?.addEventListener(ev, stop, { once: true, passive: true });
+    for (const ev of ["wheel", "pointerdown", "touchstart", "keydown"])
+      pre.parentElement?.addEventListener(ev, stop, { once: true, passive: true });
     return stop;
   }, [text, newFrom]);
   const parts = pieces(text, segments, newFrom).map((p, i) => {
     const resent = newFrom !== undefined && p.end <= newFrom;
-    const cls = [p.seg ? s.seg : "", p.seg && relatedPaths(p.seg.path, hovered.value) ? s.hl : "", resent ? s.resent : ""].join(" ");
-    const marker = newFrom !== undefined && p.start === newFrom && newFrom > 0 ? (
-      <span key={`m${i}`} class={s.newMarker} aria-label="new since the previous request" data-new-marker="">
-        new since the previous request ▾
-      </span>
-    ) : null;
+    const cls = [
+      p.seg ? s.seg : "",
+      p.seg && relatedPaths(p.seg.path, hovered.value) ? s.hl : "",
+      resent ? s.resent : "",
+    ].join(" ");
+    const marker =
+      newFrom !== undefined && p.start === newFrom && newFrom > 0 ? (
+        <span key={`m${i}`} class={s.newMarker} aria-label="new since the previous request" data-new-marker="">
+          new since the previous request ▾
+        </span>
+      ) : null;
     const span = p.seg ? (
       <span
         key={i}
@@ -105,7 +111,13 @@ export function PromptText({ text, segments, hovered, large, newFrom }: Props) {
     hovered.value = null;
   }
   return (
-    <pre ref={ref} class={`${s.prompt} ${large ? s.large : ""}`} onMouseOver={onOver} onMouseLeave={onLeave} data-testid="rendered-prompt">
+    <pre
+      ref={ref}
+      class={`${s.prompt} ${large ? s.large : ""}`}
+      onMouseOver={onOver}
+      onMouseLeave={onLeave}
+      data-testid="rendered-prompt"
+    >
       {parts}
     </pre>
   );

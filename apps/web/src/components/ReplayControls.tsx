@@ -34,7 +34,11 @@ export function ReplayControls() {
       <Button
         variant={replay.playing.value ? "default" : "quiet"}
         onClick={replay.advance}
-        title={step ? "Show the next hop, its streamed text at the recorded pace (Space)" : "Auto-advance; holds at the key hops (Space)"}
+        title={
+          step
+            ? "Show the next hop, its streamed text at the recorded pace (Space)"
+            : "Auto-advance; holds at the key hops (Space)"
+        }
         data-testid="play"
       >
         {step ? (replay.active.value ? "▶ Next" : "▶ Replay") : replay.playing.value ? "❚❚ Pause" : "▶ Play"}
@@ -42,10 +46,22 @@ export function ReplayControls() {
       <Button variant="quiet" onClick={forward} title="Next hop, at once (j / →)" aria-label="Next hop">
         ▶▶
       </Button>
-      <Button variant="quiet" onClick={replay.toggleMode} title="Step (Space per hop) or auto-advance (m)" data-testid="replay-mode">
+      <Button
+        variant="quiet"
+        onClick={replay.toggleMode}
+        title="Step (Space per hop) or auto-advance (m)"
+        data-testid="replay-mode"
+      >
         {step ? "step" : "auto"}
       </Button>
-      <select class={s.speed} value={String(replay.speed.value)} onChange={onSpeed} title="Replay speed (f faster, s slower)" data-testid="speed" aria-label="Replay speed">
+      <select
+        class={s.speed}
+        value={String(replay.speed.value)}
+        onChange={onSpeed}
+        title="Replay speed (f faster, s slower)"
+        data-testid="speed"
+        aria-label="Replay speed"
+      >
         {SPEEDS.map((v) => (
           <option key={v} value={String(v)}>
             {v}×
@@ -57,7 +73,8 @@ export function ReplayControls() {
       </span>
       {replay.active.value ? (
         <span class={s.time} title="Replay position: recorded time since the question was sent">
-          {formatMs(Math.max(0, replay.cursor.value ?? 0))} / {formatMs(replay.events.value[replay.events.value.length - 1]?.t ?? 0)}
+          {formatMs(Math.max(0, replay.cursor.value ?? 0))} /{" "}
+          {formatMs(replay.events.value[replay.events.value.length - 1]?.t ?? 0)}
         </span>
       ) : null}
       <ReplayStatus />

@@ -36,11 +36,17 @@ export function SequenceView({ fit = false }: { fit?: boolean }) {
   const viewport = useSignal(600);
   const hops = replay.visibleHops.value;
   const xs = trace.list.value;
-  const reached = xs.some((x) => x.timings.end === null) ? Math.max(...xs.map((x) => x.timings.end ?? x.timings.firstByte ?? x.timings.start)) : Number.POSITIVE_INFINITY;
+  const reached = xs.some((x) => x.timings.end === null)
+    ? Math.max(...xs.map((x) => x.timings.end ?? x.timings.firstByte ?? x.timings.start))
+    : Number.POSITIVE_INFINITY;
   const marks = laneMarks(hops, changesAt(notes.changes.value, replay.start.value, replay.cursor.value), reached);
   const perRow = hops.map((h) => marks.filter((m) => m.hop === h).length);
   const rem = remPx();
-  const layout = layoutRows(perRow, { base: ROW_REM, compactBelow: ROOMY_REM, ...(fit ? { fit: { viewport: viewport.value / rem - NAME_STRIP_REM, min: MIN_FIT_REM } } : {}) });
+  const layout = layoutRows(perRow, {
+    base: ROW_REM,
+    compactBelow: ROOMY_REM,
+    ...(fit ? { fit: { viewport: viewport.value / rem - NAME_STRIP_REM, min: MIN_FIT_REM } } : {}),
+  });
   // The effect below outlives this render: it reads the latest layout from here.
   const latest = useRef(layout);
   latest.current = layout;
@@ -115,7 +121,12 @@ export function SequenceView({ fit = false }: { fit?: boolean }) {
                 : "Waiting for the first hop…"}
           </p>
         ) : (
-          <div class={s.rows} style={{ height: `${NAME_STRIP_REM + layout.total}rem` }} role="list" data-compact={layout.compact ? "true" : undefined}>
+          <div
+            class={s.rows}
+            style={{ height: `${NAME_STRIP_REM + layout.total}rem` }}
+            role="list"
+            data-compact={layout.compact ? "true" : undefined}
+          >
             {hops.slice(first, last).map((hop, i) => (
               <HopRow
                 key={hop.number}
@@ -132,20 +143,35 @@ export function SequenceView({ fit = false }: { fit?: boolean }) {
         )}
         {!fit && hops.length > 0 && hops.length < 12 ? (
           <p class={s.hint}>
-            Click a hop to open it · <kbd>j</kbd> <kbd>k</kbd> step · <kbd>r</kbd> replay · <kbd>p</kbd> present · <kbd>?</kbd> all keys
+            Click a hop to open it · <kbd>j</kbd> <kbd>k</kbd> step · <kbd>r</kbd> replay · <kbd>p</kbd> present ·{" "}
+            <kbd>?</kbd> all keys
           </p>
         ) : null}
       </div>
       {overflowing ? (
         // Below the rows, never over them: which way the hidden hops are, and a click (or ←/→, j/k) goes there.
         <div class={s.overflow} data-testid="hops-out-of-view">
-          <button type="button" class={s.more} disabled={above === 0} onClick={() => scrollBy(-1)} data-testid="hops-above" title="Scroll up (or step back with k / ←)">
+          <button
+            type="button"
+            class={s.more}
+            disabled={above === 0}
+            onClick={() => scrollBy(-1)}
+            data-testid="hops-above"
+            title="Scroll up (or step back with k / ←)"
+          >
             ▲ {above} hop{above === 1 ? "" : "s"} above
           </button>
           <span class={s.moreHint}>
             <kbd>←</kbd> <kbd>→</kbd> step through them
           </span>
-          <button type="button" class={s.more} disabled={below === 0} onClick={() => scrollBy(1)} data-testid="hops-below" title="Scroll down (or step on with j / →)">
+          <button
+            type="button"
+            class={s.more}
+            disabled={below === 0}
+            onClick={() => scrollBy(1)}
+            data-testid="hops-below"
+            title="Scroll down (or step on with j / →)"
+          >
             ▼ {below} more hop{below === 1 ? "" : "s"} below
           </button>
         </div>

@@ -8,7 +8,12 @@ import { StorageModel } from "../models/StorageModel";
 import s from "./StorageBanner.module.css";
 
 function ids(list: number[]): string {
-  return list.length === 0 ? "" : ` (latest: ${list.slice(-5).map((i) => `#${i}`).join(", ")})`;
+  return list.length === 0
+    ? ""
+    : ` (latest: ${list
+        .slice(-5)
+        .map((i) => `#${i}`)
+        .join(", ")})`;
 }
 
 export function StorageBanner() {
@@ -25,8 +30,9 @@ export function StorageBanner() {
       <div class={`${s.banner} ${s.failing}`} role="alert" data-testid="storage-banner" data-state="failing">
         <strong class={s.title}>Not recording to disk.</strong>
         <span class={s.text}>
-          Your agent still works: every request is forwarded. But {h.notStored} exchange{h.notStored === 1 ? " was" : "s were"} not
-          stored{ids(h.lastNotStored)}, and new ones may not be. Recording resumes by itself when the disk does.
+          Your agent still works: every request is forwarded. But {h.notStored} exchange
+          {h.notStored === 1 ? " was" : "s were"} not stored{ids(h.lastNotStored)}, and new ones may not be. Recording
+          resumes by itself when the disk does.
         </span>
         <code class={s.error} title={h.error ?? ""}>
           {h.error}
@@ -38,7 +44,8 @@ export function StorageBanner() {
     <div class={`${s.banner} ${s.recovered}`} role="status" data-testid="storage-banner" data-state="recovered">
       <strong class={s.title}>Recording resumed.</strong>
       <span class={s.text}>
-        {h.notStored} exchange{h.notStored === 1 ? " was" : "s were"} forwarded but not stored while it failed{ids(h.lastNotStored)}.
+        {h.notStored} exchange{h.notStored === 1 ? " was" : "s were"} forwarded but not stored while it failed
+        {ids(h.lastNotStored)}.
       </span>
       <button type="button" class={s.dismiss} onClick={() => model.dismiss()}>
         Dismiss

@@ -18,7 +18,14 @@ function ShapeColumn({ shape }: { shape: Shape }) {
       <header class={s.colHead}>
         <h3>{shape.label}</h3>
         <code>POST {shape.path}</code>
-        <span class={shape.source === "recorded" ? s.recorded : s.converted} title={shape.source === "recorded" ? `recorded bytes (exchange ${shape.exchangeId})` : "not recorded: written by hopscope with Ollama's conversion rules"}>
+        <span
+          class={shape.source === "recorded" ? s.recorded : s.converted}
+          title={
+            shape.source === "recorded"
+              ? `recorded bytes (exchange ${shape.exchangeId})`
+              : "not recorded: written by hopscope with Ollama's conversion rules"
+          }
+        >
           {shape.source === "recorded" ? "recorded" : "converted"}
         </span>
       </header>
@@ -32,8 +39,12 @@ function ShapeColumn({ shape }: { shape: Shape }) {
         <Highlighted text={shape.request} />
       </pre>
       <h4>Response</h4>
-      <pre class={s.body}>{shape.response === null ? "(no response recorded)" : <Highlighted text={shape.response} />}</pre>
-      <p class={shape.samePrompt ? s.same : s.differs}>{shape.samePrompt ? "✓ becomes exactly the prompt below" : "✗ renders a different prompt"}</p>
+      <pre class={s.body}>
+        {shape.response === null ? "(no response recorded)" : <Highlighted text={shape.response} />}
+      </pre>
+      <p class={shape.samePrompt ? s.same : s.differs}>
+        {shape.samePrompt ? "✓ becomes exactly the prompt below" : "✗ renders a different prompt"}
+      </p>
     </section>
   );
 }
@@ -86,10 +97,20 @@ export function ThreeShapesView() {
     }
   }
   return (
-    <div class={s.overlay} role="dialog" aria-modal="true" aria-label="The same turn in three shapes" onKeyDown={onKey} data-testid="three-shapes">
+    <div
+      class={s.overlay}
+      role="dialog"
+      aria-modal="true"
+      aria-label="The same turn in three shapes"
+      onKeyDown={onKey}
+      data-testid="three-shapes"
+    >
       <header class={s.head}>
         <h2>Same idea, three shapes</h2>
-        <p>OpenAI sends tool arguments as a JSON string, Ollama as a JSON object, Anthropic as tool_use blocks — and Ollama turns all three into one prompt.</p>
+        <p>
+          OpenAI sends tool arguments as a JSON string, Ollama as a JSON object, Anthropic as tool_use blocks — and
+          Ollama turns all three into one prompt.
+        </p>
         <button ref={closeRef} type="button" class={s.close} onClick={() => shapes.close()} aria-label="Close (Escape)">
           Close <kbd>Esc</kbd>
         </button>

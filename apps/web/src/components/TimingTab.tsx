@@ -17,7 +17,10 @@ export function TimingTab({ x }: { x: ExchangeSummary }) {
     <div class={s.tab}>
       <dl class={s.facts}>
         <dt>started</dt>
-        <dd>{new Date(t.start).toLocaleTimeString([], { hour12: false })}.{String(Math.floor(t.start % 1000)).padStart(3, "0")}</dd>
+        <dd>
+          {new Date(t.start).toLocaleTimeString([], { hour12: false })}.
+          {String(Math.floor(t.start % 1000)).padStart(3, "0")}
+        </dd>
         <dt>request sent</dt>
         <dd>{rel(t.requestEnd)}</dd>
         <dt>first byte back</dt>
@@ -35,16 +38,23 @@ export function TimingTab({ x }: { x: ExchangeSummary }) {
           </div>
           <dl class={s.facts}>
             <dt class={s.kLoad}>load the model</dt>
-            <dd>{formatMs(phases.load)}{phases.load > 1000 ? " — a cold start: the weights were loaded into memory" : ""}</dd>
+            <dd>
+              {formatMs(phases.load)}
+              {phases.load > 1000 ? " — a cold start: the weights were loaded into memory" : ""}
+            </dd>
             <dt class={s.kPrompt}>read the prompt</dt>
             <dd>
               {formatMs(phases.promptEval)}
-              {c.promptEvalCount !== undefined ? ` · ${c.promptEvalCount} tokens${phases.promptEval > 0 ? ` · ${Math.round(c.promptEvalCount / (phases.promptEval / 1000))} tokens/s` : ""}` : ""}
+              {c.promptEvalCount !== undefined
+                ? ` · ${c.promptEvalCount} tokens${phases.promptEval > 0 ? ` · ${Math.round(c.promptEvalCount / (phases.promptEval / 1000))} tokens/s` : ""}`
+                : ""}
             </dd>
             <dt class={s.kEval}>write the answer</dt>
             <dd>
               {formatMs(phases.eval)}
-              {c.evalCount !== undefined ? ` · ${c.evalCount} tokens${phases.eval > 0 ? ` · ${Math.round(c.evalCount / (phases.eval / 1000))} tokens/s` : ""}` : ""}
+              {c.evalCount !== undefined
+                ? ` · ${c.evalCount} tokens${phases.eval > 0 ? ` · ${Math.round(c.evalCount / (phases.eval / 1000))} tokens/s` : ""}`
+                : ""}
             </dd>
             <dt>total inside Ollama</dt>
             <dd>

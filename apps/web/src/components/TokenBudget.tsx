@@ -26,9 +26,20 @@ function colourOf(p: BudgetPart): string {
 function Bar({ b }: { b: Budget }) {
   const window = Math.max(b.contextWindow.tokens, b.total);
   return (
-    <div class={s.bar} role="img" aria-label={`${b.total} of ${b.contextWindow.tokens} tokens of the context window`} data-testid="budget-bar">
+    <div
+      class={s.bar}
+      role="img"
+      aria-label={`${b.total} of ${b.contextWindow.tokens} tokens of the context window`}
+      data-testid="budget-bar"
+    >
       {b.parts.map((p) => (
-        <i key={p.key} class={`${s.part} ${p.isNew ? s.new : ""}`} data-c={colourOf(p)} style={{ width: `${(p.tokens / window) * 100}%` }} title={`${p.label}: ${p.tokens} tokens`} />
+        <i
+          key={p.key}
+          class={`${s.part} ${p.isNew ? s.new : ""}`}
+          data-c={colourOf(p)}
+          style={{ width: `${(p.tokens / window) * 100}%` }}
+          title={`${p.label}: ${p.tokens} tokens`}
+        />
       ))}
     </div>
   );
@@ -41,7 +52,12 @@ export function TokenBudget({ x, compact = false }: { x: ExchangeSummary; compac
   // Both the prompt and the request (tool names, num_ctx) are needed; the budget is computed once per prompt.
   if (v?.status !== "ready" || !v.value.prompt || full?.status !== "ready") return null;
   const facts = requestFacts(tryJson(bodyText(full.value.requestBody)));
-  const budget = budgetFor({ prompt: v.value.prompt, toolNames: facts.toolNames, newFrom: v.value.diff?.commonPrefixLength, numCtx: facts.numCtx });
+  const budget = budgetFor({
+    prompt: v.value.prompt,
+    toolNames: facts.toolNames,
+    newFrom: v.value.diff?.commonPrefixLength,
+    numCtx: facts.numCtx,
+  });
   const server = x.classification.kind === "model.chat" ? x.classification.promptEvalCount : undefined;
   return (
     <Loading value={budget.value} what="the token budget (the tokenizer is a few megabytes)">
@@ -49,21 +65,32 @@ export function TokenBudget({ x, compact = false }: { x: ExchangeSummary; compac
         const agree = countAgreement(b.total, server);
         const ctx = b.contextWindow;
         return (
-          <section class={`${s.budget} ${compact ? s.compact : ""}`} data-testid="token-budget" data-total={b.total} data-sum={b.parts.reduce((n, p) => n + p.tokens, 0)}>
+          <section
+            class={`${s.budget} ${compact ? s.compact : ""}`}
+            data-testid="token-budget"
+            data-total={b.total}
+            data-sum={b.parts.reduce((n, p) => n + p.tokens, 0)}
+          >
             {b.toolCount > 0 ? (
               <p class={s.headline} data-testid="tools-cost">
-                Your {b.toolCount === 5 ? "five" : b.toolCount} tool{b.toolCount === 1 ? "" : "s"} cost <b>{b.toolsTotal.toLocaleString()} tokens</b> on every call — {pct(b.toolsTotal, b.total)} of this prompt.
+                Your {b.toolCount === 5 ? "five" : b.toolCount} tool{b.toolCount === 1 ? "" : "s"} cost{" "}
+                <b>{b.toolsTotal.toLocaleString()} tokens</b> on every call — {pct(b.toolsTotal, b.total)} of this
+                prompt.
               </p>
             ) : null}
             <Bar b={b} />
             <p class={s.scale}>
               <span>
-                {b.total.toLocaleString()} of {ctx.tokens.toLocaleString()} tokens of the context window ({pct(b.total, ctx.tokens)})
+                {b.total.toLocaleString()} of {ctx.tokens.toLocaleString()} tokens of the context window (
+                {pct(b.total, ctx.tokens)})
               </span>
-              {b.newTotal > 0 ? <span class={s.newNote}>new since the previous request: {b.newTotal.toLocaleString()}</span> : null}
+              {b.newTotal > 0 ? (
+                <span class={s.newNote}>new since the previous request: {b.newTotal.toLocaleString()}</span>
+              ) : null}
               <details class={s.more}>
                 <summary>why {ctx.tokens.toLocaleString()}?</summary>
-                {ctx.note}. A prompt longer than that is cut: Ollama drops the oldest messages (keeping system messages and the last one).
+                {ctx.note}. A prompt longer than that is cut: Ollama drops the oldest messages (keeping system messages
+                and the last one).
               </details>
             </p>
             {compact ? null : (
@@ -103,7 +130,9 @@ export function TokenBudget({ x, compact = false }: { x: ExchangeSummary; compac
                     {agree.equal ? "✓ " : ""}
                     {agree.text}
                   </summary>
-                  {agree.detail} Framing tokens (<code>{"<|im_start|>user\\n"}</code>, <code>{"<|im_end|>"}</code>) count with the part they wrap; the “# Tools … &lt;tools&gt;” header and the instructions after the list count as tool-calling instructions, because the template writes them only when tools are sent.
+                  {agree.detail} Framing tokens (<code>{"<|im_start|>user\\n"}</code>, <code>{"<|im_end|>"}</code>)
+                  count with the part they wrap; the “# Tools … &lt;tools&gt;” header and the instructions after the
+                  list count as tool-calling instructions, because the template writes them only when tools are sent.
                 </details>
               </>
             )}

@@ -25,7 +25,14 @@ function TraceItem({ t, active, turn }: { t: TraceSummary; active: boolean; turn
   }
   return (
     <li>
-      <button type="button" class={`${s.item} ${active ? s.active : ""}`} onClick={onClick} aria-current={active ? "true" : undefined} title={f?.question ?? t.name} data-trace={t.id}>
+      <button
+        type="button"
+        class={`${s.item} ${active ? s.active : ""}`}
+        onClick={onClick}
+        aria-current={active ? "true" : undefined}
+        title={f?.question ?? t.name}
+        data-trace={t.id}
+      >
         <span class={s.name}>
           {recording ? <i class={s.rec} title="Recording: exchanges still in flight" /> : null}
           {turn !== undefined ? <span class={s.turn}>turn {turn}</span> : null}
@@ -144,8 +151,22 @@ export function TraceList() {
     <nav class={s.list} aria-label="Traces">
       <ResizeHandle />
       <h2 class={s.heading}>Traces</h2>
-      {total > 0 ? <input class={s.search} type="search" placeholder="Search questions…" value={traces.query.value} onInput={onSearch} aria-label="Search traces" data-testid="trace-search" /> : null}
-      {traces.error.value ? <p class={s.error} role="alert">{traces.error.value}</p> : null}
+      {total > 0 ? (
+        <input
+          class={s.search}
+          type="search"
+          placeholder="Search questions…"
+          value={traces.query.value}
+          onInput={onSearch}
+          aria-label="Search traces"
+          data-testid="trace-search"
+        />
+      ) : null}
+      {traces.error.value ? (
+        <p class={s.error} role="alert">
+          {traces.error.value}
+        </p>
+      ) : null}
       {total === 0 ? (
         <p class={s.empty}>{traces.loaded.value ? "No traces yet. Ask the agent something above." : "Loading…"}</p>
       ) : live.length + imported.length === 0 ? (

@@ -63,7 +63,12 @@ export function TraceToolbar() {
         )}
         {readOnly ? null : (
           <div class={s.actions}>
-            <Button variant="quiet" onClick={onSave} data-testid="save-trace" title="Write this trace to traces/ as a .hopscope.json file">
+            <Button
+              variant="quiet"
+              onClick={onSave}
+              data-testid="save-trace"
+              title="Write this trace to traces/ as a .hopscope.json file"
+            >
               Save
             </Button>
             <details class={s.menu}>
@@ -83,19 +88,23 @@ export function TraceToolbar() {
         )}
       </div>
       <div class={s.summaryRow}>
-      <p class={s.summary} data-testid="trace-summary">
-        {last} hops · {xs.length} HTTP exchange{xs.length === 1 ? "" : "s"} · the model was in {modelCalls} of them
-        {trace.loadState.value === "waiting" ? " · recording…" : ""}
-      </p>
-      <details class={s.vocab} data-testid="vocabulary">
-        <summary>hops and exchanges?</summary>
-        A <b>hop</b> is one numbered moment of the story, as the article numbers them: an MCP call is one hop; a model call and your question
-        are two each — the request, then its answer (something happens in between). An <b>HTTP exchange</b> is one request with its response.
-        Your question is one exchange but two hops (1 and the last); each model call one exchange, two hops. The article's “seven HTTP calls” for
-        its eight moments counts your question and its answer as one.
-      </details>
+        <p class={s.summary} data-testid="trace-summary">
+          {last} hops · {xs.length} HTTP exchange{xs.length === 1 ? "" : "s"} · the model was in {modelCalls} of them
+          {trace.loadState.value === "waiting" ? " · recording…" : ""}
+        </p>
+        <details class={s.vocab} data-testid="vocabulary">
+          <summary>hops and exchanges?</summary>A <b>hop</b> is one numbered moment of the story, as the article numbers
+          them: an MCP call is one hop; a model call and your question are two each — the request, then its answer
+          (something happens in between). An <b>HTTP exchange</b> is one request with its response. Your question is one
+          exchange but two hops (1 and the last); each model call one exchange, two hops. The article's “seven HTTP
+          calls” for its eight moments counts your question and its answer as one.
+        </details>
       </div>
-      {notice.value ? <p class={s.notice} role="status">{notice.value}</p> : null}
+      {notice.value ? (
+        <p class={s.notice} role="status">
+          {notice.value}
+        </p>
+      ) : null}
       <div class={s.row}>
         <ReplayControls />
         <input

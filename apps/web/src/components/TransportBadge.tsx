@@ -11,7 +11,11 @@ export function TransportBadge({ exchanges }: { exchanges: readonly ExchangeSumm
   if (!stdio) return null;
   const command = stdio.upstream.slice(STDIO_UPSTREAM_PREFIX.length);
   return (
-    <span class={s.badge} data-testid="mcp-transport" title={`The host talks to this MCP server over its stdin and stdout: ${command}`}>
+    <span
+      class={s.badge}
+      data-testid="mcp-transport"
+      title={`The host talks to this MCP server over its stdin and stdout: ${command}`}
+    >
       stdio
     </span>
   );

@@ -26,7 +26,12 @@ export interface OllamaPhases {
 export function ollamaPhases(x: ExchangeSummary): OllamaPhases | null {
   const c = x.classification;
   if (c.kind !== "model.chat" || c.totalDuration === undefined) return null;
-  return { load: (c.loadDuration ?? 0) / 1e6, promptEval: (c.promptEvalDuration ?? 0) / 1e6, eval: (c.evalDuration ?? 0) / 1e6, total: c.totalDuration / 1e6 };
+  return {
+    load: (c.loadDuration ?? 0) / 1e6,
+    promptEval: (c.promptEvalDuration ?? 0) / 1e6,
+    eval: (c.evalDuration ?? 0) / 1e6,
+    total: c.totalDuration / 1e6,
+  };
 }
 
 export function Waterfall({ hop, x, spanStart, spanEnd }: Props) {
@@ -50,23 +55,34 @@ export function Waterfall({ hop, x, spanStart, spanEnd }: Props) {
   const title = [
     duration !== null ? `total ${formatMs(duration)}` : "in progress",
     x.timings.firstByte !== null ? `first byte after ${formatMs(x.timings.firstByte - x.timings.start)}` : "",
-    phases ? `Ollama: load ${formatMs(phases.load)}, prompt eval ${formatMs(phases.promptEval)}, eval ${formatMs(phases.eval)}` : "",
+    phases
+      ? `Ollama: load ${formatMs(phases.load)}, prompt eval ${formatMs(phases.promptEval)}, eval ${formatMs(phases.eval)}`
+      : "",
   ]
     .filter(Boolean)
     .join(" · ");
   return (
     <div class={s.wf} title={title}>
       <div class={s.track}>
-      <div class={`${s.bar} ${duration === null ? s.live : ""}`} data-tap={x.tap} style={{ left: `${left}%`, width: `${width}%` }}>
-        {ttfb !== null && hop.kind !== "mcp" ? <i class={s.ttfb} style={{ left: `${(ttfb / width) * 100}%` }} /> : null}
-        {phases ? (
-          <span class={s.phases} style={{ width: `${duration ? Math.min(100, (phases.total / duration) * 100) : 100}%` }}>
-            <i class={s.load} style={{ flexGrow: phases.load }} />
-            <i class={s.prompt} style={{ flexGrow: phases.promptEval }} />
-            <i class={s.eval} style={{ flexGrow: phases.eval }} />
-          </span>
-        ) : null}
-      </div>
+        <div
+          class={`${s.bar} ${duration === null ? s.live : ""}`}
+          data-tap={x.tap}
+          style={{ left: `${left}%`, width: `${width}%` }}
+        >
+          {ttfb !== null && hop.kind !== "mcp" ? (
+            <i class={s.ttfb} style={{ left: `${(ttfb / width) * 100}%` }} />
+          ) : null}
+          {phases ? (
+            <span
+              class={s.phases}
+              style={{ width: `${duration ? Math.min(100, (phases.total / duration) * 100) : 100}%` }}
+            >
+              <i class={s.load} style={{ flexGrow: phases.load }} />
+              <i class={s.prompt} style={{ flexGrow: phases.promptEval }} />
+              <i class={s.eval} style={{ flexGrow: phases.eval }} />
+            </span>
+          ) : null}
+        </div>
       </div>
       <span class={s.time}>{duration !== null ? formatMs(duration) : "…"}</span>
     </div>

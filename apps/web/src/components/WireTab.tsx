@@ -32,7 +32,11 @@ function ResponsePart({ e }: { e: Exchange }) {
   return (
     <section class={s.part} data-testid="wire-response">
       <h3 class={s.heading}>
-        Response <span class={s.meta}>{formatBytes(e.responseSize)}{e.chunks.length ? ` · ${e.chunks.length} chunk${e.chunks.length === 1 ? "" : "s"}` : ""}</span>
+        Response{" "}
+        <span class={s.meta}>
+          {formatBytes(e.responseSize)}
+          {e.chunks.length ? ` · ${e.chunks.length} chunk${e.chunks.length === 1 ? "" : "s"}` : ""}
+        </span>
       </h3>
       {e.error ? <p class={s.error}>{e.error}</p> : null}
       <pre class={s.startLine}>HTTP/1.1 {e.status ?? "(no response)"}</pre>

@@ -10,6 +10,7 @@ export const LANE_NAMES: Record<Lane, string> = { you: "You", host: "Host", mode
 export const LANE_HELP: Record<Lane, string> = {
   you: "You, asking a question (through the ask box, like curl to POST /agent).",
   host: "The agent host: keeps the conversation, runs the loop, and makes every network call. It decides and acts.",
-  model: "The model server (Ollama, or hopscope's stand-in): turns the JSON into one prompt text, runs the model, parses its text back into JSON. Text in, text out.",
+  model:
+    "The model server (Ollama, or hopscope's stand-in): turns the JSON into one prompt text, runs the model, parses its text back into JSON. Text in, text out.",
   mcp: "The MCP server: owns the tools. The only thing that ever touches the notes file.",
 };

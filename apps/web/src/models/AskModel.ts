@@ -20,7 +20,8 @@ export const AskModel = createModel((trace: TraceModel, beforeSend: () => void =
   const error = signal<string | null>(null);
   /** The open trace's conversation (its /agent call's conversationId): the ask box can continue it. */
   const openConversation = computed(() => {
-    for (const x of trace.list.value) if (x.classification.kind === "agent" && x.classification.conversationId) return x.classification.conversationId;
+    for (const x of trace.list.value)
+      if (x.classification.kind === "agent" && x.classification.conversationId) return x.classification.conversationId;
     return null;
   });
   /** Send the next question as a turn of the open conversation (the host resends its history to the model). */
@@ -53,7 +54,11 @@ export const AskModel = createModel((trace: TraceModel, beforeSend: () => void =
     try {
       // The reply is on screen as the last hop; the answer is validated so a broken host shows an error.
       const conversationId = continueOpen.value ? openConversation.value : null;
-      const body = { message: text, ...(conversationId ? { conversationId } : {}), ...(dialect.value ? { dialect: dialect.value } : {}) };
+      const body = {
+        message: text,
+        ...(conversationId ? { conversationId } : {}),
+        ...(dialect.value ? { dialect: dialect.value } : {}),
+      };
       await send("POST", "/api/ask", body, AgentResponseSchema);
     } catch (e) {
       error.value = e instanceof Error ? e.message : String(e);

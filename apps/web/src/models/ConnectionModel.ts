@@ -59,7 +59,10 @@ export const ConnectionModel = createModel((url: string, onFrame: (frame: Server
     feed = null;
     failures++;
     if (failures >= OFFLINE_AFTER) {
-      status.value = { state: "offline", message: `The recorder is not reachable (${reason}). Is \`npm start\` still running?` };
+      status.value = {
+        state: "offline",
+        message: `The recorder is not reachable (${reason}). Is \`npm start\` still running?`,
+      };
       timer = setTimeout(connect, OFFLINE_RETRY_MS);
       return;
     }

@@ -56,7 +56,10 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
    */
   async function joinRunning(inFlight: readonly ExchangeSummary[]): Promise<void> {
     if (!on.peek() || trace.traceId.peek() !== null || isReadOnly()) return;
-    const newest = inFlight.reduce<ExchangeSummary | null>((a, x) => (!a || x.timings.start > a.timings.start ? x : a), null);
+    const newest = inFlight.reduce<ExchangeSummary | null>(
+      (a, x) => (!a || x.timings.start > a.timings.start ? x : a),
+      null,
+    );
     const id = newest?.traceId ?? (await newestReplay());
     // Asked while the answer was on its way: the learner (or a new trace) may have moved the view meanwhile.
     if (id && on.peek() && trace.traceId.peek() === null) openTrace(id, true);
@@ -150,7 +153,12 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
     if (moved && (on.peek() || pausedByNavigating)) {
       on.value = false;
       pausedByNavigating = true;
-      pausedBecause.value = at.traceId !== expected?.traceId ? "you opened another trace" : at.hop === null ? "you closed the hop" : `you picked hop ${at.hop}`;
+      pausedBecause.value =
+        at.traceId !== expected?.traceId
+          ? "you opened another trace"
+          : at.hop === null
+            ? "you closed the hop"
+            : `you picked hop ${at.hop}`;
     }
     expected = at;
   });

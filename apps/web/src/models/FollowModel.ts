@@ -4,7 +4,14 @@
  */
 import { computed, createModel, effect } from "@preact/signals";
 import { bodyText } from "./body";
-import { alongThePath, buildFollowIndex, findOccurrences, notesFollowDocs, type FollowDoc, type Occurrence } from "./follow-index";
+import {
+  alongThePath,
+  buildFollowIndex,
+  findOccurrences,
+  notesFollowDocs,
+  type FollowDoc,
+  type Occurrence,
+} from "./follow-index";
 import { hopFor } from "./hops";
 import type { NotesModel } from "./NotesModel";
 import type { TraceModel } from "./TraceModel";
@@ -24,8 +31,16 @@ export const FollowModel = createModel((trace: TraceModel, ui: UiModel, notes: N
       docs.push({ exchangeId: x.id, side: "response", text: bodyText(f.value.responseBody) });
       const v = trace.views.value.get(x.id);
       if (v?.status === "ready") {
-        if (v.value.prompt) docs.push({ exchangeId: x.id, side: "prompt", text: v.value.prompt.text, plain: true, segments: v.value.prompt.segments });
-        if (v.value.rawOutput) docs.push({ exchangeId: x.id, side: "raw-output", text: v.value.rawOutput.text, plain: true });
+        if (v.value.prompt)
+          docs.push({
+            exchangeId: x.id,
+            side: "prompt",
+            text: v.value.prompt.text,
+            plain: true,
+            segments: v.value.prompt.segments,
+          });
+        if (v.value.rawOutput)
+          docs.push({ exchangeId: x.id, side: "raw-output", text: v.value.rawOutput.text, plain: true });
       }
     }
     // The notes file is a step on the path: each change sits on the tools/call that made it.
@@ -54,7 +69,8 @@ export const FollowModel = createModel((trace: TraceModel, ui: UiModel, notes: N
 
   // Following needs every body: load them when a query is first entered for this trace.
   effect(() => {
-    if (ui.followOpen.value && trace.loadState.value === "ready" && trace.list.value.length > 0) void trace.loadAll({ views: true });
+    if (ui.followOpen.value && trace.loadState.value === "ready" && trace.list.value.length > 0)
+      void trace.loadAll({ views: true });
   });
 
   return { occurrences, ordered, hopsWithMatch, loading };

@@ -4,7 +4,14 @@
  * frames; whether the recorder can see the file at all; and the presenter's reset.
  */
 import { computed, createModel, effect, signal } from "@preact/signals";
-import { NotesChangesSchema, NotesResetResultSchema, NotesStatusSchema, type NotesChange, type NotesSetName, type NotesWatch } from "@hopscope/shared/trace/notes-file";
+import {
+  NotesChangesSchema,
+  NotesResetResultSchema,
+  NotesStatusSchema,
+  type NotesChange,
+  type NotesSetName,
+  type NotesWatch,
+} from "@hopscope/shared/trace/notes-file";
 import type { Body, ServerFrame } from "@hopscope/shared/trace/schemas";
 import { getJson, send } from "../api/http";
 import type { TraceModel } from "./TraceModel";

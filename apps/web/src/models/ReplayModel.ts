@@ -7,7 +7,16 @@
  */
 import { computed, createModel, effect, signal } from "@preact/signals";
 import type { Chunk } from "@hopscope/shared/trace/schemas";
-import { hopAppearsAt, hopDoneAt, keyHops, narratedDelay, nextEventIndex, nextSpeed, replayEvents, traceStart } from "./replay-timing";
+import {
+  hopAppearsAt,
+  hopDoneAt,
+  keyHops,
+  narratedDelay,
+  nextEventIndex,
+  nextSpeed,
+  replayEvents,
+  traceStart,
+} from "./replay-timing";
 import type { TraceModel } from "./TraceModel";
 
 export type ReplayMode = "step" | "auto";
@@ -28,7 +37,8 @@ export const ReplayModel = createModel((trace: TraceModel) => {
   const start = computed(() => traceStart(trace.list.value));
   const chunks = computed(() => {
     const m = new Map<number, readonly Chunk[]>();
-    for (const [id, l] of trace.full.value) if (l.status === "ready" && l.value.chunks.length) m.set(id, l.value.chunks);
+    for (const [id, l] of trace.full.value)
+      if (l.status === "ready" && l.value.chunks.length) m.set(id, l.value.chunks);
     return m;
   });
   const events = computed(() => replayEvents(trace.hops.value, trace.list.value, chunks.value));
@@ -68,7 +78,9 @@ export const ReplayModel = createModel((trace: TraceModel) => {
       }
       return;
     }
-    const wait = withinHop ? narratedDelay(next, next.t - Math.max(c, 0), speed.value, 0, 0) : narratedDelay(next, next.t - Math.max(c, 0), speed.value, sinceHop);
+    const wait = withinHop
+      ? narratedDelay(next, next.t - Math.max(c, 0), speed.value, 0, 0)
+      : narratedDelay(next, next.t - Math.max(c, 0), speed.value, sinceHop);
     timer = setTimeout(() => {
       timer = null;
       if (!playing.value) return;
@@ -220,8 +232,31 @@ export const ReplayModel = createModel((trace: TraceModel) => {
   effect(() => () => stopTimer());
 
   return {
-    cursor, playing, speed, mode, heldAt, keys, events, visibleHops, active, start,
-    begin, play, pause, togglePlay, next, advance, goTo, step, first, last, setSpeed, faster, slower, toggleMode, exit,
+    cursor,
+    playing,
+    speed,
+    mode,
+    heldAt,
+    keys,
+    events,
+    visibleHops,
+    active,
+    start,
+    begin,
+    play,
+    pause,
+    togglePlay,
+    next,
+    advance,
+    goTo,
+    step,
+    first,
+    last,
+    setSpeed,
+    faster,
+    slower,
+    toggleMode,
+    exit,
   };
 });
 export type ReplayModel = InstanceType<typeof ReplayModel>;

@@ -24,7 +24,10 @@ import { ApiError, getJson } from "../api/http";
 import { numberHops, type Hop } from "./hops";
 
 import { afterFailure, mayRetry, type Failure } from "./retry-after";
-export type Loadable<T> = { status: "loading"; failed?: Failure } | { status: "ready"; value: T } | ({ status: "error"; message: string } & Partial<Failure>);
+export type Loadable<T> =
+  | { status: "loading"; failed?: Failure }
+  | { status: "ready"; value: T }
+  | ({ status: "error"; message: string } & Partial<Failure>);
 
 /** Streams kept in memory for live display; older ones are dropped (their bodies stay on the server). */
 const MAX_LIVE_STREAMS = 50;
@@ -168,7 +171,11 @@ export const TraceModel = createModel(() => {
         // response arrow can be drawn (in progress) from here.
         const x = frame.traceId === traceId.value ? exchanges.value.get(frame.exchangeId) : undefined;
         if (x && x.state === "pending") {
-          putExchange({ ...x, state: "streaming", timings: { ...x.timings, firstByte: x.timings.firstByte ?? x.timings.start + frame.chunk.t } });
+          putExchange({
+            ...x,
+            state: "streaming",
+            timings: { ...x.timings, firstByte: x.timings.firstByte ?? x.timings.start + frame.chunk.t },
+          });
         }
         return;
       }
@@ -189,12 +196,19 @@ export const TraceModel = createModel(() => {
     }
   }
 
-  async function loadInto<T>(map: { value: ReadonlyMap<number, Loadable<T>> }, id: number, load: () => Promise<T>): Promise<T | undefined> {
+  async function loadInto<T>(
+    map: { value: ReadonlyMap<number, Loadable<T>> },
+    id: number,
+    load: () => Promise<T>,
+  ): Promise<T | undefined> {
     const cur = map.value.get(id);
     if (cur?.status === "ready") return cur.value;
     if (cur?.status === "loading") return undefined;
     // A failed load is tried again only after a wait (retry-after.ts): views ask on every frame.
-    const failed = cur?.status === "error" && cur.retryAt !== undefined && cur.failures !== undefined ? { failures: cur.failures, retryAt: cur.retryAt } : undefined;
+    const failed =
+      cur?.status === "error" && cur.retryAt !== undefined && cur.failures !== undefined
+        ? { failures: cur.failures, retryAt: cur.retryAt }
+        : undefined;
     if (failed && !mayRetry(failed, Date.now())) return undefined;
     map.value = new Map(map.value).set(id, failed ? { status: "loading", failed } : { status: "loading" });
     try {

@@ -18,7 +18,11 @@ export const TracesModel = createModel(() => {
   const loaded = signal(false);
 
   // Newest first; an imported copy keeps its original's times, so ties are broken by id (stable order).
-  const traces = computed(() => [...byId.value.values()].sort((a, b) => b.createdAt - a.createdAt || b.updatedAt - a.updatedAt || a.id.localeCompare(b.id)));
+  const traces = computed(() =>
+    [...byId.value.values()].sort(
+      (a, b) => b.createdAt - a.createdAt || b.updatedAt - a.updatedAt || a.id.localeCompare(b.id),
+    ),
+  );
   /** What each trace was (question, conversation, outcome), learnt from its exchanges in the background. */
   const facts = signal<ReadonlyMap<string, TraceFacts>>(new Map());
   /** The list's search text. */
@@ -161,7 +165,26 @@ export const TracesModel = createModel(() => {
     return t;
   }
 
-  return { traces, facts, query, groups, shown, inFlight, saved, nextCursor, error, loaded, applyFrame, loadPage, loadSaved, rename, remove, save, importFile, openSaved };
+  return {
+    traces,
+    facts,
+    query,
+    groups,
+    shown,
+    inFlight,
+    saved,
+    nextCursor,
+    error,
+    loaded,
+    applyFrame,
+    loadPage,
+    loadSaved,
+    rename,
+    remove,
+    save,
+    importFile,
+    openSaved,
+  };
 });
 export type TracesModel = InstanceType<typeof TracesModel>;
 

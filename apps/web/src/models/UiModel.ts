@@ -32,7 +32,9 @@ export const UiModel = createModel(() => {
   const presenter = signal(false);
   const zoom = signal(storedZoom());
   const storedWidth = Number(globalThis.localStorage?.getItem(LIST_KEY));
-  const listWidth = signal<number>(storedWidth >= LIST_WIDTH.min && storedWidth <= LIST_WIDTH.max ? storedWidth : LIST_WIDTH.initial);
+  const listWidth = signal<number>(
+    storedWidth >= LIST_WIDTH.min && storedWidth <= LIST_WIDTH.max ? storedWidth : LIST_WIDTH.initial,
+  );
   const helpOpen = signal(false);
   const tab = signal<DetailTab | null>(null);
   const followQuery = signal("");
@@ -88,6 +90,20 @@ export const UiModel = createModel(() => {
     selection.value = null;
   }
 
-  return { theme, presenter, zoom, zoomBy, listWidth, setListWidth, helpOpen, tab, followQuery, followOpen, selection, cycleTheme, follow };
+  return {
+    theme,
+    presenter,
+    zoom,
+    zoomBy,
+    listWidth,
+    setListWidth,
+    helpOpen,
+    tab,
+    followQuery,
+    followOpen,
+    selection,
+    cycleTheme,
+    follow,
+  };
 });
 export type UiModel = InstanceType<typeof UiModel>;

@@ -94,7 +94,10 @@ export function chunkTexts(body: Body | null, chunks: readonly Chunk[]): string[
 }
 
 /** The message part of an Ollama `/api/chat` NDJSON chunk, as far as reconstruction needs it. */
-const ChunkMessageSchema = z.looseObject({ content: z.string().default(""), tool_calls: z.array(OllamaToolCallSchema).optional() });
+const ChunkMessageSchema = z.looseObject({
+  content: z.string().default(""),
+  tool_calls: z.array(OllamaToolCallSchema).optional(),
+});
 
 /**
  * What a streamed model response has produced so far, from its raw chunk texts: for Ollama NDJSON,
@@ -108,13 +111,21 @@ export function streamedContent(texts: readonly string[]): string {
   const ollama: RawOutputChunk[] = [];
   let sse = "";
   for (const v of jsonValues(complete)) {
-    const o = v as { message?: unknown; choices?: { delta?: { content?: unknown } }[]; type?: unknown; delta?: unknown };
+    const o = v as {
+      message?: unknown;
+      choices?: { delta?: { content?: unknown } }[];
+      type?: unknown;
+      delta?: unknown;
+    };
     const m = ChunkMessageSchema.safeParse(o.message);
     if (m.success) ollama.push({ message: m.data });
     // Text deltas of each dialect's stream: OpenAI chat, Anthropic content_block_delta, OpenAI Responses.
     const delta = o.choices?.[0]?.delta?.content;
     if (typeof delta === "string") sse += delta;
-    const block = o.type === "content_block_delta" && typeof o.delta === "object" && o.delta !== null ? (o.delta as { text?: unknown }).text : undefined;
+    const block =
+      o.type === "content_block_delta" && typeof o.delta === "object" && o.delta !== null
+        ? (o.delta as { text?: unknown }).text
+        : undefined;
     if (typeof block === "string") sse += block;
     if (o.type === "response.output_text.delta" && typeof o.delta === "string") sse += o.delta;
   }

@@ -64,9 +64,22 @@ export function requestFacts(body: unknown): { toolNames: string[]; numCtx: numb
  * prefix and evaluated only the rest), or more (the server rendered a different prompt: another template
  * or Ollama version).
  */
-export function countAgreement(ours: number, server: number | undefined): { equal: boolean; text: string; detail: string } {
-  if (server === undefined) return { equal: false, text: `${ours.toLocaleString()} tokens, as our tokenizer counts`, detail: "The model server's answer carried no prompt_eval_count to check against." };
-  if (server === ours) return { equal: true, text: `${ours.toLocaleString()} tokens, as the model server counted`, detail: `prompt_eval_count in the model server's answer is ${server.toLocaleString()}: the same as the Qwen tokenizer's count of this prompt.` };
+export function countAgreement(
+  ours: number,
+  server: number | undefined,
+): { equal: boolean; text: string; detail: string } {
+  if (server === undefined)
+    return {
+      equal: false,
+      text: `${ours.toLocaleString()} tokens, as our tokenizer counts`,
+      detail: "The model server's answer carried no prompt_eval_count to check against.",
+    };
+  if (server === ours)
+    return {
+      equal: true,
+      text: `${ours.toLocaleString()} tokens, as the model server counted`,
+      detail: `prompt_eval_count in the model server's answer is ${server.toLocaleString()}: the same as the Qwen tokenizer's count of this prompt.`,
+    };
   if (server < ours) {
     return {
       equal: false,
@@ -88,6 +101,7 @@ export function countAgreement(ours: number, server: number | undefined): { equa
 export function generatedAgreement(ours: number, evalCount: number | undefined): string {
   if (evalCount === undefined) return `${ours.toLocaleString()} tokens in this text, as our tokenizer counts`;
   if (evalCount === ours) return `${ours.toLocaleString()} tokens generated, as the model server counted (eval_count)`;
-  if (evalCount === ours + 1) return `${evalCount.toLocaleString()} tokens generated, as the model server counted (eval_count): the ${ours.toLocaleString()} of this text, plus <|im_end|>, the token that ended its turn`;
+  if (evalCount === ours + 1)
+    return `${evalCount.toLocaleString()} tokens generated, as the model server counted (eval_count): the ${ours.toLocaleString()} of this text, plus <|im_end|>, the token that ended its turn`;
   return `${ours.toLocaleString()} tokens in this text; the model server counted ${evalCount.toLocaleString()} generated (eval_count) — it stopped on another token, or the text was rebuilt differently from what it wrote`;
 }

@@ -26,9 +26,13 @@ export function durationsMeter(d: Durations | null): string | undefined {
   if (!d) return undefined;
   const parts: string[] = [];
   if (d.loadMs !== undefined) parts.push(`loading the model ${secs(d.loadMs)}`);
-  if (d.promptMs !== undefined) parts.push(`reading the prompt${d.promptTokens !== undefined ? ` (${d.promptTokens} tokens)` : ""} ${secs(d.promptMs)}`);
+  if (d.promptMs !== undefined)
+    parts.push(
+      `reading the prompt${d.promptTokens !== undefined ? ` (${d.promptTokens} tokens)` : ""} ${secs(d.promptMs)}`,
+    );
   if (d.evalMs !== undefined) {
-    const tps = d.evalTokens !== undefined && d.evalMs > 0 ? ` = ${((d.evalTokens * 1000) / d.evalMs).toFixed(1)} tokens/s` : "";
+    const tps =
+      d.evalTokens !== undefined && d.evalMs > 0 ? ` = ${((d.evalTokens * 1000) / d.evalMs).toFixed(1)} tokens/s` : "";
     parts.push(`writing${d.evalTokens !== undefined ? ` ${d.evalTokens} tokens` : ""} ${secs(d.evalMs)}${tps}`);
   }
   return parts.length ? `Model server: ${parts.join(" · ")}` : undefined;
@@ -71,7 +75,9 @@ function liveResponseCaption(st: StreamState): Caption | null {
       };
     case "cut":
       return {
-        title: st.inToolCall ? "The stream was cut in the middle of a tool call" : "The stream was cut before the model finished",
+        title: st.inToolCall
+          ? "The stream was cut in the middle of a tool call"
+          : "The stream was cut before the model finished",
         text: `The connection ended before the model server's final chunk (done: true), so this answer is incomplete.${st.inToolCall ? " A half-written tool call is not a tool call: the host cannot act on it." : ""}`,
         meter: tokensSoFar(st.tokens).replace(" so far", " arrived"),
         state: "cut",
@@ -100,7 +106,10 @@ function modelRequestCaption(x: ExchangeSummary, isFirstModelRequest: boolean): 
 function modelResponseCaption(x: ExchangeSummary): Caption {
   const c = x.classification;
   if (x.state === "error" || (x.status !== null && x.status >= 400)) {
-    return { title: "The model server failed", text: "The model server answered with an error. The host decides what to do next — retry, or give up and tell you." };
+    return {
+      title: "The model server failed",
+      text: "The model server answered with an error. The host decides what to do next — retry, or give up and tell you.",
+    };
   }
   if (c.kind === "model.chat" && c.toolCalls.length > 0) {
     const names = c.toolCalls.map((t) => t.name).join(", ");
@@ -117,25 +126,42 @@ function modelResponseCaption(x: ExchangeSummary): Caption {
 
 function mcpCaption(x: ExchangeSummary): Caption {
   const c = x.classification;
-  if (isNoStreamAnswer(x)) return { title: "The client offers to listen; the server has no stream", text: NO_STREAM_NOTE };
-  if (c.kind !== "mcp") return { title: "The host talks to the MCP server", text: "One JSON-RPC message on the MCP server's single endpoint." };
+  if (isNoStreamAnswer(x))
+    return { title: "The client offers to listen; the server has no stream", text: NO_STREAM_NOTE };
+  if (c.kind !== "mcp")
+    return {
+      title: "The host talks to the MCP server",
+      text: "One JSON-RPC message on the MCP server's single endpoint.",
+    };
   if (c.method === "tools/list") {
-    return { title: "The host asks the MCP server which tools it has", text: "MCP is JSON-RPC on one endpoint. tools/list returns each tool with a plain-English description and a JSON Schema — written for the model, not for a developer." };
+    return {
+      title: "The host asks the MCP server which tools it has",
+      text: "MCP is JSON-RPC on one endpoint. tools/list returns each tool with a plain-English description and a JSON Schema — written for the model, not for a developer.",
+    };
   }
   if (c.method === "tools/call") {
     const tool = c.toolName ?? "a tool";
     if (c.outcome === "protocol-error") {
-      return { title: `Protocol error calling ${tool}`, text: "A JSON-RPC error: the request itself was wrong (unknown tool, bad JSON, wrong headers). That is a bug for the developer of the host, not something the model can fix." };
+      return {
+        title: `Protocol error calling ${tool}`,
+        text: "A JSON-RPC error: the request itself was wrong (unknown tool, bad JSON, wrong headers). That is a bug for the developer of the host, not something the model can fix.",
+      };
     }
     if (c.outcome === "tool-error") {
-      return { title: `Tool error from ${tool}`, text: "The tool ran and reported a problem (isError: true) as a normal result. The host pastes it back to the model, which can fix its call and retry." };
+      return {
+        title: `Tool error from ${tool}`,
+        text: "The tool ran and reported a problem (isError: true) as a normal result. The host pastes it back to the model, which can fix its call and retry.",
+      };
     }
     return {
       title: `The host runs the tool: ${tool}`,
       text: "The host decided to act on the model's request and calls the MCP server itself. This is the only moment anything touches the notes file — the model never does. The host is the real control point.",
     };
   }
-  return { title: `MCP: ${c.method ?? "message"}`, text: "One JSON-RPC message on the MCP server's single endpoint, POST /mcp." };
+  return {
+    title: `MCP: ${c.method ?? "message"}`,
+    text: "One JSON-RPC message on the MCP server's single endpoint, POST /mcp.",
+  };
 }
 
 /**
@@ -143,9 +169,15 @@ function mcpCaption(x: ExchangeSummary): Caption {
  * is what is known of a model exchange at the moment on screen (see ./stream-state.ts), so a caption
  * never tells more — or other — than has happened.
  */
-export function captionFor(hop: Hop, exchange: ExchangeSummary | undefined, firstModelRequestId: number | undefined, stream?: StreamState): Caption {
+export function captionFor(
+  hop: Hop,
+  exchange: ExchangeSummary | undefined,
+  firstModelRequestId: number | undefined,
+  stream?: StreamState,
+): Caption {
   if (!exchange) return { title: `Hop ${hop.number}`, text: "" };
-  if (hop.kind === "model-request" && stream?.kind === "waiting") return waitingCaption(stream, modelRequestCaption(exchange, exchange.id === firstModelRequestId));
+  if (hop.kind === "model-request" && stream?.kind === "waiting")
+    return waitingCaption(stream, modelRequestCaption(exchange, exchange.id === firstModelRequestId));
   if (hop.kind === "model-response" && stream) {
     const live = liveResponseCaption(stream);
     if (live) return live;
@@ -156,9 +188,15 @@ export function captionFor(hop: Hop, exchange: ExchangeSummary | undefined, firs
   }
   switch (hop.kind) {
     case "agent-request":
-      return { title: "You ask the host", text: "Your question goes to the host — the program that runs the agent loop. The host, not the model, makes every network call from here on." };
+      return {
+        title: "You ask the host",
+        text: "Your question goes to the host — the program that runs the agent loop. The host, not the model, makes every network call from here on.",
+      };
     case "agent-response":
-      return { title: "The host answers you", text: "The host returns the model's final words and the list of tool calls it made. Count the hops: the model was in only some of them, receiving text and returning text." };
+      return {
+        title: "The host answers you",
+        text: "The host returns the model's final words and the list of tool calls it made. Count the hops: the model was in only some of them, receiving text and returning text.",
+      };
     case "model-request":
       return modelRequestCaption(exchange, exchange.id === firstModelRequestId);
     case "model-response":
@@ -174,8 +212,10 @@ export function arrowLabel(hop: Hop, exchange: ExchangeSummary | undefined, dire
   const c = exchange.classification;
   if (direction === "request") {
     if (c.kind === "agent") return c.message ? `“${c.message}”` : `${exchange.method} ${exchange.url}`;
-    if (c.kind === "mcp") return [c.method, c.toolName].filter(Boolean).join(" ") || `${exchange.method} ${exchange.url}`;
-    if (c.kind === "model.chat") return `${exchange.method} ${exchange.url} · ${c.messageCount} msg${c.toolCount ? ` · ${c.toolCount} tools` : ""}`;
+    if (c.kind === "mcp")
+      return [c.method, c.toolName].filter(Boolean).join(" ") || `${exchange.method} ${exchange.url}`;
+    if (c.kind === "model.chat")
+      return `${exchange.method} ${exchange.url} · ${c.messageCount} msg${c.toolCount ? ` · ${c.toolCount} tools` : ""}`;
     return `${exchange.method} ${exchange.url}`;
   }
   const status = exchange.status === null ? "" : String(exchange.status);

@@ -26,14 +26,24 @@ export function parsedShape(url: string, calls: readonly ToolCall[]): ParsedShap
       return {
         field: "choices[0].message.tool_calls",
         note: "OpenAI's shape: the arguments are a JSON string, which the client must parse.",
-        value: calls.map((t, index) => ({ id: t.id ?? "", index, type: "function", function: { name: t.name, arguments: goJson(t.arguments) } })),
+        value: calls.map((t, index) => ({
+          id: t.id ?? "",
+          index,
+          type: "function",
+          function: { name: t.name, arguments: goJson(t.arguments) },
+        })),
         contentField: "choices[0].message.content",
       };
     case "openai-responses":
       return {
         field: "output[] function_call items",
         note: "OpenAI Responses: one function_call item per call, its arguments a JSON string.",
-        value: calls.map((t) => ({ type: "function_call", call_id: t.id ?? "", name: t.name, arguments: goJson(t.arguments) })),
+        value: calls.map((t) => ({
+          type: "function_call",
+          call_id: t.id ?? "",
+          name: t.name,
+          arguments: goJson(t.arguments),
+        })),
         contentField: "output[] message → output_text",
       };
     case "anthropic":
@@ -49,7 +59,11 @@ export function parsedShape(url: string, calls: readonly ToolCall[]): ParsedShap
         note: "Ollama's shape: the arguments are a JSON object.",
         // As on the wire: an Ollama that gives calls an id (0.12 and later) also writes `function.index`, the
         // call's position (its Go struct has no omitempty); an older one writes neither.
-        value: calls.map((t, index) => (t.id ? { id: t.id, function: { index, name: t.name, arguments: t.arguments } } : { function: { name: t.name, arguments: t.arguments } })),
+        value: calls.map((t, index) =>
+          t.id
+            ? { id: t.id, function: { index, name: t.name, arguments: t.arguments } }
+            : { function: { name: t.name, arguments: t.arguments } },
+        ),
         contentField: "message.content",
       };
   }

@@ -56,9 +56,16 @@ function walk(value: unknown, path: string, visit: (path: string, value: string)
 export function buildFollowIndex(docs: readonly FollowDoc[]): FollowEntry[] {
   const entries: FollowEntry[] = [];
   for (const doc of docs) {
-    const push = (path: string, value: string) => entries.push({ exchangeId: doc.exchangeId, side: doc.side, path, value });
+    const push = (path: string, value: string) =>
+      entries.push({ exchangeId: doc.exchangeId, side: doc.side, path, value });
     if (doc.plain) {
-      entries.push({ exchangeId: doc.exchangeId, side: doc.side, path: doc.path ?? "", value: doc.text, ...(doc.segments ? { segments: doc.segments } : {}) });
+      entries.push({
+        exchangeId: doc.exchangeId,
+        side: doc.side,
+        path: doc.path ?? "",
+        value: doc.text,
+        ...(doc.segments ? { segments: doc.segments } : {}),
+      });
       continue;
     }
     const values = jsonValues(doc.text);
@@ -134,7 +141,12 @@ export function inToolDefinition(o: Pick<Occurrence, "side" | "path" | "origin">
  * Occurrences along the data's path — the user's message, the prompt, the model's tool call, the MCP request,
  * the notes file, the tool result, the next prompt, the reply — with the ones inside tool definitions set apart.
  */
-export function alongThePath<T extends Occurrence & { hop: number }>(found: readonly T[]): { path: T[]; toolDefinitions: T[] } {
+export function alongThePath<T extends Occurrence & { hop: number }>(
+  found: readonly T[],
+): { path: T[]; toolDefinitions: T[] } {
   const sorted = keptInFile(found).sort((a, b) => a.hop - b.hop || SIDE_RANK[a.side] - SIDE_RANK[b.side]);
-  return { path: sorted.filter((o) => !inToolDefinition(o)), toolDefinitions: sorted.filter((o) => inToolDefinition(o)) };
+  return {
+    path: sorted.filter((o) => !inToolDefinition(o)),
+    toolDefinitions: sorted.filter((o) => inToolDefinition(o)),
+  };
 }

@@ -14,12 +14,7 @@ import { isStdioExchange } from "@hopscope/shared/trace/stdio-ingest";
 export type Lane = "you" | "host" | "model" | "mcp";
 export const LANES: readonly Lane[] = ["you", "host", "model", "mcp"];
 
-export type HopKind =
-  | "agent-request"
-  | "agent-response"
-  | "mcp"
-  | "model-request"
-  | "model-response";
+export type HopKind = "agent-request" | "agent-response" | "mcp" | "model-request" | "model-response";
 
 export interface Arrow {
   exchangeId: number;
@@ -53,7 +48,14 @@ function requestArrow(x: ExchangeSummary): Arrow {
   const inward = x.tap === "agent" || fromStdioServer(x);
   const from = inward ? far : "host";
   const to = inward ? "host" : far;
-  return { exchangeId: x.id, direction: "request", from, to, at: x.timings.start, inProgress: x.timings.requestEnd === null && x.state === "pending" };
+  return {
+    exchangeId: x.id,
+    direction: "request",
+    from,
+    to,
+    at: x.timings.start,
+    inProgress: x.timings.requestEnd === null && x.state === "pending",
+  };
 }
 
 function responseArrow(x: ExchangeSummary): Arrow | null {
@@ -61,7 +63,14 @@ function responseArrow(x: ExchangeSummary): Arrow | null {
   // Over stdio a message without an answer (a notification, a stderr line, the exit) is one arrow.
   if (at === null || (isStdioExchange(x) && x.chunkCount === 0)) return null;
   const req = requestArrow(x);
-  return { exchangeId: x.id, direction: "response", from: req.to, to: req.from, at, inProgress: x.timings.end === null };
+  return {
+    exchangeId: x.id,
+    direction: "response",
+    from: req.to,
+    to: req.from,
+    at,
+    inProgress: x.timings.end === null,
+  };
 }
 
 function kindOf(x: ExchangeSummary, direction: Arrow["direction"]): HopKind {
@@ -83,12 +92,31 @@ export function numberHops(exchanges: readonly ExchangeSummary[]): Hop[] {
     const req = requestArrow(x);
     const res = responseArrow(x);
     if (n.response === undefined || x.tap === "mcp") {
-      byNumber.set(n.request, { number: n.request, kind: kindOf(x, "request"), exchangeId: x.id, arrows: res ? [req, res] : [req], at: req.at });
+      byNumber.set(n.request, {
+        number: n.request,
+        kind: kindOf(x, "request"),
+        exchangeId: x.id,
+        arrows: res ? [req, res] : [req],
+        at: req.at,
+      });
       continue;
     }
-    byNumber.set(n.request, { number: n.request, kind: kindOf(x, "request"), exchangeId: x.id, arrows: [req], at: req.at });
+    byNumber.set(n.request, {
+      number: n.request,
+      kind: kindOf(x, "request"),
+      exchangeId: x.id,
+      arrows: [req],
+      at: req.at,
+    });
     // A model response that has not started yet still holds its number, so later hops keep theirs.
-    if (res) byNumber.set(n.response, { number: n.response, kind: kindOf(x, "response"), exchangeId: x.id, arrows: [res], at: res.at });
+    if (res)
+      byNumber.set(n.response, {
+        number: n.response,
+        kind: kindOf(x, "response"),
+        exchangeId: x.id,
+        arrows: [res],
+        at: res.at,
+      });
   }
   return [...byNumber.values()].sort((a, b) => a.number - b.number);
 }

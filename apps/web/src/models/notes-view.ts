@@ -24,7 +24,9 @@ export interface ChangeView {
 export function hexLines(bytes: Uint8Array, max = 256): string[] {
   const out: string[] = [];
   for (let i = 0; i < Math.min(bytes.length, max); i += 16) {
-    out.push([...bytes.subarray(i, Math.min(i + 16, bytes.length, max))].map((b) => b.toString(16).padStart(2, "0")).join(" "));
+    out.push(
+      [...bytes.subarray(i, Math.min(i + 16, bytes.length, max))].map((b) => b.toString(16).padStart(2, "0")).join(" "),
+    );
   }
   if (bytes.length > max) out.push(`… ${bytes.length - max} more bytes`);
   return out;
@@ -46,10 +48,14 @@ export function viewOf(c: NotesChange): ChangeView {
     case "unreadable":
       return { headline, short: "unreadable", destructive, diff: null, summary, cause };
     case "changed": {
-      if (binary || !summary) return { headline, short: `${c.size ?? 0} bytes, not text`, destructive, diff: null, summary: null, cause };
+      if (binary || !summary)
+        return { headline, short: `${c.size ?? 0} bytes, not text`, destructive, diff: null, summary: null, cause };
       const diff = lineDiff(bodyText(c.before), bodyText(c.after));
       // The lane mark puts the loss first when notes were lost ("2 notes deleted").
-      const short = summary.removed > 0 && summary.added > 0 && !headline.endsWith("changed") ? `${summary.removed} note${summary.removed === 1 ? "" : "s"} deleted` : headline;
+      const short =
+        summary.removed > 0 && summary.added > 0 && !headline.endsWith("changed")
+          ? `${summary.removed} note${summary.removed === 1 ? "" : "s"} deleted`
+          : headline;
       return { headline, short, destructive, diff, summary, cause };
     }
   }
@@ -72,7 +78,11 @@ export function hopOfChange(hops: readonly Hop[], c: NotesChange): Hop | undefin
 }
 
 /** The changes that had happened at the moment on screen: all of them live; up to the cursor in a replay. */
-export function changesAt<T extends { at: number }>(changes: readonly T[], replayStart: number, cursor: number | null): readonly T[] {
+export function changesAt<T extends { at: number }>(
+  changes: readonly T[],
+  replayStart: number,
+  cursor: number | null,
+): readonly T[] {
   return cursor === null ? changes : changes.filter((c) => c.at - replayStart <= cursor);
 }
 
@@ -82,7 +92,11 @@ export function changesAt<T extends { at: number }>(changes: readonly T[], repla
  * is over) — a change with no tool call that lies beyond it (a replay stores its changes up front) waits,
  * or it would sit on whatever hop is last for now.
  */
-export function laneMarks<T extends NotesChange>(hops: readonly Hop[], changes: readonly T[], reached = Number.POSITIVE_INFINITY): { c: T; hop: Hop }[] {
+export function laneMarks<T extends NotesChange>(
+  hops: readonly Hop[],
+  changes: readonly T[],
+  reached = Number.POSITIVE_INFINITY,
+): { c: T; hop: Hop }[] {
   return changes.flatMap((c) => {
     if (c.cause.kind !== "tool-call" && c.at > reached) return [];
     const hop = hopOfChange(hops, c);

@@ -17,7 +17,11 @@ export interface Piece<S extends PieceSegment = PieceSegment> {
   seg: S | null;
 }
 
-export function pieces<S extends PieceSegment>(text: string, segments: readonly S[], newFrom: number | undefined): Piece<S>[] {
+export function pieces<S extends PieceSegment>(
+  text: string,
+  segments: readonly S[],
+  newFrom: number | undefined,
+): Piece<S>[] {
   const sorted = [...segments].filter((sg) => sg.end > sg.start).sort((a, b) => a.start - b.start);
   const out: Piece<S>[] = [];
   let at = 0;

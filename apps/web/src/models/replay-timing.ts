@@ -48,9 +48,11 @@ export function replayEvents(
   const start = traceStart(exchanges);
   const byId = new Map(exchanges.map((x) => [x.id, x]));
   const events: ReplayEvent[] = [];
-  for (const hop of hops) events.push({ t: hopAppearsAt(hop, byId.get(hop.exchangeId), start), type: "hop", hop: hop.number });
+  for (const hop of hops)
+    events.push({ t: hopAppearsAt(hop, byId.get(hop.exchangeId), start), type: "hop", hop: hop.number });
   for (const x of exchanges) {
-    for (const c of chunks.get(x.id) ?? []) events.push({ t: x.timings.start - start + c.t, type: "chunk", exchangeId: x.id, index: c.index });
+    for (const c of chunks.get(x.id) ?? [])
+      events.push({ t: x.timings.start - start + c.t, type: "chunk", exchangeId: x.id, index: c.index });
     if (x.timings.end !== null) events.push({ t: x.timings.end - start, type: "end", exchangeId: x.id });
   }
   const order = { hop: 0, chunk: 1, end: 2 } as const;
@@ -75,7 +77,12 @@ export function nextEventIndex(events: readonly ReplayEvent[], cursor: number): 
 }
 
 /** How many chunks of an exchange have arrived by the cursor. */
-export function chunksVisibleAt(chunks: readonly Chunk[], exchangeStart: number, start: number, cursor: number): number {
+export function chunksVisibleAt(
+  chunks: readonly Chunk[],
+  exchangeStart: number,
+  start: number,
+  cursor: number,
+): number {
   let n = 0;
   for (const c of chunks) if (exchangeStart - start + c.t <= cursor) n++;
   return n;
@@ -105,7 +112,13 @@ export function keyHops(hops: readonly Hop[], exchanges: ReadonlyMap<number, Exc
  * How long auto-advance waits before the next moment. Within a hop (streamed chunks, the end) the recorded
  * gap ÷ speed; before a new hop, also at least the minimum dwell ÷ speed since the current hop appeared.
  */
-export function narratedDelay(next: ReplayEvent, gapMs: number, speed: number, sinceHopMs: number, dwellMs = MIN_DWELL_MS): number {
+export function narratedDelay(
+  next: ReplayEvent,
+  gapMs: number,
+  speed: number,
+  sinceHopMs: number,
+  dwellMs = MIN_DWELL_MS,
+): number {
   const recorded = delayBetween(0, gapMs, speed);
   if (next.type !== "hop") return recorded;
   return Math.max(recorded, dwellMs / speed - sinceHopMs);

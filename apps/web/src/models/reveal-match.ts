@@ -6,7 +6,9 @@ const TRIES = 40;
 
 export function revealMatch(originPath?: string, tries = TRIES): void {
   requestAnimationFrame(() => {
-    const panel = document.querySelector('[data-testid="hop-detail"] [role="tabpanel"]') ?? document.querySelector('[data-testid="presenter-focus"]');
+    const panel =
+      document.querySelector('[data-testid="hop-detail"] [role="tabpanel"]') ??
+      document.querySelector('[data-testid="presenter-focus"]');
     const scope = originPath ? panel?.querySelector(`[data-path="${CSS.escape(originPath)}"]`) : null;
     const mark = (scope ?? panel)?.querySelector("mark");
     if (!mark) {
@@ -22,7 +24,9 @@ export function revealMatch(originPath?: string, tries = TRIES): void {
 /** After a click on the notes-file step: scroll the hop's file diff into view and mark it and the lane's mark. */
 export function revealNotesChange(hop: number, tries = TRIES): void {
   requestAnimationFrame(() => {
-    const change = document.querySelector('[data-testid="hop-detail"] [data-testid="notes-change"], [data-testid="presenter"] [data-testid="notes-change"]');
+    const change = document.querySelector(
+      '[data-testid="hop-detail"] [data-testid="notes-change"], [data-testid="presenter"] [data-testid="notes-change"]',
+    );
     if (!change) {
       if (tries > 0) setTimeout(() => revealNotesChange(hop, tries - 1), 50);
       return;

@@ -45,7 +45,8 @@ export function layoutRows(marks: readonly number[], opts: LayoutOptions): RowLa
   const bands = marks.map(bandRem);
   const bandTotal = bands.reduce((a, b) => a + b, 0);
   const n = marks.length;
-  const arrows = opts.fit && n > 0 ? Math.min(opts.base, Math.max(opts.fit.min, (opts.fit.viewport - bandTotal) / n)) : opts.base;
+  const arrows =
+    opts.fit && n > 0 ? Math.min(opts.base, Math.max(opts.fit.min, (opts.fit.viewport - bandTotal) / n)) : opts.base;
   const tops: number[] = [];
   const heights: number[] = [];
   let y = 0;

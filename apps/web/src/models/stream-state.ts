@@ -66,13 +66,22 @@ function durationsOf(x: ExchangeSummary): Durations | null {
   const c = x.classification;
   if (c.kind !== "model.chat" || (c.loadDuration === undefined && c.evalDuration === undefined)) return null;
   const ms = (ns: number | undefined) => (ns === undefined ? undefined : ns / 1e6);
-  return { loadMs: ms(c.loadDuration), promptMs: ms(c.promptEvalDuration), promptTokens: c.promptEvalCount, evalMs: ms(c.evalDuration), evalTokens: c.evalCount };
+  return {
+    loadMs: ms(c.loadDuration),
+    promptMs: ms(c.promptEvalDuration),
+    promptTokens: c.promptEvalCount,
+    evalMs: ms(c.evalDuration),
+    evalTokens: c.evalCount,
+  };
 }
 
 /** An ended answer that had begun (a first byte) but never got the model server's final chunk. */
 export function wasCut(x: ExchangeSummary): boolean {
   const c = x.classification;
-  const cut = x.state === "aborted" || x.state === "error" || (c.kind === "model.chat" && c.stream && c.doneReason === undefined && x.state === "complete");
+  const cut =
+    x.state === "aborted" ||
+    x.state === "error" ||
+    (c.kind === "model.chat" && c.stream && c.doneReason === undefined && x.state === "complete");
   return cut && x.timings.firstByte !== null;
 }
 

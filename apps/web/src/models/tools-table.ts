@@ -43,9 +43,16 @@ export function toolRows(responseBody: string): ToolRow[] | null {
         description: typeof t.description === "string" ? t.description : "",
         arguments: Object.entries(props).map(([name, p]) => {
           const d = (p as { description?: unknown } | null)?.description;
-          return { name, type: typeOf(p), required: required.has(name), ...(typeof d === "string" ? { description: d } : {}) };
+          return {
+            name,
+            type: typeOf(p),
+            required: required.has(name),
+            ...(typeof d === "string" ? { description: d } : {}),
+          };
         }),
-        hints: [ann.readOnlyHint === true ? "read-only" : "", ann.destructiveHint === true ? "destructive" : ""].filter(Boolean),
+        hints: [ann.readOnlyHint === true ? "read-only" : "", ann.destructiveHint === true ? "destructive" : ""].filter(
+          Boolean,
+        ),
       };
     });
   }

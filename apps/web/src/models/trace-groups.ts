@@ -28,7 +28,11 @@ export function factsOf(exchanges: readonly ExchangeSummary[]): TraceFacts {
         : outcomes.includes("tool-error")
           ? "tool error"
           : "answered";
-  return { ...(c?.message ? { question: c.message } : {}), ...(c?.conversationId ? { conversationId: c.conversationId } : {}), outcome };
+  return {
+    ...(c?.message ? { question: c.message } : {}),
+    ...(c?.conversationId ? { conversationId: c.conversationId } : {}),
+    outcome,
+  };
 }
 
 export interface TraceGroup {
@@ -70,17 +74,24 @@ export function groupTraces(
     // imported or opened again), not the conversation's next turn: it stands on its own. So is an imported
     // trace asking a turn's question again (a replay of it: its own start time, the same question).
     const question = facts.get(t.id)?.question;
-    const copy = (turn: TraceSummary) => turn.createdAt === t.createdAt || (t.source === "imported" && question !== undefined && facts.get(turn.id)?.question === question);
+    const copy = (turn: TraceSummary) =>
+      turn.createdAt === t.createdAt ||
+      (t.source === "imported" && question !== undefined && facts.get(turn.id)?.question === question);
     if (existing && !existing.turns.some(copy)) {
       existing.turns.push(t);
       newest.set(existing, i);
       continue;
     }
-    const group: TraceGroup = existing ? { key: t.id, turns: [t] } : { key, turns: [t], ...(conv ? { conversationId: conv } : {}) };
+    const group: TraceGroup = existing
+      ? { key: t.id, turns: [t] }
+      : { key, turns: [t], ...(conv ? { conversationId: conv } : {}) };
     if (conv && !existing) byConversation.set(key, group);
     groups.push(group);
     newest.set(group, i);
   }
   groups.sort((a, b) => (newest.get(a) ?? 0) - (newest.get(b) ?? 0));
-  return { live: groups.filter((g) => g.turns[0]?.source !== "imported"), imported: groups.filter((g) => g.turns[0]?.source === "imported") };
+  return {
+    live: groups.filter((g) => g.turns[0]?.source !== "imported"),
+    imported: groups.filter((g) => g.turns[0]?.source === "imported"),
+  };
 }

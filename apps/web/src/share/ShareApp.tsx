@@ -59,23 +59,38 @@ export function ShareApp({ ctx, embed, origin, extra, keys = NO_KEYS, error, wai
                   </span>
                   hopscope
                 </span>
-                <span class={s.origin} data-testid="share-origin">{origin}</span>
+                <span class={s.origin} data-testid="share-origin">
+                  {origin}
+                </span>
                 {extra}
                 <div class={h.tools}>
-                  <Button variant="quiet" onClick={() => (ui.presenter.value = !ui.presenter.value)} disabled={!open} hint="p" title="Presenter mode: large type, one hop at a time">
+                  <Button
+                    variant="quiet"
+                    onClick={() => (ui.presenter.value = !ui.presenter.value)}
+                    disabled={!open}
+                    hint="p"
+                    title="Presenter mode: large type, one hop at a time"
+                  >
                     Present
                   </Button>
                   <Button variant="quiet" onClick={ui.cycleTheme} hint="t" title="Switch between dark and light">
                     {dark ? "Light" : "Dark"}
                   </Button>
-                  <Button variant="quiet" onClick={() => (ui.helpOpen.value = !ui.helpOpen.value)} hint="?" title="Keyboard shortcuts">
+                  <Button
+                    variant="quiet"
+                    onClick={() => (ui.helpOpen.value = !ui.helpOpen.value)}
+                    hint="?"
+                    title="Keyboard shortcuts"
+                  >
                     Keys
                   </Button>
                 </div>
               </header>
             )}
             {error ? (
-              <p class={`${s.message} ${s.error}`} role="alert">{error}</p>
+              <p class={`${s.message} ${s.error}`} role="alert">
+                {error}
+              </p>
             ) : open ? (
               <main class={s.main}>
                 <section class={a.center} aria-label="Sequence of hops">
@@ -85,7 +100,9 @@ export function ShareApp({ ctx, embed, origin, extra, keys = NO_KEYS, error, wai
                 <HopDetail />
               </main>
             ) : (
-              <p class={s.message} role="status">{trace.loadError.value ?? waiting}</p>
+              <p class={s.message} role="status">
+                {trace.loadError.value ?? waiting}
+              </p>
             )}
           </>
         )}

@@ -17,20 +17,30 @@ import { ShareApp } from "./ShareApp";
 import s from "./ShareApp.module.css";
 
 const root = document.getElementById("app");
-if (!root) throw new Error("share.html must contain <div id=\"app\">");
+if (!root) throw new Error('share.html must contain <div id="app">');
 
 function start(el: HTMLElement): void {
   let shared;
   try {
     shared = readEmbeddedTrace(document);
   } catch (e) {
-    render(<p class={`${s.message} ${s.error}`} role="alert">{e instanceof Error ? e.message : String(e)}</p>, el);
+    render(
+      <p class={`${s.message} ${s.error}`} role="alert">
+        {e instanceof Error ? e.message : String(e)}
+      </p>,
+      el,
+    );
     return;
   }
   const params = parseShareParams(location.search, location.hash);
   const id = shared.bundle.trace.id;
   const route = parseRoute(location.hash);
-  if (route.traceId !== id) history.replaceState(null, "", `${location.search}${formatRoute({ traceId: id, hop: params.hop ?? 1, present: route.present })}`);
+  if (route.traceId !== id)
+    history.replaceState(
+      null,
+      "",
+      `${location.search}${formatRoute({ traceId: id, hop: params.hop ?? 1, present: route.present })}`,
+    );
   registerTokenCounts(shared);
   installDataSource(staticSource(shared));
   const ctx = createAppContext("embedded:");

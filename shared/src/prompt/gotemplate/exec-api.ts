@@ -36,4 +36,3 @@ export interface CompiledTemplate {
   /** Identifiers the template mentions (fields and variables), lowercased, as Ollama's Template.Vars(). */
   vars(): string[];
 }
-

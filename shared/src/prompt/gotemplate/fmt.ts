@@ -67,7 +67,13 @@ export function formatV(v: GoValue, depth = 0): string {
     case "slice":
       return "[" + v.items.map((i) => formatV(i, depth + 1)).join(" ") + "]";
     case "map":
-      return "map[" + sortedEntries(v.entries).map(([k, e]) => k + ":" + formatV(e, depth + 1)).join(" ") + "]";
+      return (
+        "map[" +
+        sortedEntries(v.entries)
+          .map(([k, e]) => k + ":" + formatV(e, depth + 1))
+          .join(" ") +
+        "]"
+      );
     case "struct":
       return "{" + v.fields.map((f) => formatV(f.value, depth + 1)).join(" ") + "}";
     case "ptr":
@@ -215,7 +221,8 @@ export function sprintf(format: string, args: GoValue[]): string {
       case "X": {
         let h: string;
         if (a.kind === "int") h = a.v.toString(16);
-        else if (a.kind === "string") h = [...new TextEncoder().encode(a.v)].map((b) => b.toString(16).padStart(2, "0")).join("");
+        else if (a.kind === "string")
+          h = [...new TextEncoder().encode(a.v)].map((b) => b.toString(16).padStart(2, "0")).join("");
         else {
           s = bad(verb, a);
           break;
@@ -232,7 +239,13 @@ export function sprintf(format: string, args: GoValue[]): string {
     out += pad(s, width, minus, zero && !minus && verb !== "s");
   }
   if (argi < args.length) {
-    out += "%!(EXTRA " + args.slice(argi).map((a) => `${typeName(a)}=${formatV(a)}`).join(", ") + ")";
+    out +=
+      "%!(EXTRA " +
+      args
+        .slice(argi)
+        .map((a) => `${typeName(a)}=${formatV(a)}`)
+        .join(", ") +
+      ")";
   }
   return out;
 }

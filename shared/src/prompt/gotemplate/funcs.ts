@@ -4,7 +4,18 @@
  * short-circuit as Go's do since 1.18.
  */
 import { formatV, sprint, sprintf, sprintln } from "./fmt";
-import { type GoValue, INVALID, addressable, goBool, goInt, goLen, goString, indirect, isTrue, typeName } from "./values";
+import {
+  type GoValue,
+  INVALID,
+  addressable,
+  goBool,
+  goInt,
+  goLen,
+  goString,
+  indirect,
+  isTrue,
+  typeName,
+} from "./values";
 
 export interface FuncContext {
   fail(msg: string): never;
@@ -19,7 +30,8 @@ type BasicKind = "bool" | "int" | "float" | "string" | "invalid" | "other";
 
 function basicKind(v: GoValue): BasicKind {
   const { v: d } = v.kind === "nil" && v.type === "interface {}" ? { v: INVALID } : { v };
-  if (d.kind === "bool" || d.kind === "int" || d.kind === "float" || d.kind === "string" || d.kind === "invalid") return d.kind;
+  if (d.kind === "bool" || d.kind === "int" || d.kind === "float" || d.kind === "string" || d.kind === "invalid")
+    return d.kind;
   return "other";
 }
 
@@ -50,13 +62,16 @@ function eqOne(a: GoValue, b: GoValue, ctx: FuncContext): boolean {
 }
 
 function isNilish(v: GoValue): boolean {
-  return v.kind === "nil" || (v.kind === "ptr" && v.elem === null) || ((v.kind === "slice" || v.kind === "map") && !!v.isNil);
+  return (
+    v.kind === "nil" || (v.kind === "ptr" && v.elem === null) || ((v.kind === "slice" || v.kind === "map") && !!v.isNil)
+  );
 }
 
 function lessThan(name: string, a: GoValue, b: GoValue, ctx: FuncContext): boolean {
   const k1 = basicKind(a);
   const k2 = basicKind(b);
-  if (k1 === "other" || k1 === "bool" || k1 === "invalid") return ctx.fail(`error calling ${name}: invalid type for comparison`);
+  if (k1 === "other" || k1 === "bool" || k1 === "invalid")
+    return ctx.fail(`error calling ${name}: invalid type for comparison`);
   if (k1 !== k2) return ctx.fail(`error calling ${name}: incompatible types for comparison`);
   return (a as { v: number | string }).v < (b as { v: number | string }).v;
 }
@@ -66,12 +81,16 @@ const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 function toIndex(v: GoValue, ctx: FuncContext, what: string): number {
   if (v.kind === "int") return v.v;
-  if (v.kind === "invalid" || (v.kind === "nil" && v.type === "interface {}")) return ctx.fail(`error calling ${what}: cannot index slice/array with nil`);
+  if (v.kind === "invalid" || (v.kind === "nil" && v.type === "interface {}"))
+    return ctx.fail(`error calling ${what}: cannot index slice/array with nil`);
   return ctx.fail(`error calling ${what}: cannot index slice/array with type ${typeName(v)}`);
 }
 
 function htmlEscape(s: string): string {
-  return s.replace(/[<>&'"\0]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&#39;", '"': "&#34;", "\0": "\ufffd" })[c]!);
+  return s.replace(
+    /[<>&'"\0]/g,
+    (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&#39;", '"': "&#34;", "\0": "\ufffd" })[c]!,
+  );
 }
 
 function jsEscape(s: string): string {
@@ -130,7 +149,8 @@ export const builtinFuncs: Record<string, TemplateFunc> = {
     const [item, ...idx] = evalAll(args);
     if (!item) return ctx.fail("wrong number of args for index: want at least 1 got 0");
     let cur = item;
-    if (cur.kind === "invalid" || (cur.kind === "nil" && cur.type === "interface {}")) return ctx.fail("error calling index: index of untyped nil");
+    if (cur.kind === "invalid" || (cur.kind === "nil" && cur.type === "interface {}"))
+      return ctx.fail("error calling index: index of untyped nil");
     for (const i of idx) {
       const { v } = indirect(cur);
       if (v.kind === "slice") {
@@ -143,7 +163,8 @@ export const builtinFuncs: Record<string, TemplateFunc> = {
         if (n < 0 || n >= b.length) return ctx.fail(`error calling index: index out of range: ${n}`);
         cur = { kind: "int", v: b[n]!, type: "uint8" };
       } else if (v.kind === "map") {
-        if (i.kind !== "string") return ctx.fail(`error calling index: value has type ${typeName(i)}; should be string`);
+        if (i.kind !== "string")
+          return ctx.fail(`error calling index: value has type ${typeName(i)}; should be string`);
         const e = [...v.entries].reverse().find(([k]) => k === i.v);
         cur = e ? e[1] : v.elemZero;
       } else if (v.kind === "nil" || v.kind === "invalid") {
@@ -163,7 +184,8 @@ export const builtinFuncs: Record<string, TemplateFunc> = {
       const b = utf8(v.v);
       const lo = nums[0] ?? 0;
       const hi = nums[1] ?? b.length;
-      if (lo < 0 || hi > b.length || lo > hi) return ctx.fail(`error calling slice: index out of range: ${lo > hi ? lo : hi}`);
+      if (lo < 0 || hi > b.length || lo > hi)
+        return ctx.fail(`error calling slice: index out of range: ${lo > hi ? lo : hi}`);
       return goString(new TextDecoder().decode(b.slice(lo, hi)));
     }
     if (v.kind === "slice") {
@@ -215,8 +237,12 @@ export const builtinFuncs: Record<string, TemplateFunc> = {
   },
 };
 
-function cmp(name: string, args: Array<() => GoValue>, ctx: FuncContext, f: (a: GoValue, b: GoValue) => boolean): GoValue {
+function cmp(
+  name: string,
+  args: Array<() => GoValue>,
+  ctx: FuncContext,
+  f: (a: GoValue, b: GoValue) => boolean,
+): GoValue {
   if (args.length !== 2) return ctx.fail(`wrong number of args for ${name}: want 2 got ${args.length}`);
   return goBool(f(args[0]!(), args[1]!()));
 }
-

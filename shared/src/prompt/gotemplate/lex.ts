@@ -207,9 +207,10 @@ export function lex(src: string): Token[] {
         continue;
       }
       if (/[0-9+\-.]/.test(c)) {
-        const m = /^[+-]?(0[xX][0-9a-fA-F_]*(\.[0-9a-fA-F_]*)?([pP][+-]?[0-9_]+)?|0[oObB][0-9_]+|[0-9_]*\.?[0-9_]*([eE][+-]?[0-9_]+)?)i?/.exec(
-          src.slice(i),
-        )!;
+        const m =
+          /^[+-]?(0[xX][0-9a-fA-F_]*(\.[0-9a-fA-F_]*)?([pP][+-]?[0-9_]+)?|0[oObB][0-9_]+|[0-9_]*\.?[0-9_]*([eE][+-]?[0-9_]+)?)i?/.exec(
+            src.slice(i),
+          )!;
         if (m[0] === "" || m[0] === "+" || m[0] === "-" || isAlnum(src[i + m[0].length])) {
           fail(i, `bad number syntax: "${src.slice(i, i + Math.max(1, m[0].length + 1))}"`);
         }

@@ -92,7 +92,10 @@ class Parser {
             nodes.push({ t: kw.val, pos: kw.pos });
             continue;
           default:
-            this.fail(kw.pos, `{{${kw.val}}} is not supported by this interpreter (Ollama model templates do not use it)`);
+            this.fail(
+              kw.pos,
+              `{{${kw.val}}} is not supported by this interpreter (Ollama model templates do not use it)`,
+            );
         }
       }
       const pipe = this.pipeline("command", left.pos);
@@ -116,7 +119,11 @@ class Parser {
     if (end.kind === "else") {
       const chained = this.peekNonSpace();
       if (chained?.type === "keyword" && (chained.val === "if" || chained.val === "with")) {
-        if (kind === "range" || (kind === "if" && chained.val === "with") || (kind === "with" && chained.val === "if")) {
+        if (
+          kind === "range" ||
+          (kind === "if" && chained.val === "with") ||
+          (kind === "with" && chained.val === "if")
+        ) {
           this.fail(chained.pos, `unexpected {{else ${chained.val}}} in {{${kind}}}`);
         }
         this.nextNonSpace();
@@ -207,7 +214,13 @@ class Parser {
       }
       args.push(this.operand());
       const after = this.peek();
-      if (after && after.type !== "space" && after.type !== "right" && after.type !== "pipe" && after.type !== "rparen") {
+      if (
+        after &&
+        after.type !== "space" &&
+        after.type !== "right" &&
+        after.type !== "pipe" &&
+        after.type !== "rparen"
+      ) {
         this.fail(after.pos, `missing space? unexpected "${after.val}" in operand`);
       }
     }
@@ -230,7 +243,10 @@ class Parser {
       case "number":
       case "nil":
       case "dot":
-        return this.fail(term.pos, `unexpected . after term "${this.src.slice(term.pos.offset, this.toks[this.i - 1]!.pos.offset)}"`);
+        return this.fail(
+          term.pos,
+          `unexpected . after term "${this.src.slice(term.pos.offset, this.toks[this.i - 1]!.pos.offset)}"`,
+        );
       default:
         return { t: "chain", node: term, idents, pos: term.pos };
     }
