@@ -20,6 +20,7 @@ import type { Announce } from "./live/frames";
 import { listenServer } from "@hopscope/nodekit/listen";
 import { ModelUpstreamProbe } from "./views/upstream-info";
 import { ExchangeViewBuilder } from "./views/exchange-views";
+import { ingestCap } from "./routes/ingest";
 import { createApp } from "./app";
 import { StdioIngest } from "./ingest/stdio-ingest";
 import { Replays } from "./replay/replays";
@@ -238,6 +239,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     webDist: config.webDist,
     guard,
     maxImportBytes: config.maxImportBytes,
+    maxIngestBytes: ingestCap(config.maxBodyBytes),
     logger,
     replays,
     stdioIngest,
