@@ -74,7 +74,7 @@ export async function agentLaunch(agent: Agent, clis: AgentClis, t: AgentTargets
   };
   await mkdir(env.TMPDIR!, { recursive: true });
   const stdio = t.recorder ? wrapped([process.execPath, EVERYTHING, "stdio"]) : null;
-  const stdioEnv = t.recorder ? { HOPSCOPE_URL: t.recorder } : {};
+  const stdioEnv: Record<string, string> = t.recorder ? { HOPSCOPE_URL: t.recorder } : {};
   switch (agent) {
     case "claude-code":
       return claudeCode(clis, t, env, stdio, stdioEnv);
