@@ -9,7 +9,8 @@ import type { Lesson } from "@hopscope/shared/ollama/lessons";
 import { readTurn, type Attempt } from "./conversation";
 import { parseIntent, type Intent } from "./intent";
 import { replyAfterFailure, replyAfterSuccess, replyWithoutTool } from "./replies";
-import { NOTES_TOOLS, argumentsFor, callFor, findTool, type PlannedCall } from "./tool-args";
+import { argumentsFor, callFor, type PlannedCall } from "./tool-args";
+import { emptyNamespaces, findNotesTool, notesKindOf, notesPrefix } from "./tool-names";
 
 export interface Decision {
   /** Text before any tool call (or the whole reply). */
@@ -42,18 +43,25 @@ export function decide({ messages, tools, lesson }: PolicyInput): Decision {
   const turn = readTurn(messages);
   if (turn.endsWithAssistant)
     return reply("", "the last message is the assistant's own: it is continued, and ends at once");
-  if (turn.userText === null) return reply(replyWithoutTool({ kind: "none" }, tools.length > 0), "no user message");
+  const names = tools.map((t) => t.function.name);
+  if (turn.userText === null)
+    return reply(replyWithoutTool({ kind: "none" }, names, []), "no user message (none survived, or none sent)");
   const intent = parseIntent(turn.userText);
   const right = callFor(intent, tools);
 
   if (turn.attempts.length === 0) {
-    if (!right) return reply(replyWithoutTool(intent, tools.length > 0), `intent ${intent.kind}: no tool to call`);
+    if (!right)
+      return reply(
+        replyWithoutTool(intent, names, emptyNamespaces(tools)),
+        `intent ${intent.kind}: no declared tool does it`,
+      );
     return firstCall(intent, right, tools, lesson);
   }
 
   const last = turn.attempts[turn.attempts.length - 1]!;
-  if (lesson === "loop" && !last.failed && findTool(tools, "read")) {
-    return call({ name: "read", arguments: {} }, "lesson loop: checks the notes again, and again");
+  const read = findNotesTool(tools, "read");
+  if (lesson === "loop" && !last.failed && read) {
+    return call({ name: read.function.name, arguments: {} }, "lesson loop: checks the notes again, and again");
   }
   if (last.failed) return retry(intent, right, turn.attempts, last);
   return reply(replyAfterSuccess(intent, last.result ?? ""), `after ${last.name}: reply grounded in its result`);
@@ -62,10 +70,10 @@ export function decide({ messages, tools, lesson }: PolicyInput): Decision {
 function firstCall(intent: Intent, right: PlannedCall, tools: OllamaTool[], lesson: Lesson | null): Decision {
   switch (lesson) {
     case "write-instead-of-append": {
-      const write = findTool(tools, "write");
+      const write = findNotesTool(tools, "write");
       if (intent.kind === "append" && write) {
         return call(
-          { name: "write", arguments: argumentsFor({ kind: "write", content: intent.content }, write) },
+          { name: write.function.name, arguments: argumentsFor({ kind: "write", content: intent.content }, write) },
           "lesson write-instead-of-append: 'write' sounded right for an add",
         );
       }
@@ -80,7 +88,9 @@ function firstCall(intent: Intent, right: PlannedCall, tools: OllamaTool[], less
       // server lacks, Ollama passes the call through and the MCP server answers "Unknown tool" (a protocol
       // error). If not, the model invents one; Ollama's parser drops undeclared names, so the host gets
       // an empty answer — the silent failure a real qwen2.5 produces.
-      const extra = tools.find((t) => !(NOTES_TOOLS as readonly string[]).includes(t.function.name));
+      // Only a tool of the notes server counts: an agent's own tools (Bash, Read, …) are not what it echoes.
+      const prefix = notesPrefix(tools) ?? "";
+      const extra = tools.find((t) => t.function.name.startsWith(prefix) && notesKindOf(t.function.name) === null);
       const name = extra?.function.name ?? INVENTED[intent.kind];
       return call(
         { name, arguments: right.arguments },
