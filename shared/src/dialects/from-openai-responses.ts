@@ -168,25 +168,51 @@ function convertTool(t: Json, at: string, paths: PathMap, k: number, name: strin
   return { type: typeof t.type === "string" ? t.type : "", function: fn };
 }
 
+/** The first release that declares a built-in `web_search` tool to the model as a function (ollama/ollama#17686). */
+export const WEB_SEARCH_FUNCTION_SINCE = "0.32.10";
+
+/** openai/responses.go `WebSearchFunctionTool`: what a `{type: "web_search"}` tool becomes for the model. */
+const WEB_SEARCH_FUNCTION: Json = {
+  type: "function",
+  function: {
+    name: "web_search",
+    description: "Search the web for current information.",
+    parameters: {
+      type: "object",
+      required: ["query"],
+      properties: { query: { type: "string", description: "The search query." } },
+    },
+  },
+};
+
 /**
  * openai/responses.go `convertTools`: from 0.32.7 a `namespace` tool expands to its members, each named
  * `<namespace>.<name>` (Codex's `mcp__notes` holding `append` reaches the model as `mcp__notes.append`), nested
  * namespaces recursively. Before, `convertTool` kept the namespace itself as one function of type "namespace"
  * with no parameters and dropped its `tools`: the model never saw the functions inside.
  */
-function convertTools(tools: Json[], paths: PathMap, expand: boolean): Json[] {
+function convertTools(tools: Json[], paths: PathMap, version: string): Json[] {
+  const expand = atLeast(version, NAMESPACE_TOOLS_SINCE);
+  // Before 0.32.10 a web_search tool went through convertTool like any other: type "web_search", name "".
+  const webSearch = atLeast(version, WEB_SEARCH_FUNCTION_SINCE) && tools.some((t) => t.type === "web_search");
   const out: Json[] = [];
   const walk = (t: Json, at: string, prefix: string) => {
     const own = optString(t.name, `${STRUCT}.tools.name`) ?? "";
     const name = prefix !== "" && !own.startsWith(prefix) ? prefix + own : own;
     if (!expand || t.type !== "namespace") {
+      // The built-in tool owns the name: a declared function called web_search would make a call ambiguous.
+      if (webSearch && name === "web_search") return;
       out.push(convertTool(t, at, paths, out.length, name));
       return;
     }
     const members = objects(t.tools, `${STRUCT}.tools.tools`, "[]openai.ResponsesTool", "openai.ResponsesTool");
     members.forEach((m, j) => walk(m, `${at}/tools/${j}`, name !== "" ? `${name}.` : ""));
   };
-  tools.forEach((t, i) => walk(t, `/tools/${i}`, ""));
+  tools.forEach((t, i) => {
+    if (!webSearch || t.type !== "web_search") return walk(t, `/tools/${i}`, "");
+    paths.add(`/tools/${out.length}`, `/tools/${i}`);
+    out.push(structuredClone(WEB_SEARCH_FUNCTION));
+  });
   return out;
 }
 
@@ -227,7 +253,7 @@ export function fromOpenAiResponses(body: unknown, ollamaVersion = DEFAULT_OLLAM
   const tools = convertTools(
     objects(r.tools, `${STRUCT}.tools`, "[]openai.ResponsesTool", "openai.ResponsesTool"),
     paths,
-    atLeast(ollamaVersion, NAMESPACE_TOOLS_SINCE),
+    ollamaVersion,
   );
   const native = nativeChatRequest({
     model: optString(r.model, `${STRUCT}.model`) ?? "",

@@ -11,6 +11,7 @@ import { parseIntent, type Intent } from "./intent";
 import { replyAfterFailure, replyAfterSuccess, replyWithoutTool } from "./replies";
 import { argumentsFor, callFor, type PlannedCall } from "./tool-args";
 import { emptyNamespaces, findNotesTool, notesKindOf, notesPrefix } from "./tool-names";
+import { bridgeCall, callAfterSearch, deferredName, isSearch, searchCall, searchTool } from "./deferred";
 
 export interface Decision {
   /** Text before any tool call (or the whole reply). */
@@ -49,22 +50,45 @@ export function decide({ messages, tools, lesson }: PolicyInput): Decision {
   const intent = parseIntent(turn.userText);
   const right = callFor(intent, tools);
 
-  if (turn.attempts.length === 0) {
-    if (!right)
-      return reply(
-        replyWithoutTool(intent, names, emptyNamespaces(tools)),
-        `intent ${intent.kind}: no declared tool does it`,
-      );
-    return firstCall(intent, right, tools, lesson);
+  // Searches for deferred tools come before the call; the turn's real steps are the other calls.
+  const searches = turn.attempts.filter((a) => isSearch(a.name));
+  const acted = turn.attempts.filter((a) => !isSearch(a.name));
+  if (acted.length === 0) {
+    if (right) return firstCall(intent, right, tools, lesson);
+    return deferredStep(intent, messages, tools, searches) ?? noTool(intent, names, tools);
   }
 
-  const last = turn.attempts[turn.attempts.length - 1]!;
+  const last = acted[acted.length - 1]!;
   const read = findNotesTool(tools, "read");
   if (lesson === "loop" && !last.failed && read) {
     return call({ name: read.function.name, arguments: {} }, "lesson loop: checks the notes again, and again");
   }
-  if (last.failed) return retry(intent, right, turn.attempts, last);
+  if (last.failed) return retry(intent, right, acted, last);
   return reply(replyAfterSuccess(intent, last.result ?? ""), `after ${last.name}: reply grounded in its result`);
+}
+
+function noTool(intent: Intent, names: string[], tools: OllamaTool[]): Decision {
+  return reply(
+    replyWithoutTool(intent, names, emptyNamespaces(tools)),
+    `intent ${intent.kind}: no declared tool does it`,
+  );
+}
+
+/** A notes tool named in the conversation but not declared: search for it, then call it (./deferred.ts). */
+function deferredStep(intent: Intent, messages: OllamaMessage[], tools: OllamaTool[], searches: Attempt[]) {
+  const name = intent.kind === "none" ? null : deferredName(messages, intent.kind);
+  if (name === null) return null;
+  const bridged = bridgeCall(intent, name, tools);
+  // With a bridge tool the model goes straight to it: a tool named `tool_call` is found by Ollama's parser inside
+  // the `<tool_call>` tag itself (tools/tools.go findTool takes the earliest declared name in the buffer, which
+  // starts at the tag), so a call to the search tool would reach the agent as `tool_call` anyway, and fail.
+  if (bridged) return call(bridged, `${name} is deferred: calls it through ${bridged.name}`);
+  if (searches.length > 0) {
+    const next = callAfterSearch(intent, name, tools, searches);
+    return next ? call(next, `the search showed ${name}: calls it`) : null;
+  }
+  const search = searchTool(tools);
+  return search ? call(searchCall(search, name), `${name} is deferred: asks ${search.function.name} for it`) : null;
 }
 
 function firstCall(intent: Intent, right: PlannedCall, tools: OllamaTool[], lesson: Lesson | null): Decision {
