@@ -92,6 +92,18 @@ describe("Codex's, opencode's and Qwen Code's recorded requests", () => {
     expect([call.name, JSON.parse(call.arguments)]).toEqual(["mcp__notes.append", BUY_MILK]);
   });
 
+  it("Codex on 0.32.7–0.32.9: web_search is a nameless function, and Ollama's parser gives every call that name", async () => {
+    const older = await startSim({ contextLength: 32768, ollamaVersion: "0.32.9" });
+    try {
+      const { path, body } = fixture("codex", 1);
+      const res = await send(older, path, body);
+      const call = res.output.find((o: Body) => o.type === "function_call");
+      expect([call.name, JSON.parse(call.arguments)]).toEqual(["", BUY_MILK]);
+    } finally {
+      await older.close();
+    }
+  });
+
   it("opencode: notes_append (its own `read` and `write` are file tools, not the notes server's)", async () => {
     const { path, body } = fixture("opencode", 2);
     const res = await send(sim, path, body);
