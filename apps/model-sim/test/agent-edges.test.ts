@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../src/server";
 import { ownWords } from "../src/policy/conversation";
+import { findNotesTool, notesKindOf } from "../src/policy/tool-names";
 import { QUESTION, claudeCodeRequest, codexRequest, notesTools } from "./agent-requests";
 import { post, startSim } from "./helpers";
 
@@ -92,6 +93,28 @@ describe("Responses: namespace tools and developer messages (openai/responses.go
     const prompt = render.body._debug_info.rendered_template as string;
     expect(prompt).toContain(QUESTION);
     expect(prompt).not.toContain("DEVELOPER-ONLY-TEXT");
+  });
+});
+
+describe("tool names", () => {
+  const fn = (name: string) => ({ type: "function", function: { name } });
+  it.each([
+    ["mcp__notes__append", "append"],
+    ["notes_append", "append"],
+    ["notes__append", "append"],
+    ["mcp__notes.append", "append"],
+    ["append", "append"],
+    ["Read", null],
+    ["read_file", null],
+    ["mcp__everything__get-env", null],
+  ])("%s → %s", (name, kind) => {
+    expect(notesKindOf(name)).toBe(kind);
+  });
+
+  it("the server with the most notes tools wins over an agent's own read/write", () => {
+    const tools = ["read", "write", "bash", ...["read", "write", "append"].map((k) => `notes_${k}`)].map(fn);
+    expect(findNotesTool(tools, "read")?.function.name).toBe("notes_read");
+    expect(findNotesTool([fn("read"), fn("write")], "read")?.function.name).toBe("read");
   });
 });
 
