@@ -104,7 +104,12 @@ export async function prepareChat(
   const promptEvalCount = input.tokenCount;
   // The model decides from what it sees: the conversation after truncation, and after the runner's cut.
   const seen = seenAfterCut(fitted.text, input.tailStart, fitted.messages, tools);
-  const decision = decide({ messages: seen.messages, tools: seen.tools, lesson: model.lesson });
+  const decision = decide({
+    messages: seen.messages,
+    tools: seen.tools,
+    lesson: model.lesson,
+    toolsCut: tools.length - seen.tools.length,
+  });
   deps.logger.info(
     {
       model: model.requested,

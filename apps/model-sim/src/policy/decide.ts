@@ -8,7 +8,7 @@ import type { OllamaMessage, OllamaTool } from "@hopscope/shared/ollama/schemas"
 import type { Lesson } from "@hopscope/shared/ollama/lessons";
 import { readTurn, type Attempt } from "./conversation";
 import { parseIntent, type Intent } from "./intent";
-import { replyAfterFailure, replyAfterSuccess, replyWithoutTool } from "./replies";
+import { replyAfterCut, replyAfterFailure, replyAfterSuccess, replyWithoutTool } from "./replies";
 import { argumentsFor, callFor, type PlannedCall } from "./tool-args";
 import { emptyNamespaces, findNotesTool, notesKindOf, notesPrefix } from "./tool-names";
 import { bridgeCall, callAfterSearch, deferredName, isSearch, searchCall, searchTool } from "./deferred";
@@ -25,6 +25,8 @@ export interface PolicyInput {
   messages: OllamaMessage[];
   tools: OllamaTool[];
   lesson: Lesson | null;
+  /** How many declared tools the context window cut out of the prompt (./runner-cut.ts); 0 when none. */
+  toolsCut?: number;
 }
 
 const reply = (content: string, why: string): Decision => ({ content, toolCalls: [], why });
@@ -40,7 +42,7 @@ const INVENTED: Record<Intent["kind"], string> = {
   none: "notes_help",
 };
 
-export function decide({ messages, tools, lesson }: PolicyInput): Decision {
+export function decide({ messages, tools, lesson, toolsCut = 0 }: PolicyInput): Decision {
   const turn = readTurn(messages);
   if (turn.endsWithAssistant)
     return reply("", "the last message is the assistant's own: it is continued, and ends at once");
@@ -55,7 +57,7 @@ export function decide({ messages, tools, lesson }: PolicyInput): Decision {
   const acted = turn.attempts.filter((a) => !isSearch(a.name));
   if (acted.length === 0) {
     if (right) return firstCall(intent, right, tools, lesson);
-    return deferredStep(intent, messages, tools, searches) ?? noTool(intent, names, tools);
+    return deferredStep(intent, messages, tools, searches) ?? noTool(intent, names, tools, toolsCut);
   }
 
   const last = acted[acted.length - 1]!;
@@ -67,7 +69,12 @@ export function decide({ messages, tools, lesson }: PolicyInput): Decision {
   return reply(replyAfterSuccess(intent, last.result ?? ""), `after ${last.name}: reply grounded in its result`);
 }
 
-function noTool(intent: Intent, names: string[], tools: OllamaTool[]): Decision {
+function noTool(intent: Intent, names: string[], tools: OllamaTool[], toolsCut: number): Decision {
+  if (toolsCut > 0 && intent.kind !== "none")
+    return reply(
+      replyAfterCut(intent, names, toolsCut),
+      `intent ${intent.kind}: its tool was cut by the context window`,
+    );
   return reply(
     replyWithoutTool(intent, names, emptyNamespaces(tools)),
     `intent ${intent.kind}: no declared tool does it`,

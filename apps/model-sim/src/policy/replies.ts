@@ -58,3 +58,9 @@ export function replyWithoutTool(intent: Intent, toolNames: string[], emptyNames
   }
   return `I can't ${what}: I wasn't given a tool for that.`;
 }
+
+/** The answer when the tool for the question was offered but cut out of the prompt by the context window. */
+export function replyAfterCut(intent: Exclude<Intent, { kind: "none" }>, seen: string[], cut: number): string {
+  const what = WHAT[intent.kind](intent);
+  return `I can't ${what}: only the end of the tool list reached me (${seen.length} of ${seen.length + cut} tools; the prompt was cut to fit the context window), and none of those does that.`;
+}
