@@ -10,7 +10,7 @@
  * from the built files as from the sources. A file a module names with `new URL(<relative .ts path>, import.meta.url)`
  * (a worker thread's entry) is bundled as an entry of its own beside it, and the name is given its .js.
  */
-import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, extname, join, relative, resolve } from "node:path";
 import type { Plugin } from "esbuild";
 
@@ -80,6 +80,18 @@ export async function bundle(spec: BundleSpec): Promise<void> {
   // Program files first, the entries last: a reader that finds a fresh entry finds what it loads.
   outputs.sort((a, b) => Number(a.entry) - Number(b.entry));
   for (const o of outputs) await writeWhole(o.path, o.text, isExecutable(spec, o.path));
+  if (spec.split) await removeOldChunks(outputs.map((o) => o.path));
+}
+
+/** Chunks of earlier builds (named by their content's hash) that this build no longer loads. */
+async function removeOldChunks(written: string[]): Promise<void> {
+  const keep = new Set(written);
+  for (const dir of new Set(written.map((p) => dirname(p)))) {
+    for (const name of await readdir(dir)) {
+      const path = join(dir, name);
+      if (/-[A-Z0-9]{8}\.js$/.test(name) && !keep.has(path)) await rm(path, { force: true });
+    }
+  }
 }
 
 function isExecutable(spec: BundleSpec, path: string): boolean {

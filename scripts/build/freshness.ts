@@ -18,8 +18,11 @@ export function newestMtime(dir: string): number {
   return newest;
 }
 
-/** True when every one of `outputs` exists and none is older than a file under `sourceDirs`. */
-export function isFresh(outputs: string[], sourceDirs: string[]): boolean {
-  const sources = Math.max(...sourceDirs.map(newestMtime));
+/**
+ * True when every one of `outputs` exists and none is older than a file under `sourceDirs`. `newest` may
+ * be a memo of newestMtime, for a caller that asks about several outputs built from the same folders.
+ */
+export function isFresh(outputs: string[], sourceDirs: string[], newest = newestMtime): boolean {
+  const sources = Math.max(...sourceDirs.map((d) => newest(d)));
   return outputs.every((f) => existsSync(f) && statSync(f).mtimeMs >= sources);
 }

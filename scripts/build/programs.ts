@@ -7,7 +7,7 @@
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { bundle, outputOf, type BundleSpec } from "./bundle";
-import { isFresh } from "./freshness";
+import { isFresh, newestMtime } from "./freshness";
 
 /** scripts/build → the repository root. */
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -71,13 +71,14 @@ export function builtFile(name: ProgramName, entry: string, root = REPO_ROOT): s
 }
 
 /** True when the program's built entries are newer than every file they are built from. */
-export function isBuilt(name: ProgramName, root = REPO_ROOT): boolean {
+export function isBuilt(name: ProgramName, root = REPO_ROOT, newest = newestMtime): boolean {
   const p = program(name);
   const spec = specOf(p, root);
   const outputs = p.entries.map((e) => outputOf(spec, join(spec.base, e)));
   return isFresh(
     outputs,
     [p.base, ...SHARED_SOURCES].map((d) => join(root, d)),
+    newest,
   );
 }
 
@@ -89,7 +90,10 @@ export async function ensureBuilt(
   names: readonly ProgramName[] = PROGRAMS.map((p) => p.name as ProgramName),
   { root = REPO_ROOT, log = () => {} }: { root?: string; log?: (line: string) => void } = {},
 ): Promise<ProgramName[]> {
-  const stale = names.filter((n) => !isBuilt(n, root));
+  // shared/ and nodekit/ are walked once, not once per program.
+  const seen = new Map<string, number>();
+  const newest = (dir: string) => seen.get(dir) ?? seen.set(dir, newestMtime(dir)).get(dir)!;
+  const stale = names.filter((n) => !isBuilt(n, root, newest));
   if (stale.length === 0) return [];
   log(`building ${stale.join(", ")} …`);
   await Promise.all(stale.map((n) => bundle(specOf(program(n), root))));
