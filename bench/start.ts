@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import { cp, mkdtemp, rm, symlink } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "./measure";
 import { PORT_VARS } from "../scripts/launcher/config";
@@ -21,8 +21,13 @@ export interface StartBench {
   floorMs: number;
   warm: { ms: number; runs: number };
   first: { ms: number } | null;
-  wrap: { bareMs: number; binMs: number; npmRunMs: number; runs: number; server: string };
+  wrap: { bareMs: number; nodeSpawnMs: number; binMs: number; npmRunMs: number; runs: number; server: string };
+  /** 1-minute load average when the part started and ended: other work on the box inflates every time. */
+  loadAverage: { start: number; end: number };
 }
+
+/** The least a Node wrapper can add: a Node that spawns the server with its own stdio, and nothing else. */
+const NODE_SPAWN = `require("node:child_process").spawn(process.argv[1], process.argv.slice(2), { stdio: "inherit" })`;
 
 async function freePort(): Promise<number> {
   const s = createServer();
@@ -111,6 +116,7 @@ async function freshCopy(dir: string): Promise<string> {
     "shared",
     "nodekit",
     "scripts",
+    "tsconfig.json",
     "tsconfig.base.json",
   ])
     await cp(join(ROOT, part), join(copy, part), {
@@ -141,15 +147,17 @@ async function wrapBench(rounds: number, dir: string): Promise<StartBench["wrap"
   const env = { NOTES_FILE: join(dir, "wrap-db"), HOPSCOPE_URL: `http://127.0.0.1:${await freePort()}` };
   const contenders = {
     bare: server,
+    nodeSpawn: [process.execPath, "-e", NODE_SPAWN, ...server],
     bin: [process.execPath, builtFile("scripts", "hopscope.ts"), "wrap", "--", ...server],
     npmRun: ["npm", "run", "-s", "--prefix", ROOT, "hopscope", "--", "wrap", "--", ...server],
   };
-  const ms: Record<keyof typeof contenders, number[]> = { bare: [], bin: [], npmRun: [] };
+  const ms: Record<keyof typeof contenders, number[]> = { bare: [], nodeSpawn: [], bin: [], npmRun: [] };
   for (let r = 0; r < rounds; r++)
     for (const [name, command] of Object.entries(contenders))
       ms[name as keyof typeof contenders].push(await initializeMs(command, env));
   return {
     bareMs: median(ms.bare),
+    nodeSpawnMs: median(ms.nodeSpawn),
     binMs: median(ms.bin),
     npmRunMs: median(ms.npmRun),
     runs: rounds,
@@ -159,6 +167,7 @@ async function wrapBench(rounds: number, dir: string): Promise<StartBench["wrap"
 
 export async function runStartBench(log: (s: string) => void, rounds: number): Promise<StartBench> {
   const dir = await mkdtemp(join(tmpdir(), "hopscope-bench-start-"));
+  const loadStart = loadavg()[0] ?? Number.NaN;
   try {
     await ensureBuilt();
     const floor: number[] = [];
@@ -177,7 +186,8 @@ export async function runStartBench(log: (s: string) => void, rounds: number): P
     }
     log("bench: start: hopscope wrap against the bare server");
     const wrap = await wrapBench(Math.max(5, rounds * 3), dir);
-    return { floorMs: median(floor), warm: { ms: median(warm), runs: rounds }, first, wrap };
+    const loadAverage = { start: loadStart, end: loadavg()[0] ?? Number.NaN };
+    return { floorMs: median(floor), warm: { ms: median(warm), runs: rounds }, first, wrap, loadAverage };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
