@@ -80,17 +80,19 @@ export async function bundle(spec: BundleSpec): Promise<void> {
   // Program files first, the entries last: a reader that finds a fresh entry finds what it loads.
   outputs.sort((a, b) => Number(a.entry) - Number(b.entry));
   for (const o of outputs) await writeWhole(o.path, o.text, isExecutable(spec, o.path));
-  if (spec.split) await removeOldChunks(outputs.map((o) => o.path));
+  await removeOthers(
+    spec.outdir,
+    outputs.map((o) => o.path),
+  );
 }
 
-/** Chunks of earlier builds (named by their content's hash) that this build no longer loads. */
-async function removeOldChunks(written: string[]): Promise<void> {
+/** Files of earlier builds this one no longer writes (old chunks, a moved module's bundle), so none is run by mistake. */
+async function removeOthers(outdir: string, written: string[]): Promise<void> {
   const keep = new Set(written);
-  for (const dir of new Set(written.map((p) => dirname(p)))) {
-    for (const name of await readdir(dir)) {
-      const path = join(dir, name);
-      if (/-[A-Z0-9]{8}\.js$/.test(name) && !keep.has(path)) await rm(path, { force: true });
-    }
+  const files = await readdir(outdir, { recursive: true });
+  for (const name of files) {
+    const path = join(outdir, name);
+    if (/\.m?js$/.test(name) && !keep.has(path)) await rm(path, { force: true });
   }
 }
 
