@@ -2,8 +2,8 @@
  * How each agent CLI is launched by the README's "Bring your own agent" recipes: the environment variables,
  * the config files written into its throwaway HOME (or cwd) and its command line, for one non-interactive
  * question. Every telemetry, update and "nonessential traffic" switch is off, so the only hosts an agent
- * reaches are the recorder's taps. tests/readme.test.ts checks that the README names the same variables and
- * keys as `RECIPE_NAMES` below.
+ * reaches are the recorder's taps. tests/readme.test.ts checks that each README recipe names what its launch
+ * here sets (./agent-recipes.ts).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -34,33 +34,6 @@ export interface AgentLaunch {
   env: Record<string, string>;
   cwd: string;
 }
-
-/** The names each recipe uses, for the README check: environment variables and config keys. */
-export const RECIPE_NAMES: Record<Agent, { env: string[]; keys: string[] }> = {
-  "claude-code": {
-    env: ["ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"],
-    keys: ["mcpServers", "--mcp-config", "--allowedTools", "mcp__notes__append"],
-  },
-  codex: {
-    env: ["CODEX_HOME"],
-    keys: [
-      "model_provider",
-      "[model_providers.hopscope]",
-      "base_url",
-      "wire_api",
-      "[mcp_servers.notes]",
-      "[analytics]",
-    ],
-  },
-  opencode: {
-    env: ["OPENCODE_CONFIG", "OPENCODE_DISABLE_AUTOUPDATE", "OPENCODE_DISABLE_MODELS_FETCH"],
-    keys: ['"provider"', '"baseURL"', '"mcp"', '"type": "remote"', '"share": "disabled"', '"autoupdate": false'],
-  },
-  "qwen-code": {
-    env: ["OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENAI_MODEL", "QWEN_USAGE_STATISTICS_ENABLED"],
-    keys: ["mcpServers", "httpUrl", "usageStatisticsEnabled", "enableAutoUpdate", "--yolo"],
-  },
-};
 
 export async function agentLaunch(agent: Agent, clis: AgentClis, t: AgentTargets): Promise<AgentLaunch> {
   const env: Record<string, string> = {
@@ -167,11 +140,13 @@ async function codex(
   await writeFile(join(codexHome, "config.toml"), toml.join("\n"));
   return {
     command: clis.bin("codex"),
-    args: ["exec", "--strict-config", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"].concat([
-      "-C",
-      t.cwd,
+    args: [
+      "exec",
+      "--strict-config",
+      "--skip-git-repo-check",
+      "--dangerously-bypass-approvals-and-sandbox",
       t.question,
-    ]),
+    ],
     env: { ...env, CODEX_HOME: codexHome },
     cwd: t.cwd,
   };
