@@ -28,13 +28,14 @@ export interface AgentScenario {
 
 /**
  * Installs the CLI, starts the stack, runs the agent once and waits until the recorder has stored every
- * exchange of the run (in beforeAll); closes the stack in afterAll. Read the fields inside tests.
+ * exchange of the run (in beforeAll); closes the stack in afterAll. Read the fields inside tests. `opts`
+ * is read when the stack starts, after the beforeAll hooks registered before this call have run.
  */
-export function agentScenario(agent: Agent, opts: RecorderStackOptions = {}): AgentScenario {
+export function agentScenario(agent: Agent, opts: () => RecorderStackOptions = () => ({})): AgentScenario {
   const scenario = {} as AgentScenario;
   beforeAll(async () => {
     const clis = await ensureAgentClis();
-    scenario.stack = await startRecorderStack(opts);
+    scenario.stack = await startRecorderStack(opts());
     scenario.run = await runAgent(agent, clis, {
       modelTap: scenario.stack.tapUrls.model,
       mcpTap: scenario.stack.tapUrls.mcp,
