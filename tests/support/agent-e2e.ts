@@ -7,9 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
-import { TraceSchema, type ExchangeSummary, type Trace } from "@hopscope/shared/trace/schemas";
+import { ExchangeSchema, TraceSchema, type ExchangeSummary, type Trace } from "@hopscope/shared/trace/schemas";
 import { ExchangeViewsSchema } from "@hopscope/shared/trace/views";
 import { ensureAgentClis, type Agent } from "./agent-clis";
+import { recipeSimSettings } from "./agent-launch";
 import { describeRun, runAgent, type AgentRun } from "./agent-run";
 import { startRecorderStack, type RecorderStack, type RecorderStackOptions } from "./recorder-stack";
 
@@ -35,7 +36,8 @@ export function agentScenario(agent: Agent, opts: () => RecorderStackOptions = (
   const scenario = {} as AgentScenario;
   beforeAll(async () => {
     const clis = await ensureAgentClis();
-    scenario.stack = await startRecorderStack(opts());
+    const stackOpts = opts();
+    scenario.stack = await startRecorderStack({ ...stackOpts, sim: { ...recipeSimSettings(), ...stackOpts.sim } });
     scenario.run = await runAgent(agent, clis, {
       modelTap: scenario.stack.tapUrls.model,
       mcpTap: scenario.stack.tapUrls.mcp,
@@ -62,19 +64,27 @@ export function describeAgentRun(agent: Agent, title: string): void {
       expect(s.run.code, where()).toBe(0);
     });
 
-    it("adds buy milk to the notes file through the MCP tap", async () => {
-      expect(await s.stack.readNotes(), where()).toMatch(/buy milk/i);
-      const calls = exchanges().filter(
-        (e) =>
-          e.tap === "mcp" &&
-          e.method === "POST" &&
-          e.classification.kind === "mcp" &&
-          e.classification.method === "tools/call",
-      );
-      expect(calls.length, `no tools/call crossed the MCP tap\n${where()}`).toBeGreaterThan(0);
-      const args = calls.map((e) => JSON.stringify(e.classification.kind === "mcp" ? e.classification.arguments : {}));
-      expect(args.join(" "), where()).toMatch(/buy milk/i);
-    });
+    if (agent === "codex") {
+      it("hands the model's append call to Codex, which refuses its namespaced name, and shows why", async () => {
+        await expectCodexRefusesNamespacedCall(s, where());
+      });
+    } else {
+      it("adds buy milk to the notes file through the MCP tap", async () => {
+        expect(await s.stack.readNotes(), where()).toMatch(/buy milk/i);
+        const calls = exchanges().filter(
+          (e) =>
+            e.tap === "mcp" &&
+            e.method === "POST" &&
+            e.classification.kind === "mcp" &&
+            e.classification.method === "tools/call",
+        );
+        expect(calls.length, `no tools/call crossed the MCP tap\n${where()}`).toBeGreaterThan(0);
+        const args = calls.map((e) =>
+          JSON.stringify(e.classification.kind === "mcp" ? e.classification.arguments : {}),
+        );
+        expect(args.join(" "), where()).toMatch(/buy milk/i);
+      });
+    }
 
     it("is one trace, named by the question", () => {
       expect(
@@ -107,6 +117,32 @@ export function describeAgentRun(agent: Agent, title: string): void {
       }
     });
   });
+}
+
+/**
+ * Ollama (0.32.15, the stand-in's default) expands a Responses `namespace` tool into namespace-qualified
+ * functions and returns the call flattened, `mcp__notes.append`, with no `namespace` field
+ * (openai/responses.go, `convertTools`); Codex routes a call by namespace and name and answers
+ * "unsupported call" (ollama/ollama#15921, openai/codex#23186). The trace must show exactly that: the
+ * model's call with "buy milk", Codex's refusal in the next request, no tools/call, the file unchanged.
+ */
+async function expectCodexRefusesNamespacedCall(s: AgentScenario, where: string): Promise<void> {
+  const requests = s.traces
+    .flatMap((t) => t.exchanges)
+    .filter((e) => e.tap === "model" && e.url.startsWith("/v1/responses"));
+  const bodies = await Promise.all(
+    requests.map(async (e) => ExchangeSchema.parse(JSON.parse(await s.stack.api(`/api/exchanges/${e.id}`)))),
+  );
+  const answered = bodies.map((b) => b.responseBody?.data ?? "").join("\n");
+  expect(answered, `the model's call\n${where}`).toMatch(/"name":"mcp__notes\.append"/);
+  expect(answered, where).toMatch(/buy milk/);
+  const sent = bodies.map((b) => b.requestBody?.data ?? "").join("\n");
+  expect(sent, `Codex's answer to the call\n${where}`).toContain("unsupported call: mcp__notes.append");
+  const calls = s.traces
+    .flatMap((t) => t.exchanges)
+    .filter((e) => e.classification.kind === "mcp" && e.classification.method === "tools/call");
+  expect(calls, where).toEqual([]);
+  expect(await s.stack.readNotes(), where).not.toMatch(/buy milk/i);
 }
 
 /** Failed, aborted (a "cut" stream), never ended, refused by the model server, or an MCP error. */

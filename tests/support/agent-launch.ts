@@ -8,7 +8,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { defaultConfig as simDefaults, loadConfig as loadSimConfig } from "../../apps/model-sim/src/config";
 import { AGENT_MODEL, type Agent, type AgentClis } from "./agent-clis";
+import type { RecorderStackOptions } from "./recorder-stack";
 import { wrapped } from "./stdio-host";
 
 /** The stdio server `wrap` runs in front of: the reference "everything" server (a devDependency). */
@@ -33,6 +35,17 @@ export interface AgentLaunch {
   args: string[];
   env: Record<string, string>;
   cwd: string;
+}
+
+/**
+ * The stand-in as the recipes start it: `OLLAMA_CONTEXT_LENGTH=32768`, read as Ollama reads it, since an
+ * agent's prompt of 10–20k tokens does not fit the 4,096-token default. Only the settings that variable
+ * changes are passed, so the stack keeps its test defaults (port 0, no load pause) for the rest.
+ */
+export function recipeSimSettings(): RecorderStackOptions["sim"] {
+  const base: Record<string, unknown> = simDefaults();
+  const recipe = loadSimConfig({ OLLAMA_CONTEXT_LENGTH: "32768" });
+  return Object.fromEntries(Object.entries(recipe).filter(([k, v]) => base[k] !== v));
 }
 
 export async function agentLaunch(agent: Agent, clis: AgentClis, t: AgentTargets): Promise<AgentLaunch> {
