@@ -9,10 +9,9 @@ import type { Server } from "node:http";
 import type { Tap } from "@hopscope/shared/trace/schemas";
 import type { Config } from "./config";
 import { dbLocation, openDb, type Db } from "./recording/db";
-import { TraceStore } from "./main/trace-store";
 import { TraceReader } from "./recording/trace-reader";
-import { RecorderClient } from "./main/recorder-client";
-import { RecorderThreads } from "./link/threads";
+import { InFlight } from "./main/in-flight";
+import { ThreadLink } from "./link/threads";
 import type { QueueLimits } from "./link/protocol";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
 import { LiveFeed } from "./main/live/feed";
@@ -71,9 +70,9 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
       otlp?.traceUpdated(event.change.traceId);
   };
   let otlp: OtlpForwarder | null = null;
-  let store: TraceStore | null = null;
+  let link: ThreadLink | null = null;
   let resumeReader: TraceReader | null = null;
-  const threads = new RecorderThreads(
+  const threads = new ThreadLink(
     {
       file: location.file,
       maxBodyBytes: config.maxBodyBytes,
@@ -94,9 +93,10 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
       },
       committed: (traceIds) => {
         for (const id of traceIds) otlp?.traceUpdated(id);
-        if (feed && feed.clientCount > 0 && store) {
+        if (feed && feed.clientCount > 0 && link) {
           // Someone is watching: read on the recording thread (this thread never queries SQLite for it).
-          store.storedTraces(traceIds).then(
+          const reads = link;
+          Promise.all(traceIds.map((id) => reads.call("storedTrace", id))).then(
             (stored) =>
               stored.forEach((t, i) =>
                 announce(
@@ -133,10 +133,9 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     location.remove();
     throw new Error(`could not start the recorder: ${(err as Error).message}`, { cause: err });
   }
-  store = new TraceStore(threads);
+  link = threads;
   resumeReader = new TraceReader(db);
-  const traceStore = store;
-  const recorder = new RecorderClient(threads);
+  const inFlight = new InFlight(threads);
   let notes: NotesService | null = null;
   const shutdown = async () => {
     notes?.close();
@@ -153,8 +152,8 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
       });
       otlp = new OtlpForwarder({
         exporter,
-        store: traceStore,
-        recorder,
+        link: threads,
+        inFlight,
         logger,
         quietMs: config.otlp.quietMs,
         // The notes file's changes go with the trace, as in the file and OTLP downloads (started below).
@@ -175,8 +174,8 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   feed = new LiveFeed({
     maxBufferedBytes: config.wsMaxBufferedBytes,
     ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }),
-    snapshot: () => recorder.snapshot(50),
-    parked: (parks) => recorder.parkedFrames(parks),
+    snapshot: () => inFlight.snapshot(50),
+    parked: (parks) => threads.call("parkedFrames", parks),
     onClientsChanged: watchersChanged,
     logger,
     guard,
@@ -185,7 +184,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   try {
     notes = await startNotes(
       { ...config.notes, mcpUpstream: config.taps.mcp.upstream, root: REPO_ROOT, dbFile: location.file },
-      { announce, inFlight: () => recorder.inFlight(), reader: db, logger },
+      { announce, inFlight: () => inFlight.exchanges(), reader: db, logger },
     );
   } catch (err) {
     liveFeed.close();
@@ -198,21 +197,21 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
   ) as Record<Tap, TapInfo>;
   const probe = new ModelUpstreamProbe(config.taps.model.upstream, logger);
   const views = new ExchangeViewBuilder({
-    store: traceStore,
+    link: threads,
     probe,
     modelUpstream: config.taps.model.upstream,
     logger,
   });
-  const replays = new Replays({ store: traceStore, recorder, announce, logger });
+  const replays = new Replays({ link: threads, inFlight, announce, logger });
   const audience = config.audience
     ? await openAudience({
         ...config.audience,
-        store: traceStore,
+        link: threads,
         views,
         webDist: config.webDist,
         logger,
         notes: notesService,
-        live: { exchange: (id) => recorder.inFlightExchange(id), trace: (id) => recorder.liveTrace(id) },
+        live: { exchange: (id) => inFlight.exchange(id), trace: (id) => inFlight.trace(id) },
       }).catch(async (err: unknown) => {
         liveFeed.close();
         await shutdown();
@@ -224,10 +223,10 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     audienceViewers = () => audience.session.viewerCount;
     audience.session.onViewersChanged = watchersChanged;
   }
-  const stdioIngest = new StdioIngest({ store: traceStore, recorder, announce, maxBodyBytes: config.maxBodyBytes });
+  const stdioIngest = new StdioIngest({ link: threads, inFlight, announce, maxBodyBytes: config.maxBodyBytes });
   const app = createApp({
-    store: traceStore,
-    recorder,
+    link: threads,
+    inFlight,
     announce,
     feed: liveFeed,
     probe,

@@ -11,7 +11,7 @@ import type { MessagePort } from "node:worker_threads";
 import type { ExchangeState, Tap } from "@hopscope/shared/trace/schemas";
 import type { GuardPolicy } from "@hopscope/nodekit/guard";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
-import type { ReadMethod } from "../recording/trace-reader";
+import type { Call } from "./calls";
 
 /** The live feed shows a chunk's text up to this size (bigger chunks: fetch the exchange). */
 export const MAX_CHUNK_TEXT = 64 * 1024;
@@ -59,34 +59,6 @@ export interface EventBatch {
 export interface EventAck {
   ack: number;
 }
-
-export interface InsertTrace {
-  id: string;
-  name: string;
-  groupedBy: "traceparent" | "conversation" | "session" | "single";
-  createdAt: number;
-  updatedAt: number;
-}
-
-/** The main thread's requests to the recording thread, each answered after every event before it. */
-export type Call =
-  /** A read of the stored traces (recording/trace-reader.ts), after what is queued is committed. */
-  | { op: "read"; method: ReadMethod; args: unknown[] }
-  /** The live feed's snapshot content: the latest traces and the exchanges in flight, read together. */
-  | { op: "snapshot"; limit: number }
-  | { op: "inFlight" }
-  /** An exchange in flight with what of its bodies has arrived (null: not in flight). */
-  | { op: "inFlightExchange"; id: number }
-  | { op: "lesson" }
-  | { op: "allocateIds"; count: number }
-  | { op: "rename"; traceId: string; name: string }
-  | { op: "setSavedAs"; traceId: string; file: string }
-  | { op: "delete"; traceId: string }
-  /** Whole traces (imports, the start of a replay) and replayed exchanges: records built by link/exchange-record.ts. */
-  | { op: "insertTrace"; trace: InsertTrace; records: unknown[] }
-  | { op: "enqueue"; record: unknown }
-  /** Frames parked while nobody watched (recording/parked-frames.ts), serialised, for a resume. */
-  | { op: "parkedFrames"; parks: number[] };
 
 export type ToRecording =
   | { kind: "call"; call: number; request: Call }

@@ -10,7 +10,7 @@
 import type { StorageHealth } from "@hopscope/shared/trace/api";
 import type { Db } from "./db";
 import type { ExchangeRecord } from "../link/exchange-record";
-import type { InsertTrace } from "../link/protocol";
+import type { InsertTrace } from "../link/calls";
 import { CUSTOM_RANK } from "./trace-title";
 import { INSERT_EXCHANGE_SQL, PRUNE_TRACES_SQL, UPSERT_TRACE_SQL, exchangeParams, traceParams } from "./write-sql";
 

@@ -13,9 +13,9 @@ import type { FeedEvent } from "../link/frames";
 import { traceIdSource } from "./trace-ids";
 import type { ExchangeRecord } from "../link/exchange-record";
 import type { StoredBody } from "../link/stored-body";
+import type { Call, RecordingCalls } from "../link/calls";
 import type {
   AnnouncedRuns,
-  Call,
   EventAck,
   EventBatch,
   FromRecording,
@@ -140,39 +140,47 @@ function flushAnnounced(): void {
   announced.length = 0;
 }
 
+/** Every read sees what is queued committed first, except storedTrace, asked for right after a commit. */
+const calls: RecordingCalls = {
+  listTraces: (limit, after) => (writer.flush(), reader.listTraces(limit, after)),
+  traceSummary: (id) => (writer.flush(), reader.traceSummary(id)),
+  storedTrace: (id) => reader.storedTrace(id),
+  trace: (id) => (writer.flush(), reader.trace(id)),
+  links: (traceId) => (writer.flush(), reader.links(traceId)),
+  exchange: (id) => (writer.flush(), reader.exchange(id)),
+  exchanges: (traceId) => (writer.flush(), reader.exchanges(traceId)),
+  previousChat: (traceId, seq) => (writer.flush(), reader.previousChat(traceId, seq)),
+  snapshot: (limit) => (
+    writer.flush(),
+    { traces: reader.listTraces(limit, null).traces, inFlight: recorder.inFlight() }
+  ),
+  inFlight: () => recorder.inFlight(),
+  inFlightExchange: (id) => recorder.inFlightExchange(id),
+  lastLesson: () => recorder.lastLesson,
+  allocateIds: (count) => recorder.allocateIds(count),
+  rename: (traceId, name) => {
+    writer.rename(traceId, name);
+    return reader.traceSummary(traceId);
+  },
+  setSavedAs: (traceId, file) => writer.setSavedAs(traceId, file),
+  delete: (traceId) => {
+    recorder.forgetTrace(traceId);
+    return writer.delete(traceId);
+  },
+  insertTrace: (trace, records) => {
+    writer.insertTrace(trace, records.map(revive));
+    const stored = reader.traceSummary(trace.id);
+    if (!stored) throw new Error(`imported trace ${trace.id} was not stored`);
+    return stored;
+  },
+  enqueue: (record) => writer.enqueue(revive(record)),
+  parkedFrames: (parks) => parked.serialised(parks),
+};
+
+/** Runs a call by its name; the map's types tie each name to its arguments (link/calls.ts). */
 function call(req: Call): unknown {
-  switch (req.op) {
-    case "read": {
-      // trace.updated frames are asked for after a commit: what they read is committed already.
-      if (req.method !== "storedTrace") writer.flush();
-      const read = reader[req.method] as (...args: unknown[]) => unknown;
-      return read.apply(reader, req.args);
-    }
-    case "snapshot":
-      writer.flush();
-      return { traces: reader.listTraces(req.limit, null).traces, inFlight: recorder.inFlight() };
-    case "inFlight":
-      return recorder.inFlight();
-    case "inFlightExchange":
-      return recorder.inFlightExchange(req.id);
-    case "lesson":
-      return recorder.lastLesson;
-    case "allocateIds":
-      return recorder.allocateIds(req.count);
-    case "rename":
-      return writer.rename(req.traceId, req.name);
-    case "setSavedAs":
-      return writer.setSavedAs(req.traceId, req.file);
-    case "delete":
-      recorder.forgetTrace(req.traceId);
-      return writer.delete(req.traceId);
-    case "insertTrace":
-      return writer.insertTrace(req.trace, (req.records as ExchangeRecord[]).map(revive));
-    case "enqueue":
-      return writer.enqueue(revive(req.record as ExchangeRecord));
-    case "parkedFrames":
-      return parked.serialised(req.parks);
-  }
+  const run = calls[req.method] as (...args: Call["args"]) => unknown;
+  return run(...req.args);
 }
 
 /** Structured clone turns Buffers into Uint8Arrays; better-sqlite3 binds Buffers (blobs of binary bodies). */

@@ -3,11 +3,9 @@
  * request, no live-feed client and no recording work. What the taps see goes to the recording thread over
  * its own channel (EventSender); logs and the queue's state go to the main thread.
  */
-import { parentPort, workerData, type MessagePort } from "node:worker_threads";
-import type { Tap } from "@hopscope/shared/trace/schemas";
+import { parentPort, workerData } from "node:worker_threads";
 import { startTap, type TapHandle } from "./tap-server";
 import { ExchangeReporter } from "./exchange-reporter";
-import type { GuardPolicy } from "@hopscope/nodekit/guard";
 import type { Logger } from "../logger";
 import { EventSender } from "./event-sender";
 import type { FromTaps, TapsThreadData, ToTaps } from "../link/protocol";

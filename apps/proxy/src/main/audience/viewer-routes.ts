@@ -10,7 +10,7 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import type { Exchange, Trace } from "@hopscope/shared/trace/schemas";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
-import type { TraceStore } from "../trace-store";
+import type { RecordingLink } from "../../link/calls";
 import type { ExchangeViewBuilder } from "../views/exchange-views";
 import type { Logger } from "../../logger";
 import type { NotesService } from "../notes/notes-service";
@@ -19,7 +19,7 @@ import { redactedExchange, redactedSummary } from "../export/redacted-exchange";
 
 export interface ViewerRoutesDeps {
   session: AudienceSession;
-  store: TraceStore;
+  link: RecordingLink;
   views: ExchangeViewBuilder;
   webDist: string;
   logger: Logger;
@@ -65,7 +65,7 @@ function missing(c: Context, what: string) {
 }
 
 export function viewerRoutes(deps: ViewerRoutesDeps) {
-  const { session, store } = deps;
+  const { session, link } = deps;
   const dist = path.resolve(deps.webDist, "audience");
   const cachedViews = new Map<number, Promise<ExchangeViews>>();
   const viewsOf = (x: Exchange): Promise<ExchangeViews> => {
@@ -84,7 +84,7 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
   const readable = async (raw: string): Promise<Exchange | null> => {
     const id = IdSchema.safeParse(raw);
     // In flight first, then the store (as the recorder's own API reads: one or the other has it).
-    const x = id.success ? ((await deps.live?.exchange(id.data)) ?? (await store.getExchange(id.data))) : null;
+    const x = id.success ? ((await deps.live?.exchange(id.data)) ?? (await link.call("exchange", id.data))) : null;
     return x && session.mayRead(x.traceId) ? x : null;
   };
   const P = "/j/:code";
@@ -106,14 +106,16 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
     })
     .get(`${P}/api/saved`, (c) => c.json({ files: [] }, 200, HEADERS))
     .get(`${P}/api/traces`, async (c) => {
-      const traces = (await Promise.all(session.shownTraceIds().map((id) => store.getTraceSummary(id)))).filter(
+      const traces = (await Promise.all(session.shownTraceIds().map((id) => link.call("traceSummary", id)))).filter(
         (t) => t !== null,
       );
       return c.json({ traces, nextCursor: null }, 200, HEADERS);
     })
     .get(`${P}/api/traces/:id`, async (c) => {
       const id = c.req.param("id");
-      const trace = session.mayRead(id) ? ((await store.getTrace(id)) ?? (await deps.live?.trace(id)) ?? null) : null;
+      const trace = session.mayRead(id)
+        ? ((await link.call("trace", id)) ?? (await deps.live?.trace(id)) ?? null)
+        : null;
       return trace
         ? c.json({ ...trace, exchanges: trace.exchanges.map(redactedSummary) }, 200, HEADERS)
         : missing(c, `trace ${id}`);
