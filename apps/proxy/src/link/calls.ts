@@ -4,7 +4,14 @@
  * `RecordingLink.call` (link/threads.ts), and the message between them is derived from it, so a call and its
  * answer are typed end to end.
  */
-import type { Exchange, ExchangeSummary, Link, Trace, TraceSummary } from "@hopscope/shared/trace/schemas";
+import type {
+  Classification,
+  Exchange,
+  ExchangeSummary,
+  Link,
+  Trace,
+  TraceSummary,
+} from "@hopscope/shared/trace/schemas";
 import type { ExchangeRecord } from "./exchange-record";
 
 export interface TracePage {
@@ -32,6 +39,22 @@ export interface InsertTrace {
   updatedAt: number;
 }
 
+/** Which stored MCP exchanges may have caused a notes-file change (main/notes/cause-now.ts). */
+export interface CauseWindow {
+  /** The request began by then… */
+  startBy: number;
+  /** …and the answer ended after then. */
+  endAfter: number;
+  /** Among this many newest exchanges. */
+  recent: number;
+}
+
+export interface StoredMcpExchange {
+  id: number;
+  traceId: string;
+  classification: Classification;
+}
+
 /** Reads of the stored traces, answered after what is queued is committed (recording/trace-reader.ts). */
 export interface StoredReads {
   /** Newest first, after `after`. */
@@ -46,6 +69,8 @@ export interface StoredReads {
   exchanges(traceId: string): Exchange[];
   /** The model.chat exchange of the same trace just before this one (for the prompt diff). */
   previousChat(traceId: string, seq: number): Exchange | null;
+  /** MCP exchanges in the window, the latest request first. */
+  mcpExchangesIn(window: CauseWindow): StoredMcpExchange[];
 }
 
 export type ReadMethod = keyof StoredReads;

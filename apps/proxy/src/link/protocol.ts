@@ -62,8 +62,12 @@ export interface EventAck {
 
 export type ToRecording =
   | { kind: "call"; call: number; request: Call }
-  /** Whether anyone watches live (a feed client or an audience viewer): frames are serialised only then. */
-  | { kind: "watch"; on: boolean }
+  /**
+   * A subscriber (the live feed, the audience view) has its first client, or has none left: frames are
+   * serialised while anyone is subscribed, otherwise parked (recording/parked-frames.ts).
+   */
+  | { kind: "subscribe" }
+  | { kind: "unsubscribe" }
   | { kind: "close" };
 
 /**

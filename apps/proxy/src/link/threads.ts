@@ -125,9 +125,20 @@ export class ThreadLink implements RecordingLink {
     return answer as Promise<CallResult<M>>;
   }
 
-  /** Tells the recording thread whether anyone watches live (it serialises frames only then). */
-  setWatching(on: boolean): void {
-    if (!this.dead) this.recording.postMessage({ kind: "watch", on } satisfies ToRecording);
+  /**
+   * Subscribes to serialised frames until the returned function is called: a subscriber with no client to
+   * send them to unsubscribes, and the recording thread parks frames while nobody is subscribed.
+   */
+  subscribe(): () => void {
+    const post = (msg: ToRecording) => {
+      if (!this.dead && !this.closing) this.recording.postMessage(msg);
+    };
+    post({ kind: "subscribe" });
+    let subscribed = true;
+    return () => {
+      if (subscribed) post({ kind: "unsubscribe" });
+      subscribed = false;
+    };
   }
 
   /** Storage health as /api/health reports it: the disk (recording thread) and the queue (taps thread). */

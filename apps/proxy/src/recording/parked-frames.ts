@@ -12,9 +12,12 @@
 import type { FeedEvent } from "../link/frames";
 import { MAX_CHUNK_TEXT } from "../link/protocol";
 
+/** A frame, or how to build it when it is read (a trace's frame reads the store as it is then). */
+export type ParkedFrame = FeedEvent | (() => FeedEvent);
+
 export class ParkedFrames {
   /** Frames by park number, oldest first: `frames[i]` is number `first + i` (an array: parking is per frame). */
-  private frames: (FeedEvent | null)[] = [];
+  private frames: (ParkedFrame | null)[] = [];
   private sizes: number[] = [];
   private start = 0;
   private first = 1;
@@ -26,7 +29,7 @@ export class ParkedFrames {
   ) {}
 
   /** Keeps the event (it must not change afterwards) and returns its park number. */
-  park(event: FeedEvent, size: number): number {
+  park(event: ParkedFrame, size: number): number {
     this.frames.push(event);
     this.sizes.push(size);
     this.bytes += size;
@@ -49,7 +52,7 @@ export class ParkedFrames {
     return parks.map((n) => {
       const i = n - this.first;
       const e = i >= this.start ? this.frames[i] : undefined;
-      return e ? JSON.stringify(e) : null;
+      return e ? JSON.stringify(typeof e === "function" ? e() : e) : null;
     });
   }
 

@@ -37,7 +37,8 @@ const writer = new StoreWriter(db, {
   flushIntervalMs: data.flushIntervalMs,
   maxTraces: data.maxTraces,
   onCommitted: (traceIds) => {
-    // The frames of the exchanges committed reach the feed before their traces' trace.updated.
+    // Each trace committed is announced with what the feed shows of it, after its exchanges' own frames.
+    for (const id of traceIds) announceTrace(id);
     flushAnnounced();
     post({ kind: "committed", traceIds });
   },
@@ -45,8 +46,8 @@ const writer = new StoreWriter(db, {
 });
 const reader = new TraceReader(db);
 const announced: AnnouncedRuns = [];
-/** Whether anyone watches live; until the main thread says so, nobody does. */
-let watching = false;
+/** Subscribers to serialised frames (the live feed, the audience view), each while it has a client. */
+let subscribers = 0;
 /** Parked frames wait at most this long to be announced to the main thread (see the events' handler). */
 const PARKED_POST_MS = 50;
 let parkedTimer: NodeJS.Timeout | null = null;
@@ -54,7 +55,7 @@ const parked = new ParkedFrames();
 const recorder = new Recorder({
   // Serialised here, off the other threads (strings cross threads far cheaper than objects), and only while
   // someone watches; otherwise parked unserialised, in case a reconnecting client resumes past them.
-  announce: (e) => (watching ? announced.push(JSON.stringify(e)) : parkFrame(e)),
+  announce: (e) => (subscribers > 0 ? announced.push(JSON.stringify(e)) : parkFrame(e, estimatedSize(e))),
   store: (r) => writer.enqueue(r),
   maxSeq: (id) => writer.maxSeq(id),
   newTraceId: traceIdSource(),
@@ -67,16 +68,18 @@ data.events.on("message", (batch: EventBatch) => {
   // While somebody watches, frames go out with each batch; parked ones (nobody watching) only number the
   // feed's frames, so they wait for a commit or PARKED_POST_MS: a message to the main thread per batch cost
   // it more than the frames did.
-  if (watching) flushAnnounced();
+  if (subscribers > 0) flushAnnounced();
   else parkedTimer ??= setTimeout(flushAnnounced, PARKED_POST_MS);
 });
 parent.on("message", (msg: ToRecording) => {
   drainEvents();
   switch (msg.kind) {
-    case "watch":
-      watching = msg.on;
-      // What was parked before someone started watching goes first.
-      if (watching) flushAnnounced();
+    case "subscribe":
+      subscribers++;
+      // What was parked before goes first; every frame after this is serialised.
+      return flushAnnounced();
+    case "unsubscribe":
+      subscribers = Math.max(0, subscribers - 1);
       return;
     case "call":
       try {
@@ -124,9 +127,25 @@ function drainEvents(): void {
     handleBatch(m.message as EventBatch);
 }
 
+/** A committed trace as `trace.updated` shows it, or `trace.deleted` when it is gone (retention, a delete). */
+function traceFrame(traceId: string): FeedEvent {
+  const t = reader.storedTrace(traceId);
+  return t ? { type: "trace.updated", ...t } : { type: "trace.deleted", traceId };
+}
+
+/**
+ * With nobody subscribed, a trace's frame is read only if a resuming client asks for it (as it is then, a
+ * trace deleted meanwhile reported as such): two queries per trace and commit saved while nobody watches.
+ */
+function announceTrace(traceId: string): void {
+  if (subscribers > 0) announced.push(JSON.stringify(traceFrame(traceId)));
+  else parkFrame(() => traceFrame(traceId), TRACE_FRAME_SIZE);
+}
+const TRACE_FRAME_SIZE = 1024;
+
 /** Parks a frame and counts it into the run of parked frames at the end of what is to be announced. */
-function parkFrame(e: FeedEvent): void {
-  parked.park(e, estimatedSize(e));
+function parkFrame(e: FeedEvent | (() => FeedEvent), size: number): void {
+  parked.park(e, size);
   const last = announced.length - 1;
   if (last >= 0 && typeof announced[last] === "number") announced[last] = (announced[last] as number) + 1;
   else announced.push(1);
@@ -150,6 +169,7 @@ const calls: RecordingCalls = {
   exchange: (id) => (writer.flush(), reader.exchange(id)),
   exchanges: (traceId) => (writer.flush(), reader.exchanges(traceId)),
   previousChat: (traceId, seq) => (writer.flush(), reader.previousChat(traceId, seq)),
+  mcpExchangesIn: (window) => (writer.flush(), reader.mcpExchangesIn(window)),
   snapshot: (limit) => (
     writer.flush(),
     { traces: reader.listTraces(limit, null).traces, inFlight: recorder.inFlight() }

@@ -14,7 +14,7 @@ import { linkExchanges, type ToolMessage } from "@hopscope/shared/trace/link";
 import { z } from "zod";
 import type { Statement } from "better-sqlite3";
 import type { Db } from "./db";
-import type { PageAfter, StoredReads, StoredTrace, TracePage } from "../link/calls";
+import type { CauseWindow, PageAfter, StoredMcpExchange, StoredReads, StoredTrace, TracePage } from "../link/calls";
 import {
   ExchangeRowSchema,
   ExchangeSummaryRowSchema,
@@ -101,6 +101,18 @@ export class TraceReader implements StoredReads {
          ORDER BY seq DESC LIMIT 1`,
     ).get(traceId, seq) as { id: number } | undefined;
     return row ? this.exchange(row.id) : null;
+  }
+  mcpExchangesIn(w: CauseWindow): StoredMcpExchange[] {
+    const rows = this.stmt(
+      `SELECT id, trace_id AS traceId, classification FROM exchanges
+       WHERE id > (SELECT COALESCE(MAX(id), 0) FROM exchanges) - ? AND tap = 'mcp' AND t_start <= ? AND t_end >= ?
+       ORDER BY t_start DESC`,
+    ).all(w.recent, w.startBy, w.endAfter) as { id: number; traceId: string; classification: string }[];
+    return rows.map((r) => ({
+      id: r.id,
+      traceId: r.traceId,
+      classification: ClassificationSchema.parse(JSON.parse(r.classification)),
+    }));
   }
 }
 
