@@ -79,7 +79,7 @@ export type AnnouncedFrames = (string | number)[];
 /**
  * AnnouncedFrames as the recording thread posts them: a run of parked frames is its length, since park
  * numbers go up by one from 1 (parked-frames.ts); the main thread numbers them again (threads.ts). Posting
- * one number per parked frame, three per exchange, cost the recording thread 5 % of its time.
+ * one number per parked frame, three per exchange, would be a cost on the recording thread's every exchange.
  */
 export type AnnouncedRuns = (string | number)[];
 

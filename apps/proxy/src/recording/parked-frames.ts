@@ -1,13 +1,13 @@
 /**
- * Frames the recorder announced while nobody was watching (no live-feed client, no audience viewer): kept
+ * Frames the recorder announced while nobody was subscribed (no live-feed client, no audience viewer): kept
  * here as the recorder's own objects, not serialised, and serialised only if a reconnecting client resumes
- * past them. With nobody watching, serialising and posting every frame cost the recording thread more than
- * a fifth of its time per exchange, for frames that were almost never read.
+ * past them. With nobody watching, serialising and posting every frame would be the recording thread's
+ * largest cost per exchange, for frames that are almost never read.
  *
  * Bounded by count and by estimated bytes: older frames are dropped, and a resume that needs one gets a
  * snapshot instead. The count is a fifth of the feed's ring: 1,000 frames are some 50 questions of an agent
  * while nobody watched, and under a saturating load they die before a second scavenge instead of being
- * promoted (5,000 lived about 140 ms there: half of what the recording thread promoted).
+ * promoted (a ring five times as long kept them alive long enough to be promoted).
  */
 import type { FeedEvent } from "../link/frames";
 import { MAX_CHUNK_TEXT } from "../link/protocol";
