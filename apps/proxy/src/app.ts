@@ -46,6 +46,8 @@ export interface AppDeps {
   replays: Replays;
   /** Records what the stdio tap (`hopscope wrap`) sends. */
   stdioIngest: StdioIngest;
+  /** Largest batch /api/ingest/stdio takes (ingestCap of MAX_BODY_BYTES). */
+  maxIngestBytes: number;
   /** The audience view, when one is open (`--audience`). */
   audience?: PresenterRoutesDeps["audience"];
   notes: NotesService;
@@ -63,7 +65,7 @@ export function createApp(deps: AppDeps) {
     .route("/api/import", importRoutes({ ...importDeps, maxImportBytes: deps.maxImportBytes }))
     .route("/api/ask", askRoutes({ agentTapUrl: deps.taps.agent.url }))
     .route("/api/replay", replayRoutes(deps))
-    .route("/api/ingest", ingestRoutes(deps.stdioIngest))
+    .route("/api/ingest", ingestRoutes(deps.stdioIngest, deps.maxIngestBytes))
     .route("/api/audience", presenterRoutes({ audience: deps.audience ?? null }))
     .route("/api/notes", notesRoutes(deps.notes))
     .all("/api/*", (c) =>

@@ -21,6 +21,7 @@ import { LiveFeed } from "./main/live/feed";
 import { subscriptionWhile } from "./main/live/subscription";
 import { ModelUpstreamProbe } from "./main/views/upstream-info";
 import { ExchangeViewBuilder } from "./main/views/exchange-views";
+import { ingestCap } from "./main/routes/ingest";
 import { StdioIngest } from "./main/ingest/stdio-ingest";
 import { Replays } from "./main/replay/replays";
 import type { TapInfo } from "./main/routes/status";
@@ -180,6 +181,7 @@ async function serve(
     webDist: config.webDist,
     guard,
     maxImportBytes: config.maxImportBytes,
+    maxIngestBytes: ingestCap(config.maxBodyBytes),
     logger,
     replays,
     stdioIngest: new StdioIngest({ link: threads, inFlight, announce, maxBodyBytes: config.maxBodyBytes }),

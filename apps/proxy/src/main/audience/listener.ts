@@ -11,6 +11,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import { AudienceClientFrameSchema, audiencePrefix } from "@hopscope/shared/trace/audience";
 import type { Logger } from "../../logger";
+import type { AudienceSocketLimits } from "../../config";
 import { viewerRoutes, type ViewerRoutesDeps } from "./viewer-routes";
 
 export interface AudienceListener {
@@ -31,17 +32,47 @@ function refuse(socket: Duplex): void {
   socket.end("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
 }
 
+/** A viewer's feed, once upgraded, is kept open by its pings instead of these timers. */
+export const DEFAULT_SOCKET_LIMITS: AudienceSocketLimits = { maxSockets: 256, idleMs: 10_000, requestMs: 30_000 };
+
+function limitSockets(server: Server, limits: AudienceSocketLimits): void {
+  server.maxConnections = limits.maxSockets;
+  server.headersTimeout = limits.idleMs;
+  server.requestTimeout = limits.requestMs;
+  server.keepAliveTimeout = Math.min(5_000, limits.idleMs);
+  // A socket that never sends a byte is not a request yet: node:http's timers do not see it.
+  server.on("connection", (socket) => socket.setTimeout(limits.idleMs, () => socket.destroy()));
+}
+
 export async function startAudienceListener(
-  opts: ViewerRoutesDeps & { host: string; urlHost?: string; port: number; logger: Logger },
+  opts: ViewerRoutesDeps & {
+    host: string;
+    urlHost?: string;
+    port: number;
+    logger: Logger;
+    limits?: Partial<AudienceSocketLimits>;
+  },
 ): Promise<AudienceListener> {
   const { session, logger } = opts;
   const app = viewerRoutes(opts);
-  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
+  const limits = { ...DEFAULT_SOCKET_LIMITS, ...opts.limits };
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    overrideGlobalObjects: false,
+    // How often node:http looks for heads and requests past their time (30 s by default).
+    serverOptions: { connectionsCheckingInterval: Math.min(1_000, limits.idleMs / 2) },
+  }) as Server;
+  limitSockets(server, limits);
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_VIEWER_FRAME });
 
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const m = /^\/j\/([^/?]+)\/feed(?:\?.*)?$/.exec(req.url ?? "");
-    if (!m || !session.accepts(m[1])) return refuse(socket);
+    const address = req.socket.remoteAddress ?? "?";
+    if (session.codeGuard.blocked(address)) return refuse(socket);
+    if (!m || !session.accepts(m[1])) {
+      session.codeGuard.wrong(address);
+      return refuse(socket);
+    }
     // A browser page from another site must not read the room's feed (the code could leak in a link).
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== `http://${req.headers.host}`) return refuse(socket);

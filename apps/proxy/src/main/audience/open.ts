@@ -1,11 +1,12 @@
 /** Opens the audience view: a session (join code) and its listener on the address the presenter named. */
 import type { ViewerRoutesDeps } from "./viewer-routes";
 import { startAudienceListener, type AudienceListener } from "./listener";
+import type { AudienceSocketLimits } from "../../config";
 import { AudienceSession } from "./session";
 import { audienceBindHost, audienceUrlHost } from "./lan-address";
 
 export async function openAudience(
-  opts: Omit<ViewerRoutesDeps, "session"> & { host: string; port: number },
+  opts: Omit<ViewerRoutesDeps, "session"> & { host: string; port: number; limits?: Partial<AudienceSocketLimits> },
 ): Promise<{ session: AudienceSession; listener: AudienceListener }> {
   const session = new AudienceSession();
   try {

@@ -17,7 +17,9 @@ export function audienceStatus(deps: PresenterRoutesDeps): AudienceStatus {
   const { session, listener } = deps.audience;
   const joinUrl = listener.joinUrl();
   const code = session.joinCode;
-  return joinUrl && code ? { state: "open", joinUrl, code, viewers: session.viewerCount } : { state: "ended" };
+  return joinUrl && code
+    ? { state: "open", joinUrl, code, viewers: session.viewerCount, wrongCodes: session.codeGuard.stats() }
+    : { state: "ended" };
 }
 
 export function presenterRoutes(deps: PresenterRoutesDeps) {

@@ -8,6 +8,7 @@ import type { WebSocket } from "ws";
 import type { AudienceServerFrame, PresenterPosition } from "@hopscope/shared/trace/audience";
 import type { AnyEvent, FeedEvent } from "../../link/frames";
 import { redactedSummary } from "../export/redacted-exchange";
+import { WrongCodeGuard } from "./code-guard";
 
 /** 10 characters of an alphabet without look-alikes (no 0/O, 1/l/I): ~50 bits, typeable from a slide. */
 const ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz";
@@ -28,6 +29,8 @@ export class AudienceSession {
   private current: PresenterPosition = { traceId: null, hop: null, present: false, replay: null };
   private readonly shown = new Set<string>();
   private readonly viewers = new Set<WebSocket>();
+  /** Wrong join codes, per address: limited, and counted for the presenter. */
+  readonly codeGuard = new WrongCodeGuard();
   /** Told when a viewer joins or leaves (the recorder serialises live frames only while someone watches). */
   onViewersChanged: (() => void) | null = null;
 

@@ -5,6 +5,7 @@
  * any other method is 405. Nothing here changes anything.
  */
 import { readFile } from "node:fs/promises";
+import type { IncomingMessage } from "node:http";
 import path from "node:path";
 import { Hono, type Context } from "hono";
 import { z } from "zod";
@@ -15,6 +16,7 @@ import type { ExchangeViewBuilder } from "../views/exchange-views";
 import type { Logger } from "../../logger";
 import type { NotesService } from "../notes/notes-service";
 import type { AudienceSession } from "./session";
+import { ShownExchanges } from "./shown-exchanges";
 import { redactedExchange, redactedSummary } from "../export/redacted-exchange";
 
 export interface ViewerRoutesDeps {
@@ -64,6 +66,14 @@ function missing(c: Context, what: string) {
   return c.json({ error: `${what} is not part of what the presenter has shown` }, 404, HEADERS);
 }
 
+/** A trace's exchange summaries as viewers see them: stored ones and those still being recorded. */
+async function summariesOf(link: RecordingLink, live: ViewerRoutesDeps["live"], id: string): Promise<Trace | null> {
+  const [stored, recording] = await Promise.all([link.call("trace", id), live?.trace(id) ?? null]);
+  if (!stored || !recording) return stored ?? recording;
+  const ids = new Set(stored.exchanges.map((x) => x.id));
+  return { ...stored, exchanges: [...stored.exchanges, ...recording.exchanges.filter((x) => !ids.has(x.id))] };
+}
+
 export function viewerRoutes(deps: ViewerRoutesDeps) {
   const { session, link } = deps;
   const dist = path.resolve(deps.webDist, "audience");
@@ -81,10 +91,13 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
     }
     return hit;
   };
+  const shownExchanges = new ShownExchanges({ session, trace: (id) => summariesOf(link, deps.live, id) });
   const readable = async (raw: string): Promise<Exchange | null> => {
     const id = IdSchema.safeParse(raw);
+    // Checked before anything is loaded: an unshown exchange costs what a missing one does.
+    if (!id.success || (await shownExchanges.traceOf(id.data)) === null) return null;
     // In flight first, then the store (as the recorder's own API reads: one or the other has it).
-    const x = id.success ? ((await deps.live?.exchange(id.data)) ?? (await link.call("exchange", id.data))) : null;
+    const x = (await deps.live?.exchange(id.data)) ?? (await link.call("exchange", id.data));
     return x && session.mayRead(x.traceId) ? x : null;
   };
   const P = "/j/:code";
@@ -124,11 +137,16 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
     .get(`${P}/api/notes`, (c) =>
       c.json({ watch: viewerWatch(deps.notes?.watch), current: null, changes: [] }, 200, HEADERS),
     )
-    .get(`${P}/api/notes/changes`, (c) => {
+    .get(`${P}/api/notes/changes`, async (c) => {
       const q = NotesChangesQuery.safeParse(c.req.query());
-      if (!q.success || !session.mayRead(q.data.traceId))
-        return missing(c, `trace ${c.req.query("traceId") ?? "(none)"}`);
-      const changes = deps.notes ? deps.notes.table.forTrace(q.data.traceId, q.data.from, q.data.to) : [];
+      const trace =
+        q.success && session.mayRead(q.data.traceId) ? await link.call("traceSummary", q.data.traceId) : null;
+      if (!q.success || !trace) return missing(c, `trace ${c.req.query("traceId") ?? "(none)"}`);
+      // Changes no tool call made (hand edits, resets) only within the shown trace's own span: the rest of
+      // the file's history was never on the presenter's screen for this trace.
+      const from = Math.max(q.data.from, trace.createdAt);
+      const to = Math.min(q.data.to, trace.updatedAt);
+      const changes = deps.notes ? deps.notes.table.forTrace(q.data.traceId, from, to) : [];
       return c.json({ watch: viewerWatch(deps.notes?.watch), changes }, 200, HEADERS);
     })
     .get(`${P}/api/exchanges/:id`, async (c) => {
@@ -144,7 +162,13 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
     .use("*", async (c, next) => {
       // The code first: without it the listener says nothing at all, not even which methods exist.
       const m = /^\/j\/([^/]+)(\/.*)?$/.exec(c.req.path);
-      if (!m || !session.accepts(m[1])) return c.body(null, 403);
+      const address = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress ?? "?";
+      if (session.codeGuard.blocked(address)) return c.body(null, 429, { "Retry-After": "60" });
+      if (!m || !session.accepts(m[1])) {
+        // Only a code tried counts: a browser's own /favicon.ico is no guess.
+        if (m) session.codeGuard.wrong(address);
+        return c.body(null, 403);
+      }
       if (c.req.method !== "GET" && c.req.method !== "HEAD") {
         return c.json({ error: "the audience view is read-only: only GET is answered here" }, 405, {
           ...HEADERS,

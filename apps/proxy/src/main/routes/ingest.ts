@@ -10,12 +10,17 @@ import { StdioBatchSchema } from "@hopscope/shared/trace/stdio-ingest";
 import type { StdioIngest } from "../ingest/stdio-ingest";
 import { formatZodError } from "./errors";
 
-/** A batch holds frames of up to MAX_BODY_BYTES each; the wrapper keeps batches far below this. */
-const MAX_BATCH_BYTES = 64 * 1024 * 1024;
+/**
+ * The largest batch taken: room for a few frames of MAX_BODY_BYTES each, JSON-escaped (64 MiB at the default
+ * 4 MiB). The wrapper keeps batches below it, and splits one the recorder refuses.
+ */
+export function ingestCap(maxBodyBytes: number): number {
+  return 16 * maxBodyBytes;
+}
 /** A batch is four levels deep; anything much deeper is not one. */
 const MAX_DEPTH = 16;
 
-export function ingestRoutes(ingest: StdioIngest) {
+export function ingestRoutes(ingest: StdioIngest, maxBatchBytes: number) {
   return new Hono().post("/stdio", async (c) => {
     const type = c.req.header("content-type") ?? "";
     if (!/^application\/json\s*(;|$)/i.test(type)) {
@@ -23,7 +28,7 @@ export function ingestRoutes(ingest: StdioIngest) {
         message: `send the batch with Content-Type: application/json (got ${type ? `"${type}"` : "none"})`,
       });
     }
-    const text = await readCapped(c.req.raw, MAX_BATCH_BYTES);
+    const text = await readCapped(c.req.raw, maxBatchBytes);
     if (jsonDepth(text) > MAX_DEPTH)
       throw new HTTPException(400, {
         message: `the batch is nested deeper than ${MAX_DEPTH} levels; it is not a stdio batch`,
