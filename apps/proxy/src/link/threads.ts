@@ -69,10 +69,11 @@ export class ThreadLink implements RecordingLink {
     private readonly logger: Logger,
   ) {
     const channel = new MessageChannel();
-    // Profiling flags (bench/profile.ts) carry over; the boot file registers the TypeScript loader itself.
+    // Profiling flags (bench/profile.ts) carry over; the boot file registers the TypeScript loader itself
+    // when the thread's module is TypeScript (from source; the built proxy names its bundled .js files).
     const execArgv = process.execArgv.filter((a) => a.startsWith("--cpu-prof") || a.startsWith("--heap-prof"));
     const recordingData: RecordingThreadData = {
-      entry: "../recording/thread.ts",
+      entry: new URL("../recording/thread.ts", import.meta.url).href,
       threadName: "hs-recording",
       file: opts.file,
       maxBodyBytes: opts.maxBodyBytes,
@@ -88,7 +89,7 @@ export class ThreadLink implements RecordingLink {
       this.watch(this.recording, "recording", reject);
     });
     const tapsData: TapsThreadData = {
-      entry: "../tap/thread.ts",
+      entry: new URL("../tap/thread.ts", import.meta.url).href,
       threadName: "hs-taps",
       host: opts.host,
       taps: opts.taps,
