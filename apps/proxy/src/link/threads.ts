@@ -8,11 +8,11 @@ import { MessageChannel, Worker } from "node:worker_threads";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
 import type { Tap } from "@hopscope/shared/trace/schemas";
 import type { GuardPolicy } from "@hopscope/nodekit/guard";
+import type { CallArgs, CallName, CallResult, RecordingLink } from "./calls";
 import type { Logger } from "../logger";
 import type {
   AnnouncedFrames,
   AnnouncedRuns,
-  Call,
   FromRecording,
   FromTaps,
   QueueLimits,
@@ -43,9 +43,11 @@ export interface ThreadHandlers {
   committed: (traceIds: string[]) => void;
 }
 
+type ToRecordingCall = Extract<ToRecording, { kind: "call" }>["request"];
+
 const BOOT = new URL("./boot.mjs", import.meta.url);
 
-export class RecorderThreads {
+export class ThreadLink implements RecordingLink {
   private calls = 0;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private flushes = 0;
@@ -111,19 +113,33 @@ export class RecorderThreads {
   }
 
   /** Asks the recording thread, after every event the taps have seen so far. */
-  async call(request: Call): Promise<unknown> {
+  async call<M extends CallName>(method: M, ...args: CallArgs<M>): Promise<CallResult<M>> {
     if (this.dead) throw new Error(this.dead);
     await this.tapsFlushed();
     const call = ++this.calls;
-    return new Promise((resolve, reject) => {
+    // The recording thread answers each call with what its implementation of RecordingCalls[M] returned.
+    const answer = new Promise<unknown>((resolve, reject) => {
       this.pending.set(call, { resolve, reject });
+      const request = { method, args } as ToRecordingCall;
       this.recording.postMessage({ kind: "call", call, request } satisfies ToRecording);
     });
+    return answer as Promise<CallResult<M>>;
   }
 
-  /** Tells the recording thread whether anyone watches live (it serialises frames only then). */
-  setWatching(on: boolean): void {
-    if (!this.dead) this.recording.postMessage({ kind: "watch", on } satisfies ToRecording);
+  /**
+   * Subscribes to serialised frames until the returned function is called: a subscriber with no client to
+   * send them to unsubscribes, and the recording thread parks frames while nobody is subscribed.
+   */
+  subscribe(): () => void {
+    const post = (msg: ToRecording) => {
+      if (!this.dead && !this.closing) this.recording.postMessage(msg);
+    };
+    post({ kind: "subscribe" });
+    let subscribed = true;
+    return () => {
+      if (subscribed) post({ kind: "unsubscribe" });
+      subscribed = false;
+    };
   }
 
   /** Storage health as /api/health reports it: the disk (recording thread) and the queue (taps thread). */

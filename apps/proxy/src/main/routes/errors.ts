@@ -5,7 +5,7 @@ import { ZodError } from "zod";
 import { readBodyCapped } from "@hopscope/nodekit/body";
 import { parseJson } from "@hopscope/shared/json/parse";
 import { TraceImportError } from "../export/import-error";
-import { CursorError } from "../trace-store";
+import { CursorError } from "./cursor";
 import type { Logger } from "../../logger";
 
 export function formatZodError(err: ZodError): string {

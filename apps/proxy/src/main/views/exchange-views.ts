@@ -12,7 +12,7 @@ import { type DebugRenderRoute, debugRenderRoute } from "@hopscope/shared/dialec
 import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
-import type { TraceStore } from "../trace-store";
+import type { RecordingLink } from "../../link/calls";
 import { familyComparisons } from "./family-comparison";
 import { PromptSources } from "./prompt-source";
 import { recordedVersion, type ModelUpstreamProbe } from "./upstream-info";
@@ -27,7 +27,7 @@ import {
 } from "./dialect-request";
 
 export interface ViewsDeps {
-  store: TraceStore;
+  link: RecordingLink;
   probe: ModelUpstreamProbe;
   modelUpstream: string;
   logger: Logger;
@@ -197,7 +197,7 @@ export class ExchangeViewBuilder {
     text: string,
     opts: { ollamaVersion?: string },
   ): Promise<ExchangeViews["diff"] | null> {
-    const prev = await this.deps.store.previousChat(ex.traceId, ex.seq);
+    const prev = await this.deps.link.call("previousChat", ex.traceId, ex.seq);
     const d: Dialect | null = prev ? viewDialect(prev) : null;
     if (!prev || !d) return null;
     const outcome = renderExchange(prev, d, opts);
