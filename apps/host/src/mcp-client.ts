@@ -19,7 +19,7 @@ import {
   type Tool,
 } from "@hopscope/shared/mcp/tools";
 import { paramHeadersOf, paramHeaderValues, type ParamHeader } from "./mcp-param-headers";
-import { sseMessages } from "./sse-messages";
+import { sseJsonStream } from "@hopscope/shared/framing/sse";
 import { mcpFailed, mcpUnreachable } from "./errors";
 
 const CLIENT_INFO = { name: "hopscope-host", version: "0.1.0" };
@@ -143,7 +143,7 @@ export class McpClient {
     const type = (res.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     if (type === "text/event-stream" && res.body) {
       try {
-        for await (const message of sseMessages(res.body)) {
+        for await (const message of sseJsonStream(res.body)) {
           if (isResponseTo(message, id)) return message;
         }
       } catch (err) {

@@ -15,7 +15,7 @@ import {
   type OllamaToolCall,
 } from "@hopscope/shared/ollama/schemas";
 import { HostError, modelNotPulled, modelServerFailed, modelUnreachable } from "./errors";
-import { ndjsonLines } from "./ndjson-lines";
+import { ndjsonStream } from "@hopscope/shared/framing/ndjson";
 
 export interface OllamaClientOptions {
   url: string;
@@ -85,7 +85,7 @@ export class OllamaClient implements ModelClient {
     const toolCalls: OllamaToolCall[] = [];
     let sawDone = false;
     try {
-      for await (const line of ndjsonLines(body)) {
+      for await (const line of ndjsonStream(body, { onBadLine: "throw" })) {
         const chunk = this.parseChunk(line, url);
         content += chunk.message.content;
         toolCalls.push(...(chunk.message.tool_calls ?? []));

@@ -6,11 +6,12 @@
 import type { Chunk, Classification, Exchange, ExchangeState, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import type { GroupedBy } from "@hopscope/shared/trace/group";
 import { classifyExchange, type ClassifyInput } from "@hopscope/shared/trace/classify";
-import { headerValue, tryParseJson } from "@hopscope/shared/trace/json-text";
+import { headerValue } from "@hopscope/shared/trace/json-text";
 import { BodyCollector, textOf, toBody, toStoredBody, type StoredBody } from "./store/body";
 import { redactUrl } from "./tap/redact";
 import { fromHeaderBlock, redactHeaderBlock } from "@hopscope/shared/trace/header-block";
 import type { TapEvent } from "./recording/protocol";
+import { tryParseJson } from "@hopscope/shared/json/parse";
 
 type Begin = Extract<TapEvent, { k: "begin" }>;
 

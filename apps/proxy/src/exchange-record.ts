@@ -6,8 +6,8 @@
 import type { Body, Chunk, Exchange, ExchangeSummary, HeaderList } from "@hopscope/shared/trace/schemas";
 import type { GroupedBy } from "@hopscope/shared/trace/group";
 import { toolMessagesOf, type ToolMessage } from "@hopscope/shared/trace/link";
-import { tryParseJson } from "@hopscope/shared/trace/json-text";
 import { textOf, type StoredBody } from "./store/body";
+import { tryParseJson } from "@hopscope/shared/json/parse";
 
 /** Pairs (imports, replays), or a live exchange's header block as the taps saw it, redacted (shared/trace/header-block.ts). */
 export type RecordedHeaders = HeaderList | string;

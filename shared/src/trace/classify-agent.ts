@@ -1,6 +1,7 @@
 /** Classification of a user → host exchange (`POST /agent`): the question and the host's reply. */
 import type { Classification } from "./schemas";
-import { clipText, isRecord, requestJsonOf, tryParseJson, type RequestInput } from "./json-text";
+import { clipText, isRecord, requestJsonOf, type RequestInput } from "./json-text";
+import { tryParseJson } from "../json/parse";
 
 type Agent = Extract<Classification, { kind: "agent" }>;
 

@@ -3,8 +3,9 @@
  * answered with `application/json` or with an SSE stream whose last JSON-RPC response answers it.
  */
 import type { Classification } from "./schemas";
-import { clipText, isRecord, requestJsonOf, tryParseJson, type RequestInput } from "./json-text";
-import { parseSse } from "./sse";
+import { clipText, isRecord, requestJsonOf, type RequestInput } from "./json-text";
+import { tryParseJson } from "../json/parse";
+import { parseSse } from "../framing/sse";
 
 type Mcp = Extract<Classification, { kind: "mcp" }>;
 

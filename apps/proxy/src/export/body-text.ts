@@ -4,9 +4,9 @@
  */
 import { Buffer } from "node:buffer";
 import { bodyText } from "@hopscope/shared/trace/classify";
-import { tryParseJson } from "@hopscope/shared/trace/json-text";
 import type { Body } from "@hopscope/shared/trace/schemas";
-import { parseSse } from "@hopscope/shared/trace/sse";
+import { tryParseJson } from "@hopscope/shared/json/parse";
+import { parseSse } from "@hopscope/shared/framing/sse";
 
 /** A UTF-8 text body as received. */
 export function utf8Body(text: string, contentType: string | undefined): Body {

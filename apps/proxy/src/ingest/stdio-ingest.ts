@@ -14,7 +14,7 @@ import {
   mcpClientOf,
   mcpSessionTitle,
 } from "@hopscope/shared/trace/group-mcp";
-import { isRecord, tryParseJson } from "@hopscope/shared/trace/json-text";
+import { isRecord } from "@hopscope/shared/trace/json-text";
 import { randomHex } from "@hopscope/shared/trace/traceparent";
 import {
   STDIO_METHOD,
@@ -30,6 +30,7 @@ import { textOf, toBody, toStoredBody, type StoredBody } from "../store/body";
 import { exchangeRecord } from "../exchange-record";
 import { betterTitle, type TraceTitle } from "../trace-title";
 import { MAX_TRACE_ENTRIES, RecentMap } from "../recent-map";
+import { tryParseJson } from "@hopscope/shared/json/parse";
 
 export interface StdioIngestDeps {
   recorder: RecorderClient;
