@@ -1,12 +1,12 @@
 /** The helpers model-sim added under shared/src/ollama/, one behaviour per test. */
 import { describe, expect, it } from "vitest";
-import { goJson } from "@hopscope/shared/ollama/go-json";
 import { LESSONS, LESSON_NOTES, LessonSchema, splitLessonSuffix } from "@hopscope/shared/ollama/lessons";
 import { ndjsonLine } from "@hopscope/shared/ollama/ndjson";
 import { QWEN25_DETAILS } from "@hopscope/shared/ollama/qwen25-facts";
 import { ModelDetailsSchema } from "@hopscope/shared/ollama/schemas";
 import { SimulatedVersionResponseSchema } from "@hopscope/shared/ollama/simulated";
 import { parseNdjson } from "@hopscope/shared/framing/ndjson";
+import { goJson } from "@hopscope/shared/json/go-json";
 
 describe("shared/ollama helpers", () => {
   it("goJson escapes < > & U+2028 U+2029 as Go does, and nothing else", () => {

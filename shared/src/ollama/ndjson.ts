@@ -1,9 +1,9 @@
+import { goJson } from "../json/go-json";
 /**
  * Ollama's streaming framing: `application/x-ndjson`, one `json.Marshal(chunk) + "\n"` per line
  * (server/routes.go `streamResponse`). Non-streaming bodies are gin `c.JSON`: the same bytes with no
  * trailing newline and `application/json; charset=utf-8`. Reading NDJSON back is framing/ndjson.ts.
  */
-import { goJson } from "./go-json";
 
 export const NDJSON_CONTENT_TYPE = "application/x-ndjson";
 /** What gin's `c.JSON` sends, for bodies and error bodies alike. */
