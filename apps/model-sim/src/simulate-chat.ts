@@ -27,7 +27,7 @@ export type ChatOutcome =
   | { kind: "run"; chunks: AsyncGenerator<Record<string, unknown>> };
 
 /** Everything that can still fail with a status code happens here, before the first byte is sent. */
-export async function prepareChat(
+export async function planChat(
   req: ChatRequest,
   raw: Record<string, unknown>,
   model: ResolvedModel,

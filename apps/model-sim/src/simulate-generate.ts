@@ -26,7 +26,7 @@ export type GenerateOutcome =
   | { kind: "immediate"; body: Record<string, unknown> }
   | { kind: "run"; chunks: AsyncGenerator<Record<string, unknown>> };
 
-export async function prepareGenerate(
+export async function planGenerate(
   req: GenerateRequest,
   raw: Record<string, unknown>,
   model: ResolvedModel,

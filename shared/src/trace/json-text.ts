@@ -9,7 +9,8 @@ export interface RequestInput {
   requestJson?: unknown;
 }
 
-export function requestJsonOf(input: RequestInput): unknown {
+/** The request body as JSON: the caller's parse when it gave one, else the text parsed here (undefined when not JSON). */
+export function parsedRequestJson(input: RequestInput): unknown {
   return "requestJson" in input ? input.requestJson : tryParseJson(input.requestText);
 }
 

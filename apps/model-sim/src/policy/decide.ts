@@ -9,7 +9,7 @@ import type { Lesson } from "@hopscope/shared/ollama/lessons";
 import { readTurn, type Attempt } from "./conversation";
 import { parseIntent, type Intent } from "./intent";
 import { replyAfterFailure, replyAfterSuccess, replyWithoutTool } from "./replies";
-import { NOTES_TOOLS, argumentsFor, callFor, findTool, type PlannedCall } from "./tool-args";
+import { NOTES_TOOLS, argumentsFor, callFor, toolNamed, type PlannedCall } from "./tool-args";
 
 export interface Decision {
   /** Text before any tool call (or the whole reply). */
@@ -52,7 +52,7 @@ export function decide({ messages, tools, lesson }: PolicyInput): Decision {
   }
 
   const last = turn.attempts[turn.attempts.length - 1]!;
-  if (lesson === "loop" && !last.failed && findTool(tools, "read")) {
+  if (lesson === "loop" && !last.failed && toolNamed(tools, "read")) {
     return call({ name: "read", arguments: {} }, "lesson loop: checks the notes again, and again");
   }
   if (last.failed) return retry(intent, right, turn.attempts, last);
@@ -62,7 +62,7 @@ export function decide({ messages, tools, lesson }: PolicyInput): Decision {
 function firstCall(intent: Intent, right: PlannedCall, tools: OllamaTool[], lesson: Lesson | null): Decision {
   switch (lesson) {
     case "write-instead-of-append": {
-      const write = findTool(tools, "write");
+      const write = toolNamed(tools, "write");
       if (intent.kind === "append" && write) {
         return call(
           { name: "write", arguments: argumentsFor({ kind: "write", content: intent.content }, write) },

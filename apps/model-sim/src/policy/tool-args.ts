@@ -24,14 +24,15 @@ function pick(tool: OllamaTool, hint: RegExp, position: number, fallback: string
   return all.find((n) => hint.test(n)) ?? required[position] ?? all[position] ?? fallback;
 }
 
-export function findTool(tools: OllamaTool[], name: string): OllamaTool | undefined {
+/** The declared tool of this exact name. */
+export function toolNamed(tools: OllamaTool[], name: string): OllamaTool | undefined {
   return tools.find((t) => t.function.name === name);
 }
 
 /** The correct call for an intent, or null if the intent needs no tool or its tool is not declared. */
 export function callFor(intent: Intent, tools: OllamaTool[]): PlannedCall | null {
   if (intent.kind === "none") return null;
-  const tool = findTool(tools, intent.kind);
+  const tool = toolNamed(tools, intent.kind);
   if (!tool) return null;
   return { name: intent.kind, arguments: argumentsFor(intent, tool) };
 }
