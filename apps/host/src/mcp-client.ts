@@ -21,6 +21,7 @@ import {
 import { paramHeadersOf, paramHeaderValues, type ParamHeader } from "./mcp-param-headers";
 import { sseJsonStream } from "@hopscope/shared/framing/sse";
 import { mcpFailed, mcpUnreachable } from "./errors";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 const CLIENT_INFO = { name: "hopscope-host", version: "0.1.0" };
 
@@ -125,7 +126,7 @@ export class McpClient {
     }
     const parsed = resultResponseSchema(resultSchema).safeParse(message);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+      const issues = formatZodIssues(parsed.error, { whole: "the message" });
       throw mcpFailed(this.url, `${method} returned a result this client cannot read (${issues})`);
     }
     const result = parsed.data.result as z.infer<T> & { resultType: string };

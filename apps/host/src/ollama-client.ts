@@ -16,6 +16,7 @@ import {
 } from "@hopscope/shared/ollama/schemas";
 import { HostError, modelNotPulled, modelServerFailed, modelUnreachable } from "./errors";
 import { ndjsonStream } from "@hopscope/shared/framing/ndjson";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 export interface OllamaClientOptions {
   url: string;
@@ -107,7 +108,7 @@ export class OllamaClient implements ModelClient {
     if (error.success) throw modelServerFailed(url, error.data.error);
     const parsed = ChatResponseSchema.safeParse(value);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+      const issues = formatZodIssues(parsed.error, { whole: "the chunk" });
       throw modelServerFailed(url, `/api/chat returned a body that is not an Ollama chat response (${issues})`);
     }
     return parsed.data;

@@ -16,6 +16,7 @@ import { FrameRing, materialise, type RingEntry } from "./ring";
 import { checkIncoming, type GuardPolicy } from "@hopscope/nodekit/guard";
 import { parseJson } from "@hopscope/shared/json/parse";
 import type { Logger } from "../logger";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 export interface FeedOptions {
   maxBufferedBytes: number;
@@ -126,10 +127,7 @@ export class LiveFeed {
     }
     const parsed = ClientFrameSchema.safeParse(json);
     if (!parsed.success) {
-      return this.sendError(
-        ws,
-        `unknown frame: ${parsed.error.issues.map((i) => `${i.path.join(".") || "frame"}: ${i.message}`).join("; ")}`,
-      );
+      return this.sendError(ws, `unknown frame: ${formatZodIssues(parsed.error, { whole: "frame" })}`);
     }
     const frame = parsed.data;
     switch (frame.type) {

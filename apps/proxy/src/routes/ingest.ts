@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { StdioBatchSchema } from "@hopscope/shared/trace/stdio-ingest";
 import type { StdioIngest } from "../ingest/stdio-ingest";
-import { formatZodError } from "./errors";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 /** A batch holds frames of up to MAX_BODY_BYTES each; the wrapper keeps batches far below this. */
 const MAX_BATCH_BYTES = 64 * 1024 * 1024;
@@ -38,7 +38,10 @@ export function ingestRoutes(ingest: StdioIngest) {
       });
     }
     const batch = StdioBatchSchema.safeParse(json);
-    if (!batch.success) throw new HTTPException(400, { message: `not a stdio batch: ${formatZodError(batch.error)}` });
+    if (!batch.success)
+      throw new HTTPException(400, {
+        message: `not a stdio batch: ${formatZodIssues(batch.error, { whole: "body" })}`,
+      });
     return c.json({ recorded: await ingest.ingest(batch.data) });
   });
 }
