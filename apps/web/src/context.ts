@@ -107,25 +107,18 @@ export function createAppContext(wsUrl: string): AppContext {
   void traces.loadSaved();
   void ask.loadConfig();
 
+  // In the order they are disposed, each once: the connection first (no more frames), then every model
+  // before the models it reads. Listing them once here keeps the context and its teardown in step.
+  const models = { connection, notes, followLive, follow, ask, replay, shapes, ui, trace, traces };
   return {
-    connection,
-    traces,
-    trace,
-    replay,
-    ui,
-    ask,
-    follow,
-    shapes,
-    followLive,
-    notes,
+    ...models,
     dispose() {
       window.removeEventListener("hashchange", applyHash);
       if (flushTimer) clearTimeout(flushTimer);
       if (configTimer) clearTimeout(configTimer);
       stopUrlSync();
       stopTabReset();
-      for (const m of [connection, follow, ask, replay, ui, trace, traces, shapes]) m[Symbol.dispose]();
-      for (const m of [connection, notes, followLive, follow, ask, replay, ui, trace, traces]) m[Symbol.dispose]();
+      for (const m of Object.values(models)) m[Symbol.dispose]();
     },
   };
 }
