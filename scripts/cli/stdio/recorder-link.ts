@@ -9,7 +9,7 @@ import { StdioIngestResultSchema, type StdioBatch, type StdioEvent } from "@hops
 import { call, recorderUrl } from "../recorder-client";
 
 /** A send waits this long after the first queued event, so events travel in batches (one HTTP request per
- * message pair cost a busy session several times the relay itself; 50 ms is not seen on a live timeline). */
+ * message pair would cost a busy session more than the relay itself; 50 ms is not seen on a live timeline). */
 const BATCH_DELAY_MS = 50;
 /** After a failed send, the next waits this long. */
 const RETRY_MS = 1000;
