@@ -20,7 +20,7 @@ import { builtinPrompt } from "./builtin-renderer";
 import { fitPrompt } from "./truncate-prompt";
 import type { SimDeps } from "./sim-deps";
 import { chatChunk, toolCallObject } from "./wire-shapes";
-import { cutForLesson } from "./lessons/cut-stream";
+import { cutForLesson } from "./cut-stream";
 
 export type ChatOutcome =
   | { kind: "immediate"; body: Record<string, unknown> }
@@ -88,7 +88,7 @@ export async function planChat(
     { model: model.requested, lesson: model.lesson, dropped: fitted.dropped, why: decision.why },
     "decided",
   );
-  const output = outputText(decision, req.format, engine);
+  const output = outputText(decision, req.format);
   const numPredict = typeof req.options?.num_predict === "number" ? req.options.num_predict : undefined;
 
   async function* chunks(): AsyncGenerator<Record<string, unknown>> {

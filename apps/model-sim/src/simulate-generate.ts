@@ -91,7 +91,7 @@ export async function planGenerate(
     ? decide({ messages: chat.messages, tools: chat.tools, lesson: model.lesson })
     : { content: "", toolCalls: [], why: "raw text that is not a chat prompt: ends at once" };
   deps.logger.info({ model: model.requested, lesson: model.lesson, why: decision.why }, "decided");
-  const output = outputText(decision, req.format, engine);
+  const output = outputText(decision, req.format);
   const numPredict = typeof req.options?.num_predict === "number" ? req.options.num_predict : undefined;
 
   async function* chunks(): AsyncGenerator<Record<string, unknown>> {

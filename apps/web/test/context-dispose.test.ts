@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { SHARED_TRACE_FORMAT } from "@hopscope/shared/trace/share";
 import { installDataSource } from "../src/api/source";
 import { staticSource } from "../src/api/static-source";
-import { createAppContext } from "../src/context";
+import { createAppContext } from "../src/models/app-context";
 
 function browserGlobals(): void {
   const location = { hash: "" };

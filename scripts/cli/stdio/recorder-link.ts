@@ -6,7 +6,7 @@
  * carries its request, so a request asked before is recorded whole).
  */
 import { StdioIngestResultSchema, type StdioBatch, type StdioEvent } from "@hopscope/shared/trace/stdio-ingest";
-import { call, recorderUrl } from "../recorder-client";
+import { call, recorderUrl } from "../api/recorder-client";
 
 /** A send waits this long after the first queued event, so events travel in batches (one HTTP request per
  * message pair would cost a busy session more than the relay itself; 50 ms is not seen on a live timeline). */

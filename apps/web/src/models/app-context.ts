@@ -5,17 +5,17 @@
  */
 import { batch, effect } from "@preact/signals";
 import type { ServerFrame } from "@hopscope/shared/trace/schemas";
-import { AskModel } from "./models/AskModel";
-import { ConnectionModel } from "./models/ConnectionModel";
-import { FollowModel } from "./models/FollowModel";
-import { FollowLiveModel } from "./models/FollowLiveModel";
-import { NotesModel } from "./models/NotesModel";
-import { ReplayModel } from "./models/ReplayModel";
-import { ShapesModel } from "./models/ShapesModel";
-import { formatRoute, parseRoute } from "./models/route";
-import { TraceModel } from "./models/TraceModel";
-import { TracesModel } from "./models/TracesModel";
-import { UiModel } from "./models/UiModel";
+import { AskModel } from "./AskModel";
+import { ConnectionModel } from "./ConnectionModel";
+import { FollowModel } from "./FollowModel";
+import { FollowLiveModel } from "./FollowLiveModel";
+import { NotesModel } from "./NotesModel";
+import { ReplayModel } from "./ReplayModel";
+import { ShapesModel } from "./ShapesModel";
+import { formatRoute, parseRoute } from "./route";
+import { TraceModel } from "./TraceModel";
+import { TracesModel } from "./TracesModel";
+import { UiModel } from "./UiModel";
 
 export interface AppContext {
   connection: ConnectionModel;
