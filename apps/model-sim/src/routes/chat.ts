@@ -2,12 +2,12 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ChatRequestSchema, LESSON_HEADER } from "@hopscope/shared/ollama/schemas";
-import { OllamaError } from "../ollama-error";
-import { resolveModel } from "../model-name";
-import { parseOllamaBody } from "../read-body";
-import { aggregateChat, goJsonResponse, ndjsonResponse } from "../respond";
-import { planChat } from "../simulate-chat";
-import type { SimDeps } from "../sim-deps";
+import { OllamaError } from "../sim/ollama-error";
+import { resolveModel } from "../sim/model-name";
+import { parseOllamaBody } from "../sim/read-body";
+import { aggregateChat, goJsonResponse, ndjsonResponse } from "../sim/respond";
+import { planChat } from "../sim/simulate-chat";
+import type { SimDeps } from "../sim/sim-deps";
 
 // The model is checked by the handler, with Ollama's own message, not by the schema.
 const BodySchema = ChatRequestSchema.extend({ model: z.string().default("") });

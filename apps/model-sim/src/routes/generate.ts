@@ -2,12 +2,12 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { GenerateRequestSchema, LESSON_HEADER } from "@hopscope/shared/ollama/schemas";
-import { modelNotFound } from "../ollama-error";
-import { resolveModel } from "../model-name";
-import { parseOllamaBody } from "../read-body";
-import { aggregateGenerate, goJsonResponse, ndjsonResponse } from "../respond";
-import { planGenerate } from "../simulate-generate";
-import type { SimDeps } from "../sim-deps";
+import { modelNotFound } from "../sim/ollama-error";
+import { resolveModel } from "../sim/model-name";
+import { parseOllamaBody } from "../sim/read-body";
+import { aggregateGenerate, goJsonResponse, ndjsonResponse } from "../sim/respond";
+import { planGenerate } from "../sim/simulate-generate";
+import type { SimDeps } from "../sim/sim-deps";
 
 const BodySchema = GenerateRequestSchema.extend({ model: z.string().default("") });
 

@@ -7,9 +7,9 @@ import {
   QWEN25_LOADED_SIZE,
   QWEN25_MODEL,
 } from "@hopscope/shared/ollama/qwen25-facts";
-import { goTimeIn } from "../go-time";
-import type { ModelState } from "../model-state";
-import { goJsonResponse } from "../respond";
+import { goTimeIn } from "../sim/go-time";
+import type { ModelState } from "../sim/model-state";
+import { goJsonResponse } from "../sim/respond";
 
 export function psRoutes(state: ModelState): Hono {
   return new Hono().get("/", () => {

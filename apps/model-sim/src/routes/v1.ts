@@ -12,14 +12,14 @@ import { DialectError } from "@hopscope/shared/dialects/dialect-error";
 import { parseJsonText } from "@hopscope/shared/dialects/go-decode";
 import { ChatRequestSchema, GenerateRequestSchema, LESSON_HEADER } from "@hopscope/shared/ollama/schemas";
 import { QWEN25_MODEL, QWEN25_MODIFIED_AT } from "@hopscope/shared/ollama/qwen25-facts";
-import { dialectErrorResponse, encodedJson, sseResponse } from "../dialect-respond";
-import { resolveModel } from "../model-name";
-import { OllamaError, modelNotFound } from "../ollama-error";
-import { parseOllamaBody } from "../read-body";
-import { aggregateChat, aggregateGenerate } from "../respond";
-import { planChat } from "../simulate-chat";
-import { planGenerate } from "../simulate-generate";
-import type { SimDeps } from "../sim-deps";
+import { dialectErrorResponse, encodedJson, sseResponse } from "../sim/dialect-respond";
+import { resolveModel } from "../sim/model-name";
+import { OllamaError, modelNotFound } from "../sim/ollama-error";
+import { parseOllamaBody } from "../sim/read-body";
+import { aggregateChat, aggregateGenerate } from "../sim/respond";
+import { planChat } from "../sim/simulate-chat";
+import { planGenerate } from "../sim/simulate-generate";
+import type { SimDeps } from "../sim/sim-deps";
 
 type Generating = Exclude<Dialect, "ollama" | "ollama-generate">;
 
