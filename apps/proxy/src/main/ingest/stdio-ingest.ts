@@ -14,7 +14,7 @@ import {
   mcpClientOf,
   mcpSessionTitle,
 } from "@hopscope/shared/trace/group-mcp";
-import { isRecord, tryParseJson } from "@hopscope/shared/trace/json-text";
+import { isRecord } from "@hopscope/shared/trace/json-text";
 import { randomHex } from "@hopscope/shared/trace/traceparent";
 import {
   STDIO_METHOD,
@@ -30,6 +30,7 @@ import { textOf, toBody, toStoredBody, type StoredBody } from "../../link/stored
 import { exchangeRecord } from "../../link/exchange-record";
 import { betterTitle, type TraceTitle } from "../../recording/trace-title";
 import { MAX_TRACE_ENTRIES, RecentMap } from "../../recording/recent-map";
+import { tryParseJson } from "@hopscope/shared/json/parse";
 
 export interface StdioIngestDeps {
   inFlight: InFlight;

@@ -17,6 +17,7 @@ import { checkIncoming, type GuardPolicy } from "@hopscope/nodekit/guard";
 import { parseJson } from "@hopscope/shared/json/parse";
 import type { Logger } from "../../logger";
 import { subscriptionWhile, type Subscribe } from "./subscription";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 export interface FeedOptions {
   maxBufferedBytes: number;
@@ -127,10 +128,7 @@ export class LiveFeed {
     }
     const parsed = ClientFrameSchema.safeParse(json);
     if (!parsed.success) {
-      return this.sendError(
-        ws,
-        `unknown frame: ${parsed.error.issues.map((i) => `${i.path.join(".") || "frame"}: ${i.message}`).join("; ")}`,
-      );
+      return this.sendError(ws, `unknown frame: ${formatZodIssues(parsed.error, { whole: "frame" })}`);
     }
     const frame = parsed.data;
     switch (frame.type) {

@@ -15,7 +15,8 @@ import type { Replays } from "../replay/replays";
 import { createTraceBundle } from "../export/hopscope";
 import { withNotes } from "../notes/notes-bundle";
 import type { NotesTable } from "../notes/notes-table";
-import { formatZodError, jsonBody, notFound } from "./errors";
+import { jsonBody, notFound } from "./errors";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 const USAGE =
   'send {"bundle": <the content of a .hopscope.json file>} or {"traceId": "<id from GET /api/traces>"}, with an optional "speed" (0 < speed ≤ 100, 1 = the recorded pace)';
@@ -46,7 +47,7 @@ function parseRequest(json: unknown): ReplayRequest {
   if (parsed.success) return parsed.data;
   // Neither shape matched as a whole: zod's "Invalid input" would not help, the two shapes do.
   const union = parsed.error.issues.some((i) => i.code === "invalid_union");
-  const detail = union ? "" : `${formatZodError(parsed.error)}; `;
+  const detail = union ? "" : `${formatZodIssues(parsed.error, { whole: "body" })}; `;
   throw new HTTPException(400, { message: `not a replay request: ${detail}${USAGE}` });
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Dialect } from "@hopscope/shared/dialects/dialect";
 import { errorMessageOf } from "@hopscope/shared/dialects/dialect-error";
-import { isRecord, tryParseJson } from "@hopscope/shared/trace/json-text";
+import { isRecord } from "@hopscope/shared/trace/json-text";
 import { verifyAgainstOllama } from "@hopscope/shared/prompt/verify";
 import { DEFAULT_OLLAMA_VERSION } from "@hopscope/shared/prompt/render";
 import { type DebugRenderRoute, debugRenderRoute } from "@hopscope/shared/dialects/debug-render";
@@ -25,6 +25,7 @@ import {
   requestJsonOf,
   viewDialect,
 } from "./dialect-request";
+import { tryParseJson } from "@hopscope/shared/json/parse";
 
 export interface ViewsDeps {
   link: RecordingLink;

@@ -8,12 +8,13 @@ import type { Dialect } from "@hopscope/shared/dialects/dialect";
 import { anthropicBody, openAiChatBody } from "@hopscope/shared/dialects/from-native";
 import { readResponse } from "@hopscope/shared/dialects/read-response";
 import { renderDialect } from "@hopscope/shared/dialects/render-dialect";
-import { goJson } from "@hopscope/shared/ollama/go-json";
-import { isRecord, tryParseJson } from "@hopscope/shared/trace/json-text";
+import { isRecord } from "@hopscope/shared/trace/json-text";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
 import type { Shape, ThreeShapes } from "@hopscope/shared/trace/shapes";
 import type { RecordingLink } from "../../link/calls";
 import { renderExchange, viewDialect } from "./dialect-request";
+import { tryParseJson } from "@hopscope/shared/json/parse";
+import { goJson } from "@hopscope/shared/json/go-json";
 
 const SHAPES = [
   { dialect: "ollama", d: "ollama", label: "Ollama", path: "/api/chat" },

@@ -13,8 +13,8 @@ import { checkThink } from "./check-think";
 import { keepAliveMs } from "./keep-alive";
 import { goNow, nowNs } from "./go-time";
 import type { ResolvedModel } from "./model-name";
-import { decide } from "./policy/decide";
-import { outputText } from "./policy/format-output";
+import { decide } from "../policy/decide";
+import { outputText } from "../policy/format-output";
 import { runTokens } from "./runner";
 import { builtinPrompt } from "./builtin-renderer";
 import { fitPrompt } from "./truncate-prompt";
@@ -22,7 +22,7 @@ import { requestNumCtx } from "./context-length";
 import { cutForRunner, seenAfterCut } from "./runner-cut";
 import type { SimDeps } from "./sim-deps";
 import { chatChunk, toolCallObject } from "./wire-shapes";
-import { cutForLesson } from "./lessons/cut-stream";
+import { cutForLesson } from "./cut-stream";
 
 export type ChatOutcome =
   | { kind: "immediate"; body: Record<string, unknown> }
@@ -35,7 +35,7 @@ export interface ChatCall {
 }
 
 /** Everything that can still fail with a status code happens here, before the first byte is sent. */
-export async function prepareChat(
+export async function planChat(
   req: ChatRequest,
   rawBody: Record<string, unknown>,
   model: ResolvedModel,
@@ -120,7 +120,7 @@ export async function prepareChat(
     },
     "decided",
   );
-  const output = outputText(decision, req.format, engine);
+  const output = outputText(decision, req.format);
   const numPredict = typeof req.options?.num_predict === "number" ? req.options.num_predict : undefined;
 
   async function* chunks(): AsyncGenerator<Record<string, unknown>> {

@@ -8,7 +8,6 @@
 import type { OllamaTool } from "@hopscope/shared/ollama/schemas";
 import { QWEN25_SYSTEM, QWEN25_TEMPLATE } from "@hopscope/shared/prompt/qwen25";
 import { ToolCallParser } from "@hopscope/shared/toolcall/parser";
-import { rawOutputFromMessage, type RawOutputMessage } from "@hopscope/shared/toolcall/raw-output";
 import { loadQwenTokenizer, type QwenTokenizer } from "@hopscope/shared/tokens/qwen";
 import {
   renderChat,
@@ -30,8 +29,6 @@ export interface PromptEngine {
   renderGenerate(req: GenerateRequestLike, ollamaVersion: string): string;
   /** Ollama's tools.Parser for qwen2.5's `<tool_call>` tag, one per response. */
   toolParser(tools: OllamaTool[], ollamaVersion: string): ToolCallParser;
-  /** What the model generated to produce this message (`<tool_call>…</tool_call>` blocks), EOG excluded. */
-  rawOutput(msg: RawOutputMessage): string;
   /** Counts as the llama.cpp of the version the engine was loaded for (`</s>` differs from 0.30). */
   tokenizer: QwenTokenizer;
   /** The qwen2.5 template (1482 bytes) and SYSTEM text (68 bytes) of the library model. */
@@ -50,7 +47,6 @@ export function loadPromptEngine(ollamaVersion: string = DEFAULT_OLLAMA_VERSION)
       render: (req, ollamaVersion) => asBadRequest(() => renderChat(req, { ollamaVersion }).text),
       renderGenerate: (req, ollamaVersion) => asBadRequest(() => renderGenerate(req, { ollamaVersion }).text),
       toolParser: (tools, ollamaVersion) => new ToolCallParser(tools, undefined, { ollamaVersion }),
-      rawOutput: rawOutputFromMessage,
       tokenizer,
       template: QWEN25_TEMPLATE,
       system: QWEN25_SYSTEM,

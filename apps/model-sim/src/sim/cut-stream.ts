@@ -5,7 +5,7 @@
  * gets cut. Only a stream can be cut: with `stream: false` the answer comes whole.
  */
 import type { Lesson } from "@hopscope/shared/ollama/lessons";
-import { sleep } from "../sleep";
+import { sleep } from "./sleep";
 
 /** Chunks with text that go out before the stream ends. */
 export const CUT_AFTER_TEXT_CHUNKS = 4;

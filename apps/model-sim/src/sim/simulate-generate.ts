@@ -15,8 +15,8 @@ import { goNow, nowNs } from "./go-time";
 import { keepAliveMs } from "./keep-alive";
 import type { ResolvedModel } from "./model-name";
 import { OllamaError } from "./ollama-error";
-import { decide } from "./policy/decide";
-import { outputText } from "./policy/format-output";
+import { decide } from "../policy/decide";
+import { outputText } from "../policy/format-output";
 import { runTokens } from "./runner";
 import { checkThink } from "./check-think";
 import type { SimDeps } from "./sim-deps";
@@ -26,7 +26,7 @@ export type GenerateOutcome =
   | { kind: "immediate"; body: Record<string, unknown> }
   | { kind: "run"; chunks: AsyncGenerator<Record<string, unknown>> };
 
-export async function prepareGenerate(
+export async function planGenerate(
   req: GenerateRequest,
   raw: Record<string, unknown>,
   model: ResolvedModel,
@@ -91,7 +91,7 @@ export async function prepareGenerate(
     ? decide({ messages: chat.messages, tools: chat.tools, lesson: model.lesson })
     : { content: "", toolCalls: [], why: "raw text that is not a chat prompt: ends at once" };
   deps.logger.info({ model: model.requested, lesson: model.lesson, why: decision.why }, "decided");
-  const output = outputText(decision, req.format, engine);
+  const output = outputText(decision, req.format);
   const numPredict = typeof req.options?.num_predict === "number" ? req.options.num_predict : undefined;
 
   async function* chunks(): AsyncGenerator<Record<string, unknown>> {

@@ -8,6 +8,7 @@ import { LessonSchema, splitLessonSuffix, type Lesson } from "@hopscope/shared/o
 import { QWEN25_MODEL } from "@hopscope/shared/ollama/qwen25-facts";
 import { BUILTIN_RENDERER_MODEL } from "./builtin-renderer";
 import { OllamaError, modelNotFound } from "./ollama-error";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 export interface ResolvedModel {
   /** The name as the client sent it: Ollama echoes `req.Model` in every response. */
@@ -23,7 +24,7 @@ function canonical(name: string): string {
 
 function parseLesson(raw: string, where: string): Lesson {
   const parsed = LessonSchema.safeParse(raw.trim());
-  if (!parsed.success) throw new OllamaError(400, `${where}: ${parsed.error.issues[0]!.message}`);
+  if (!parsed.success) throw new OllamaError(400, formatZodIssues(parsed.error, { whole: where, max: 1 }));
   return parsed.data;
 }
 

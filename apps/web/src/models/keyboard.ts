@@ -2,8 +2,8 @@
  * Keyboard shortcuts, one table for both the handler and the help overlay (`?`), so the overlay can
  * never drift from what the keys do. Keys are ignored while typing in a text field.
  */
-import type { AppContext } from "./context";
-import type { DetailTab } from "./models/UiModel";
+import type { AppContext } from "./app-context";
+import type { DetailTab } from "./UiModel";
 
 export interface Shortcut {
   keys: string[];

@@ -3,9 +3,9 @@
  * NDJSON streams (one line per chunk, flushed as it is produced; an error after the first line becomes
  * an `{"error": …}` line, as `streamResponse` writes it).
  */
-import { goJson } from "@hopscope/shared/ollama/go-json";
 import { JSON_CONTENT_TYPE, NDJSON_CONTENT_TYPE, ndjsonLine } from "@hopscope/shared/ollama/ndjson";
 import type { Logger } from "@hopscope/nodekit/logger";
+import { goJson } from "@hopscope/shared/json/go-json";
 
 export function goJsonResponse(body: unknown, status = 200): Response {
   return new Response(goJson(body), { status, headers: { "content-type": JSON_CONTENT_TYPE } });

@@ -8,10 +8,10 @@
 import type { DialectWriter } from "@hopscope/shared/dialects/convert";
 import type { Dialect } from "@hopscope/shared/dialects/dialect";
 import { DialectError, dialectErrorBody } from "@hopscope/shared/dialects/dialect-error";
-import { goJson } from "@hopscope/shared/ollama/go-json";
 import { JSON_CONTENT_TYPE } from "@hopscope/shared/ollama/ndjson";
 import type { Logger } from "@hopscope/nodekit/logger";
 import { OllamaError } from "./ollama-error";
+import { goJson } from "@hopscope/shared/json/go-json";
 
 export function encodedJson(body: unknown, status = 200): Response {
   return new Response(`${goJson(body)}\n`, { status, headers: { "content-type": "application/json" } });

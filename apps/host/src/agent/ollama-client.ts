@@ -15,7 +15,8 @@ import {
   type OllamaToolCall,
 } from "@hopscope/shared/ollama/schemas";
 import { HostError, modelNotPulled, modelServerFailed, modelUnreachable } from "./errors";
-import { ndjsonLines } from "./ndjson-lines";
+import { ndjsonStream } from "@hopscope/shared/framing/ndjson";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 export interface OllamaClientOptions {
   url: string;
@@ -85,7 +86,7 @@ export class OllamaClient implements ModelClient {
     const toolCalls: OllamaToolCall[] = [];
     let sawDone = false;
     try {
-      for await (const line of ndjsonLines(body)) {
+      for await (const line of ndjsonStream(body, { onBadLine: "throw" })) {
         const chunk = this.parseChunk(line, url);
         content += chunk.message.content;
         toolCalls.push(...(chunk.message.tool_calls ?? []));
@@ -107,7 +108,7 @@ export class OllamaClient implements ModelClient {
     if (error.success) throw modelServerFailed(url, error.data.error);
     const parsed = ChatResponseSchema.safeParse(value);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+      const issues = formatZodIssues(parsed.error, { whole: "the chunk" });
       throw modelServerFailed(url, `/api/chat returned a body that is not an Ollama chat response (${issues})`);
     }
     return parsed.data;

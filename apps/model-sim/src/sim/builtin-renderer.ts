@@ -9,8 +9,8 @@
  * built-in renderer either way; it shows whatever the server rendered.
  */
 import type { ModelDetails, OllamaMessage } from "@hopscope/shared/ollama/schemas";
-import { goJsonAny, goJsonString } from "@hopscope/shared/prompt/gojson";
 import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
+import { goJsonSorted, goJsonString } from "@hopscope/shared/json/go-json";
 
 export const BUILTIN_RENDERER_MODEL = {
   name: "qwen3-coder:30b",
@@ -67,7 +67,7 @@ export function renderBuiltin(raw: Record<string, unknown>): string {
   if (system || tools.length > 0) {
     out += `<|im_start|>system\n${system}`;
     if (tools.length > 0)
-      out += `${system ? "\n\n" : ""}# Tools\n<tools>\n${tools.map((t) => goJsonAny(t)).join("\n")}\n</tools>`;
+      out += `${system ? "\n\n" : ""}# Tools\n<tools>\n${tools.map((t) => goJsonSorted(t)).join("\n")}\n</tools>`;
     out += "<|im_end|>\n";
   }
   for (const m of messages) {
@@ -83,7 +83,7 @@ export function renderBuiltin(raw: Record<string, unknown>): string {
           calls
             .map(
               (c) =>
-                `<tool_call>\n{"name": ${goJsonString(text(c.function?.name))}, "arguments": ${goJsonAny(c.function?.arguments ?? {})}}\n</tool_call>`,
+                `<tool_call>\n{"name": ${goJsonString(text(c.function?.name))}, "arguments": ${goJsonSorted(c.function?.arguments ?? {})}}\n</tool_call>`,
             )
             .join("\n");
     out += `<|im_start|>${role}\n${body}<|im_end|>\n`;

@@ -94,7 +94,7 @@ async function invoke(
 ): Promise<{ output: string; isError: boolean }> {
   try {
     const result = await mcp.callTool(name, args, childTraceparent(trace));
-    return { output: resultText(result), isError: result.isError ?? false };
+    return { output: toolResultForModel(result), isError: result.isError ?? false };
   } catch (err) {
     if (err instanceof McpProtocolError) return { output: `Error: ${err.message}`, isError: true };
     throw err;
@@ -102,7 +102,7 @@ async function invoke(
 }
 
 /** The text the model sees: text blocks joined; other blocks named; structured content as JSON if alone. */
-export function resultText(result: CallToolResult): string {
+export function toolResultForModel(result: CallToolResult): string {
   const parts = result.content.map((block) => {
     switch (block.type) {
       case "text":

@@ -5,17 +5,17 @@
  */
 import { batch, effect } from "@preact/signals";
 import type { ServerFrame } from "@hopscope/shared/trace/schemas";
-import { AskModel } from "./models/AskModel";
-import { ConnectionModel } from "./models/ConnectionModel";
-import { FollowModel } from "./models/FollowModel";
-import { FollowLiveModel } from "./models/FollowLiveModel";
-import { NotesModel } from "./models/NotesModel";
-import { ReplayModel } from "./models/ReplayModel";
-import { ShapesModel } from "./models/ShapesModel";
-import { formatRoute, parseRoute } from "./models/route";
-import { TraceModel } from "./models/TraceModel";
-import { TracesModel } from "./models/TracesModel";
-import { UiModel } from "./models/UiModel";
+import { AskModel } from "./AskModel";
+import { ConnectionModel } from "./ConnectionModel";
+import { FollowModel } from "./FollowModel";
+import { FollowLiveModel } from "./FollowLiveModel";
+import { NotesModel } from "./NotesModel";
+import { ReplayModel } from "./ReplayModel";
+import { ShapesModel } from "./ShapesModel";
+import { formatRoute, parseRoute } from "./route";
+import { TraceModel } from "./TraceModel";
+import { TracesModel } from "./TracesModel";
+import { UiModel } from "./UiModel";
 
 export interface AppContext {
   connection: ConnectionModel;
@@ -107,25 +107,18 @@ export function createAppContext(wsUrl: string): AppContext {
   void traces.loadSaved();
   void ask.loadConfig();
 
+  // In the order they are disposed, each once: the connection first (no more frames), then every model
+  // before the models it reads. Listing them once here keeps the context and its teardown in step.
+  const models = { connection, notes, followLive, follow, ask, replay, shapes, ui, trace, traces };
   return {
-    connection,
-    traces,
-    trace,
-    replay,
-    ui,
-    ask,
-    follow,
-    shapes,
-    followLive,
-    notes,
+    ...models,
     dispose() {
       window.removeEventListener("hashchange", applyHash);
       if (flushTimer) clearTimeout(flushTimer);
       if (configTimer) clearTimeout(configTimer);
       stopUrlSync();
       stopTabReset();
-      for (const m of [connection, follow, ask, replay, ui, trace, traces, shapes]) m[Symbol.dispose]();
-      for (const m of [connection, notes, followLive, follow, ask, replay, ui, trace, traces]) m[Symbol.dispose]();
+      for (const m of Object.values(models)) m[Symbol.dispose]();
     },
   };
 }

@@ -5,12 +5,13 @@
  */
 import { ToolParametersSchema, type OllamaTool, type ToolParameters } from "@hopscope/shared/ollama/schemas";
 import type { Tool } from "@hopscope/shared/mcp/tools";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 /** Throws when an inputSchema cannot be Ollama `parameters` (e.g. `properties` that are not objects). */
 export function mcpToolToOllama(tool: Tool): OllamaTool {
   const parsed = ToolParametersSchema.safeParse(tool.inputSchema);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+    const issues = formatZodIssues(parsed.error, { whole: "inputSchema" });
     throw new Error(`tool "${tool.name}" has an inputSchema Ollama cannot take as parameters (${issues})`);
   }
   return {

@@ -19,8 +19,9 @@ import {
   type Tool,
 } from "@hopscope/shared/mcp/tools";
 import { paramHeadersOf, paramHeaderValues, type ParamHeader } from "./mcp-param-headers";
-import { sseMessages } from "./sse-messages";
+import { sseJsonStream } from "@hopscope/shared/framing/sse";
 import { mcpFailed, mcpUnreachable } from "./errors";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 const CLIENT_INFO = { name: "hopscope-host", version: "0.1.0" };
 
@@ -125,7 +126,7 @@ export class McpClient {
     }
     const parsed = resultResponseSchema(resultSchema).safeParse(message);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+      const issues = formatZodIssues(parsed.error, { whole: "the message" });
       throw mcpFailed(this.url, `${method} returned a result this client cannot read (${issues})`);
     }
     const result = parsed.data.result as z.infer<T> & { resultType: string };
@@ -143,7 +144,7 @@ export class McpClient {
     const type = (res.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     if (type === "text/event-stream" && res.body) {
       try {
-        for await (const message of sseMessages(res.body)) {
+        for await (const message of sseJsonStream(res.body)) {
           if (isResponseTo(message, id)) return message;
         }
       } catch (err) {
