@@ -8,7 +8,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { defaultConfig as simDefaults, loadConfig as loadSimConfig } from "../../apps/model-sim/src/config";
+import { defaultConfig as simDefaults, loadConfig as loadSimConfig } from "../../apps/model-sim/src/sim/config";
 import { AGENT_MODEL, type Agent, type AgentClis } from "./agent-clis";
 import type { RecorderStackOptions } from "./recorder-stack";
 import { wrapped } from "./stdio-host";
