@@ -7,6 +7,8 @@
 import type { Classification, Exchange, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { LESSON_HEADER } from "@hopscope/shared/ollama/schemas";
 import { FallbackGrouper, conversationOf, type GroupResult } from "@hopscope/shared/trace/group";
+import { agentRequestOf, isModelProbe, listedToolNames } from "@hopscope/shared/trace/agent-run";
+import { textOf } from "./store/body";
 import { mcpClientOf, mcpSessionTitle } from "@hopscope/shared/trace/group-mcp";
 import { headerValue, isRecord, pathOf } from "@hopscope/shared/trace/json-text";
 import { redactHeaderBlock } from "@hopscope/shared/trace/header-block";
@@ -127,6 +129,8 @@ export class Recorder {
         Date.now(),
         d.begin.connection,
       );
+    if (c.kind === "mcp" && c.method === "tools/list" && c.outcome === "ok")
+      this.grouper.noteListedTools(traceId, listedToolNames(responseBody ? textOf(responseBody) : null), Date.now());
     const summary = d.summary(c);
     const title = this.names.get(traceId) ?? this.titleOf(d, c);
     this.deps.store(
@@ -168,7 +172,14 @@ export class Recorder {
     const path = pathOf(url);
     // Every chat dialect is compared as the native messages Ollama builds from it.
     const conversation = tap === "model" ? conversationOf(path, body) : null;
-    if (conversation) return this.grouper.assignModelChat(conversation, now, header?.traceId, d.begin.connection);
+    if (conversation) {
+      const agent = agentRequestOf(d.begin.connection, headers, body);
+      return this.grouper.assignModelChat(conversation, now, header?.traceId, d.begin.connection, agent);
+    }
+    if (tap === "model" && !header && isModelProbe(d.begin.method, path)) {
+      const agent = agentRequestOf(d.begin.connection, headers, body);
+      return this.grouper.assignProbe(agent.client, agent.session, now);
+    }
     if (tap === "mcp") {
       const known = header ?? parseTraceparent(traceparentFromJsonRpc(body));
       const method = isRecord(body) && typeof body.method === "string" ? body.method : undefined;
@@ -186,7 +197,7 @@ export class Recorder {
   /** The exchange's name candidate: an MCP session is named after its calls (group-mcp.ts). */
   private titleOf(d: ExchangeDraft, c: Classification): TraceTitle {
     const line = `${d.begin.method} ${d.url}`;
-    if (d.groupedBy === "session")
+    if (d.groupedBy === "session" || d.groupedBy === "agent-start")
       return mcpSessionTitle(c.kind === "mcp" ? c.method : undefined, c.kind === "mcp" ? c.toolName : undefined, line);
     return titleOf(line, c, d.requestJson());
   }

@@ -74,7 +74,7 @@ export function classifyStdioMcp(input: {
 }
 
 /** The JSON-RPC response in a JSON body, or in the SSE events (the one with the request's id, else the last). */
-function findResponse(text: string | null, contentType: string | undefined, id: Mcp["jsonrpcId"]): unknown {
+export function findResponse(text: string | null, contentType: string | undefined, id: Mcp["jsonrpcId"]): unknown {
   if (text === null) return undefined;
   const direct = tryParseJson(text);
   // Most answers are JSON: what an SSE body looks like is asked only of a body that is not.

@@ -129,14 +129,19 @@ export class McpSessionGrouper {
   }
 
   /** The session trace of one message; `fresh` when the trace id was just made. */
-  assign(client: McpClient, method: string | undefined, now: number): { traceId: string; fresh: boolean } {
+  assign(
+    client: McpClient,
+    method: string | undefined,
+    now: number,
+    traceIdForNew: () => string = this.opts.newTraceId,
+  ): { traceId: string; fresh: boolean } {
     this.expire(now);
     const opener = method !== undefined && SESSION_OPENERS.has(method);
     let session = this.find(client, opener, now);
     let fresh = session === undefined;
     if (!session) {
       session = {
-        traceId: this.opts.newTraceId(),
+        traceId: traceIdForNew(),
         peer: client.peer,
         stdio: client.stdio === true,
         opened: false,

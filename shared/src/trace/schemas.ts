@@ -165,6 +165,23 @@ export type Link = z.infer<typeof LinkSchema>;
 
 export const TraceSourceSchema = z.enum(["live", "imported"]);
 
+/**
+ * Which rule put an exchange in its trace (docs/recorder.md, "Trace grouping"): a W3C traceparent; the next
+ * turn of a conversation; an MCP session; an agent's session id (`agent-session`); the tools a model request
+ * offers, listed by the run's MCP session (`tools-offered`); the client that probed the model server
+ * (`probe`); an MCP session opened on the machine at the start of a run (`agent-start`); none (`single`).
+ */
+export const GroupedBySchema = z.enum([
+  "traceparent",
+  "conversation",
+  "session",
+  "agent-session",
+  "tools-offered",
+  "probe",
+  "agent-start",
+  "single",
+]);
+
 /** A trace without its exchanges. */
 export const TraceSummarySchema = z.object({
   id: z.string(),
@@ -176,7 +193,7 @@ export const TraceSummarySchema = z.object({
   exchangeCount: z.number().int(),
   errorCount: z.number().int(),
   /** How the exchanges were grouped: by W3C traceparent, or by the documented fallback. */
-  groupedBy: z.enum(["traceparent", "conversation", "session", "single"]),
+  groupedBy: GroupedBySchema,
   /** True when the model server answered as the hopscope stand-in (apps/model-sim). */
   simulated: z.boolean().nullable(),
   /** The saved file under traces/, when the trace was saved. */

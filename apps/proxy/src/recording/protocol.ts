@@ -8,6 +8,7 @@
  * postMessage however many events it has.
  */
 import type { ExchangeState, Tap } from "@hopscope/shared/trace/schemas";
+import type { GroupedBy } from "@hopscope/shared/trace/group";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
 import type { ReadMethod } from "../store/trace-reader";
 
@@ -61,7 +62,7 @@ export interface EventAck {
 export interface InsertTrace {
   id: string;
   name: string;
-  groupedBy: "traceparent" | "conversation" | "session" | "single";
+  groupedBy: GroupedBy;
   createdAt: number;
   updatedAt: number;
 }
