@@ -6,7 +6,9 @@
 import type { Chunk, Classification, Exchange, ExchangeState, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import type { GroupedBy } from "@hopscope/shared/trace/group";
 import { classifyExchange, type ClassifyInput } from "@hopscope/shared/trace/classify";
-import { headerValue, tryParseJson } from "@hopscope/shared/trace/json-text";
+import { headerValue, isRecord, tryParseJson } from "@hopscope/shared/trace/json-text";
+import { finalEventArrived } from "@hopscope/shared/trace/stream-end";
+import { findResponse } from "@hopscope/shared/trace/classify-mcp";
 import { BodyCollector, textOf, toBody, toStoredBody, type StoredBody } from "./store/body";
 import { redactUrl } from "./tap/redact";
 import { fromHeaderBlock, redactHeaderBlock } from "@hopscope/shared/trace/header-block";
@@ -64,6 +66,26 @@ export class ExchangeDraft {
     this.chunks.push(chunk);
     this.response.add(kept ?? EMPTY, size);
     return chunk;
+  }
+
+  /**
+   * The tap's end of the exchange. An answer whose end arrived is complete however the client left: a
+   * client that closes the connection right after the final event of a stream (stream-end.ts) or the
+   * JSON-RPC response of an MCP stream did not cut anything. The bytes stay as recorded.
+   */
+  ended(state: ExchangeState, error: string | null, at: number): void {
+    this.state = state;
+    this.error = error;
+    this.end = at;
+    if (state !== "aborted" || this.status === null) return;
+    const text = textOf(this.responseBody());
+    const whole =
+      this.begin.tap === "mcp"
+        ? isRecord(findResponse(text, headerValue(this.responseHeaders, "content-type"), undefined))
+        : finalEventArrived(text);
+    if (!whole) return;
+    this.state = "complete";
+    this.error = null;
   }
 
   /** The complete request body parsed as JSON (undefined when it is not JSON); parsed once. */

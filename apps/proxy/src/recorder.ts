@@ -101,9 +101,7 @@ export class Recorder {
         return this.deps.announce(new ChunkFrame(d.id, d.traceId as string, chunk, small));
       }
       case "end":
-        d.state = e.state;
-        d.error = e.error;
-        d.end = e.at;
+        d.ended(e.state, e.error, e.at);
         return this.finish(d);
     }
   }

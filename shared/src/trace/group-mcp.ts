@@ -236,7 +236,7 @@ export class McpSessionGrouper {
 /**
  * The name candidate of an exchange in a session trace ("MCP session: tools/call append") and its rank: the
  * trace keeps the first best one, so a session is named after its first tools/call, else its first other
- * request, else its opener.
+ * request, else its opener, else its first line (stderr, an exit).
  */
 export function mcpSessionTitle(
   method: string | undefined,
@@ -244,11 +244,14 @@ export function mcpSessionTitle(
   requestLine: string,
 ): { title: string; titleRank: number } {
   const what = method ? (toolName ? `${method} ${toolName}` : method) : requestLine;
+  // A line that is no JSON-RPC message (a stdio server's stderr, its exit, a GET stream) names nothing.
   const rank =
     method === "tools/call"
       ? 0
       : method && !SESSION_OPENERS.has(method) && !method.startsWith("notifications/")
         ? -1
-        : -2;
+        : method
+          ? -2
+          : -3;
   return { title: `MCP session: ${what}`, titleRank: rank };
 }

@@ -93,12 +93,15 @@ export const ClassificationSchema = z.discriminatedUnion("kind", [
     evalDuration: z.number().optional(),
     totalDuration: z.number().optional(),
     simulated: z.boolean().optional(),
+    /** The model server refused the request (an HTTP error status): its own message. */
+    refusal: z.string().optional(),
   }),
   z.object({
     kind: z.literal("model.other"),
     endpoint: z.string(),
     model: z.string().optional(),
     simulated: z.boolean().optional(),
+    refusal: z.string().optional(),
   }),
   z.object({
     kind: z.literal("mcp"),
@@ -106,7 +109,8 @@ export const ClassificationSchema = z.discriminatedUnion("kind", [
     toolName: z.string().optional(),
     jsonrpcId: z.union([z.string(), z.number()]).nullable().optional(),
     arguments: z.record(z.string(), z.unknown()).optional(),
-    outcome: z.enum(["ok", "tool-error", "protocol-error", "notification", "http-error", "pending"]),
+    /** `not-offered`: the server answered -32601 (method not found) to an optional probe (classify-mcp.ts). */
+    outcome: z.enum(["ok", "tool-error", "protocol-error", "not-offered", "notification", "http-error", "pending"]),
     errorCode: z.number().optional(),
     errorMessage: z.string().optional(),
     resultText: z.string().optional(),

@@ -22,6 +22,7 @@ import {
   type StdioBatch,
   type StdioEvent,
   type StdioFrameData,
+  isNormalEnd,
 } from "@hopscope/shared/trace/stdio-ingest";
 import type { InFlightSource, RecorderClient } from "../recorder-client";
 import type { Announce } from "../live/frames";
@@ -139,7 +140,7 @@ export class StdioIngest implements InFlightSource {
       case "exit": {
         const how = e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code ?? "?"}`;
         const placed = this.place(session, "exit", null, e.at);
-        const failed = e.signal !== null || e.code !== 0;
+        const failed = !isNormalEnd(e.code, e.signal);
         // No bytes travel at an exit: the body is the tap's own note of it, so the code shows even when it is 0.
         const note = Buffer.from(`the server ${how}`);
         const body = toStoredBody(note, note.length, "text/plain; charset=utf-8");

@@ -1,6 +1,7 @@
 /** The open trace's bar: its name (click to rename), save, export, delete, replay and follow-the-data. */
 import { useSignal } from "@preact/signals";
 import type { JSX } from "preact";
+import { isStdioExchange } from "@hopscope/shared/trace/stdio-ingest";
 import { isReadOnly } from "../api/source";
 import { EXPORT_FORMATS, exportUrl } from "../models/TracesModel";
 import { useApp } from "./AppContext";
@@ -40,6 +41,8 @@ export function TraceToolbar() {
   const name = traces.traces.value.find((x) => x.id === traceId)?.name ?? t?.name ?? "Loading…";
   const xs = trace.list.value;
   const modelCalls = xs.filter((x) => x.tap === "model").length;
+  const stdio = xs.filter(isStdioExchange).length;
+  const http = xs.length - stdio;
   const last = trace.hops.value[trace.hops.value.length - 1]?.number ?? 0;
   // A shared file or an audience viewer shows the trace; nothing here may change it.
   const readOnly = isReadOnly();
@@ -89,7 +92,9 @@ export function TraceToolbar() {
       </div>
       <div class={s.summaryRow}>
         <p class={s.summary} data-testid="trace-summary">
-          {last} hops · {xs.length} HTTP exchange{xs.length === 1 ? "" : "s"} · the model was in {modelCalls} of them
+          {last} hops · {http} HTTP exchange{http === 1 ? "" : "s"}
+          {stdio > 0 ? ` · ${stdio} stdio message${stdio === 1 ? "" : "s"}` : ""} · the model was in {modelCalls} of
+          them
           {trace.loadState.value === "waiting" ? " · recording…" : ""}
         </p>
         <details class={s.vocab} data-testid="vocabulary">
