@@ -3,6 +3,7 @@ import { useSignal } from "@preact/signals";
 import type { JSX } from "preact";
 import { isStdioExchange } from "@hopscope/shared/trace/stdio-ingest";
 import { isReadOnly } from "../api/source";
+import { groupingWords } from "../models/grouping";
 import { EXPORT_FORMATS, exportUrl } from "../models/TracesModel";
 import { useApp } from "./AppContext";
 import { Button } from "./Button";
@@ -38,7 +39,9 @@ export function TraceToolbar() {
   function onFollowInput(event: JSX.TargetedEvent<HTMLInputElement>): void {
     ui.follow(event.currentTarget.value);
   }
-  const name = traces.traces.value.find((x) => x.id === traceId)?.name ?? t?.name ?? "Loading…";
+  const listed = traces.traces.value.find((x) => x.id === traceId);
+  const name = listed?.name ?? t?.name ?? "Loading…";
+  const grouping = groupingWords(listed?.groupedBy ?? t?.groupedBy);
   const xs = trace.list.value;
   const modelCalls = xs.filter((x) => x.tap === "model").length;
   const stdio = xs.filter(isStdioExchange).length;
@@ -95,6 +98,7 @@ export function TraceToolbar() {
           {last} hops · {http} HTTP exchange{http === 1 ? "" : "s"}
           {stdio > 0 ? ` · ${stdio} stdio message${stdio === 1 ? "" : "s"}` : ""} · the model was in {modelCalls} of
           them
+          {grouping ? <span data-testid="trace-grouping"> · {grouping}</span> : null}
           {trace.loadState.value === "waiting" ? " · recording…" : ""}
         </p>
         <details class={s.vocab} data-testid="vocabulary">
