@@ -5,6 +5,7 @@
  */
 import type { Exchange, ExchangeSummary, Trace, TraceSummary } from "@hopscope/shared/trace/schemas";
 import type { RecorderThreads } from "./recording/threads";
+import type { StdioPlacement } from "./recording/protocol";
 
 /** Exchanges in flight that pass through no tap (replays of saved traces), listed with the taps' own. */
 export interface InFlightSource {
@@ -52,6 +53,11 @@ export class RecorderClient {
 
   async lastLesson(): Promise<string | null> {
     return (await this.threads.call({ op: "lesson" })) as string | null;
+  }
+
+  /** The trace of a wrapped stdio server's session, and `count` seq numbers reserved in it (Recorder.placeStdio). */
+  async placeStdio(session: string, count: number, tools: string[]): Promise<StdioPlacement> {
+    return (await this.threads.call({ op: "placeStdio", session, count, tools })) as StdioPlacement;
   }
 
   /** Ids for exchanges written by import and replay (they share the id space of recorded ones). */

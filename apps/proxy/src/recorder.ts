@@ -6,7 +6,7 @@
  */
 import type { Classification, Exchange, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { LESSON_HEADER } from "@hopscope/shared/ollama/schemas";
-import { FallbackGrouper, conversationOf, type GroupResult } from "@hopscope/shared/trace/group";
+import { FallbackGrouper, conversationOf, type GroupResult, type GroupedBy } from "@hopscope/shared/trace/group";
 import { agentRequestOf, isModelProbe, listedToolNames } from "@hopscope/shared/trace/agent-run";
 import { textOf } from "./store/body";
 import { mcpClientOf, mcpSessionTitle } from "@hopscope/shared/trace/group-mcp";
@@ -14,7 +14,7 @@ import { headerValue, isRecord, pathOf } from "@hopscope/shared/trace/json-text"
 import { redactHeaderBlock } from "@hopscope/shared/trace/header-block";
 import { parseTraceparent, traceparentFromJsonRpc } from "@hopscope/shared/trace/traceparent";
 import type { FeedEvent } from "./live/frames";
-import { MAX_CHUNK_TEXT, type Span, type TapEvent } from "./recording/protocol";
+import { MAX_CHUNK_TEXT, type Span, type StdioPlacement, type TapEvent } from "./recording/protocol";
 import { ExchangeDraft } from "./exchange-draft";
 import { exchangeRecord, type ExchangeRecord } from "./exchange-record";
 import { betterTitle, titleOf, type TraceTitle } from "./trace-title";
@@ -43,6 +43,8 @@ export class Recorder {
   private readonly seqs = new RecentMap<number>(MAX_TRACE_ENTRIES);
   private readonly names = new RecentMap<TraceTitle>(MAX_TRACE_ENTRIES);
   private readonly grouper: FallbackGrouper;
+  /** Wrapped stdio servers' sessions and the trace each is in. */
+  private readonly stdioSessions = new RecentMap<{ traceId: string; groupedBy: GroupedBy }>(MAX_TRACE_ENTRIES);
 
   constructor(private readonly deps: RecorderDeps) {
     this.grouper = new FallbackGrouper({ newTraceId: deps.newTraceId });
@@ -104,6 +106,26 @@ export class Recorder {
         d.ended(e.state, e.error, e.at);
         return this.finish(d);
     }
+  }
+
+  /**
+   * A batch of a wrapped stdio server's session (recorded on the main thread): the session keeps the trace
+   * it was first given, which joins the agent's run (group.ts); `count` seq numbers are reserved in it.
+   */
+  placeStdio(session: string, count: number, tools: readonly string[]): StdioPlacement {
+    const now = Date.now();
+    let placed = this.stdioSessions.get(session);
+    let fresh = false;
+    if (!placed) {
+      const g = this.grouper.assignStdioSession(now);
+      placed = { traceId: g.traceId, groupedBy: g.groupedBy };
+      fresh = g.fresh === true;
+      this.stdioSessions.set(session, placed);
+    }
+    if (tools.length > 0) this.grouper.noteListedTools(placed.traceId, tools, now);
+    const firstSeq = this.nextSeq(placed.traceId, fresh);
+    if (count > 1) this.seqs.set(placed.traceId, firstSeq + count - 1);
+    return { ...placed, firstSeq };
   }
 
   /** A deleted trace starts again from seq 1 and a fresh name. */

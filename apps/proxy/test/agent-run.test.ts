@@ -32,6 +32,10 @@ const responsesBody = JSON.stringify({
   ],
   stream: true,
 });
+const frame = (message: unknown) => {
+  const data = typeof message === "string" ? message : JSON.stringify(message);
+  return { encoding: "utf8" as const, data, size: Buffer.byteLength(data) };
+};
 const COMPLETED =
   'event: response.completed\ndata: {"type":"response.completed","response":{"status":"completed"}}\n\n';
 
@@ -58,13 +62,11 @@ async function modelUpstream(): Promise<Upstream> {
     if (req.method === "GET")
       return void res.writeHead(200, { "content-type": "application/json" }).end('{"models":[]}');
     if (req.url === "/v1/chat/completions") {
-      return void res
-        .writeHead(400, { "content-type": "application/json" })
-        .end(
-          JSON.stringify({
-            error: { message: '"qwen2.5:7b" does not support thinking', type: "invalid_request_error" },
-          }),
-        );
+      return void res.writeHead(400, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          error: { message: '"qwen2.5:7b" does not support thinking', type: "invalid_request_error" },
+        }),
+      );
     }
     res.writeHead(200, { "content-type": "text/event-stream" });
     res.write('event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"Done."}\n\n');
@@ -123,11 +125,35 @@ describe("a Codex-shaped run", () => {
     await mcpPost({ jsonrpc: "2.0", id: 1, method: "tools/list" });
     const probe = await mcpPost({ jsonrpc: "2.0", id: 2, method: "prompts/list" });
     expect(JSON.parse(probe.body.toString()).error.code).toBe(-32601);
+    // Its stdio server (`hopscope wrap`), started beside the HTTP one.
+    const t0 = Date.now();
+    const list = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+    const stdio = await request(`${rec.url}/api/ingest/stdio`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        session: { id: "codex-stdio-01", command: "node files.js" },
+        events: [
+          {
+            type: "answered",
+            key: "stdin:1",
+            stream: "stdin",
+            at: t0,
+            request: frame(list),
+            answer: frame({ jsonrpc: "2.0", id: 1, result: { tools: [{ name: "read_file" }] } }),
+            answerAt: t0 + 2,
+          },
+        ],
+      }),
+    });
+    expect(stdio.status).toBe(200);
     const text = await postAndLeave(`${rec.taps.model.url}/v1/responses`, codexHeaders, responsesBody);
     expect(text).toContain("response.completed");
 
-    const trace = await oneTrace(6);
+    const trace = await oneTrace(7);
     expect(trace.name).toBe(QUESTION);
+    expect(trace.exchanges.map((x) => x.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(trace.exchanges.filter((x) => x.method === "STDIO")).toHaveLength(1);
     expect(trace.errorCount).toBe(0);
     // The MCP session joined the run the probe opened; the turn claimed it.
     expect(trace.groupedBy).toBe("agent-start");
@@ -159,11 +185,6 @@ describe("a Codex-shaped run", () => {
 });
 
 describe("a stdio server stopped by its host", () => {
-  const frame = (message: unknown) => {
-    const data = typeof message === "string" ? message : JSON.stringify(message);
-    return { encoding: "utf8" as const, data, size: Buffer.byteLength(data) };
-  };
-
   it("ended normally (SIGTERM), and its session is named by its messages, not its stderr", async () => {
     rec = await startRecorder({});
     const t0 = Date.now();

@@ -68,7 +68,7 @@ export class RunIndex {
     let best: Run | undefined;
     let bestScore = named ? -1 : 0;
     for (const r of this.runs) {
-      if (r.session !== null || r.address !== client.address || now - r.last > this.windowMs) continue;
+      if (r.session !== null || !sameMachine(r.address, client.address) || now - r.last > this.windowMs) continue;
       const probedByOther = r.peers.size > 0 && (client.peer === null || !r.peers.has(client.peer));
       const score =
         (r.tools.size > 0 && offersToolsOf(offered, [...r.tools]) ? 2 : 0) +
@@ -106,7 +106,7 @@ export class RunIndex {
     let own: Run | undefined;
     let free: Run | undefined;
     for (const r of this.runs) {
-      if (r.address !== client.address || now - r.last > this.windowMs) continue;
+      if (!sameMachine(r.address, client.address) || now - r.last > this.windowMs) continue;
       if (client.peer !== null && r.peers.has(client.peer)) own = r;
       else if (r.session === null && r.peers.size === 0) free = r;
     }
@@ -117,11 +117,11 @@ export class RunIndex {
     return run.traceId;
   }
 
-  /** The unclaimed run a new MCP session on `address` joins: the latest within the window. */
+  /** The unclaimed run a new MCP session on `address` (null: a stdio server on this machine) joins: the latest within the window. */
   forMcpSession(address: string | null, now: number): string | undefined {
     let run: Run | undefined;
     for (const r of this.runs)
-      if (r.session === null && r.address === address && now - r.last <= this.windowMs) run = r;
+      if (r.session === null && sameMachine(r.address, address) && now - r.last <= this.windowMs) run = r;
     if (run) run.last = now;
     return run?.traceId;
   }
@@ -169,4 +169,14 @@ export class RunIndex {
     for (const r of gone) this.byTrace.delete(r.traceId);
     for (const [k, r] of this.bySession) if (set.has(r)) this.bySession.delete(k);
   }
+}
+
+/** True for this machine's own addresses, as a tap sees them (a stdio server wrapped here is null). */
+function isLocal(address: string | null): boolean {
+  return address === null || address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127.");
+}
+
+/** Two clients on one machine: the same address, or both this machine's. */
+function sameMachine(a: string | null, b: string | null): boolean {
+  return a === b || (isLocal(a) && isLocal(b));
 }

@@ -247,6 +247,19 @@ export class FallbackGrouper {
     return { traceId, groupedBy: "single" };
   }
 
+  /**
+   * The trace of a stdio server's session (`hopscope wrap`, on this machine) the first time it is seen:
+   * the unclaimed run it joins (`agent-start`), else its own trace, an unclaimed run a model request offering
+   * its tools can claim.
+   */
+  assignStdioSession(now: number): GroupResult {
+    const run = this.runs.forMcpSession(null, now);
+    if (run !== undefined) return { traceId: run, groupedBy: "agent-start" };
+    const traceId = this.opts.newTraceId();
+    this.runs.openUnclaimed(traceId, null, null, now);
+    return { traceId, groupedBy: "session", fresh: true };
+  }
+
   /** The MCP tools a session of this trace listed: a model request offering them claims its run. */
   noteListedTools(traceId: string, names: readonly string[], now: number): void {
     this.runs.noteTools(traceId, names, now);

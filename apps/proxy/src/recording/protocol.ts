@@ -78,6 +78,8 @@ export type Call =
   | { op: "inFlightExchange"; id: number }
   | { op: "lesson" }
   | { op: "allocateIds"; count: number }
+  /** The trace of a wrapped stdio server's session and `count` seq numbers in it, with the tools it listed. */
+  | { op: "placeStdio"; session: string; count: number; tools: string[] }
   | { op: "rename"; traceId: string; name: string }
   | { op: "setSavedAs"; traceId: string; file: string }
   | { op: "delete"; traceId: string }
@@ -142,3 +144,10 @@ export type FromTaps =
   | { kind: "closed" };
 
 export type ToTaps = { kind: "flush"; flush: number } | { kind: "close" };
+
+/** Where a batch of a stdio session goes: its trace, the rule, and the first of the seq numbers asked for. */
+export interface StdioPlacement {
+  traceId: string;
+  groupedBy: GroupedBy;
+  firstSeq: number;
+}

@@ -160,6 +160,8 @@ function call(req: Call): unknown {
       return recorder.lastLesson;
     case "allocateIds":
       return recorder.allocateIds(req.count);
+    case "placeStdio":
+      return recorder.placeStdio(req.session, req.count, req.tools);
     case "rename":
       return writer.rename(req.traceId, req.name);
     case "setSavedAs":
