@@ -98,6 +98,8 @@ describe("stdio messages are named as stdio", () => {
   it("a stderr line and a host's stop are captioned as such, not as POST /mcp", () => {
     const stderr = captionFor(hop("mcp", stdio("stderr")), stdio("stderr"), undefined);
     expect(stderr.title).toBe("The stdio server writes to its stderr");
+    expect(arrowLabel(hop("mcp", stdio("stderr")), stdio("stderr"), "request")).toBe("stderr");
+    expect(arrowLabel(hop("mcp", stdio("exit")), stdio("exit"), "request")).toBe("the server ends");
     const exit = captionFor(hop("mcp", stdio("exit")), stdio("exit"), undefined);
     expect(exit.title).toBe("The stdio server ended");
     const message = stdio("stdin", { classification: { kind: "mcp", method: "initialize", outcome: "ok" } });

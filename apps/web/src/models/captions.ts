@@ -251,6 +251,8 @@ export function arrowLabel(hop: Hop, exchange: ExchangeSummary | undefined, dire
       return [c.method, c.toolName].filter(Boolean).join(" ") || `${exchange.method} ${exchange.url}`;
     if (c.kind === "model.chat")
       return `${exchange.method} ${exchange.url} · ${c.messageCount} msg${c.toolCount ? ` · ${c.toolCount} tools` : ""}`;
+    // A stdio server's own line: named by its pipe (stderr) or its end, not as an HTTP request line.
+    if (isStdioExchange(exchange)) return exchange.url === "exit" ? "the server ends" : exchange.url;
     return `${exchange.method} ${exchange.url}`;
   }
   const status = exchange.status === null ? "" : String(exchange.status);
