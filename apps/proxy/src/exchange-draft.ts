@@ -82,10 +82,16 @@ export class ExchangeDraft {
     const whole =
       this.begin.tap === "mcp"
         ? isRecord(findResponse(text, headerValue(this.responseHeaders, "content-type"), undefined))
-        : finalEventArrived(text);
+        : finalEventArrived(text, this.streamed());
     if (!whole) return;
     this.state = "complete";
     this.error = null;
+  }
+
+  /** Whether the client asked for a stream (a model chat's `stream`; anything else may stream). */
+  private streamed(): boolean {
+    const c = this.requestClassification();
+    return c.kind !== "model.chat" || c.stream;
   }
 
   /** The complete request body parsed as JSON (undefined when it is not JSON); parsed once. */

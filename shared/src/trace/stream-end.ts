@@ -1,7 +1,7 @@
 /**
  * Whether a model server's answer ended as it should, read from its recorded bytes: the final event of a
  * stream arrived (the Responses API's `response.completed`, Anthropic's `message_stop`, OpenAI's `[DONE]` or a
- * chunk with a `finish_reason`, Ollama's `done: true`), or a whole JSON body. An agent that closes the
+ * chunk with a `finish_reason`, Ollama's `done: true`), or the whole JSON body of an answer not streamed. An agent that closes the
  * connection the moment it has read the final event (Codex does) leaves the tap an aborted exchange whose
  * answer is complete: the interpretation changes, never the bytes.
  */
@@ -15,11 +15,11 @@ const FINAL_EVENTS: readonly RegExp[] = [
   /"done"\s*:\s*true/,
 ];
 
-export function finalEventArrived(responseText: string | null): boolean {
+export function finalEventArrived(responseText: string | null, streamed: boolean): boolean {
   if (responseText === null || responseText.trim() === "") return false;
   if (FINAL_EVENTS.some((re) => re.test(responseText))) return true;
-  // A JSON body that parses whole (stream: false) arrived whole.
-  return tryParseJson(responseText) !== undefined;
+  // An answer asked for whole (stream: false) arrived whole when it parses; a stream's first line parses too.
+  return !streamed && tryParseJson(responseText) !== undefined;
 }
 
 /**
