@@ -7,7 +7,9 @@
  *   request of that session joins it (`agent-session`): retries, side requests, the next turns;
  * - a probe or an MCP session opens an unclaimed run on its machine; within `windowMs` a probe of the same
  *   client (address and User-Agent) or of a run no other client has probed joins it (`probe`), an MCP
- *   session on the same machine joins it (`agent-start`), and the first model request that offers the
+ *   session on the same machine joins it as the agent starts (`agent-start`: within 10 s of a probe's run,
+ *   1.5 s of another MCP session's, and never a run that has an HTTP session already: an agent opens one per
+ *   server, and the MCP tap is one server), and the first model request that offers the
  *   tools its MCP sessions listed (`tools-offered`), or comes from the client that probed (`probe`),
  *   claims it for its session.
  *
@@ -29,6 +31,8 @@ interface Run {
   peers: Set<string>;
   /** MCP tools its sessions listed, by their MCP names. */
   tools: Set<string>;
+  /** An MCP session over HTTP (through the one MCP tap) is in it: an agent opens one per server. */
+  httpMcp: boolean;
   started: number;
   last: number;
 }
@@ -40,6 +44,8 @@ export class RunIndex {
 
   constructor(
     private readonly windowMs = 30_000,
+    private readonly probeStartMs = 10_000,
+    private readonly burstMs = 1_500,
     private readonly ttlMs = 60 * 60_000,
     private readonly maxRuns = 500,
   ) {}
@@ -117,20 +123,33 @@ export class RunIndex {
     return run.traceId;
   }
 
-  /** The unclaimed run a new MCP session on `address` (null: a stdio server on this machine) joins: the latest within the window. */
-  forMcpSession(address: string | null, now: number): string | undefined {
+  /**
+   * The unclaimed run a new MCP session on `address` (null: a stdio server on this machine) joins, the latest
+   * of: one an agent's probe opened in the last `probeStartMs`, or one another MCP session opened in the last
+   * `burstMs` (an agent connects to all its servers at once as it starts; MCP clients run one after another,
+   * such as two Inspector runs, start seconds apart and stay apart).
+   */
+  forMcpSession(address: string | null, now: number, http: boolean): string | undefined {
     let run: Run | undefined;
-    for (const r of this.runs)
-      if (r.session === null && sameMachine(r.address, address) && now - r.last <= this.windowMs) run = r;
-    if (run) run.last = now;
-    return run?.traceId;
+    for (const r of this.runs) {
+      if (r.session !== null || (http && r.httpMcp) || !sameMachine(r.address, address)) continue;
+      if (now - r.started <= (r.peers.size > 0 ? this.probeStartMs : this.burstMs)) run = r;
+    }
+    if (!run) return undefined;
+    run.last = now;
+    run.httpMcp ||= http;
+    return run.traceId;
   }
 
-  /** Opens an unclaimed run (a probe's or an MCP session's trace), for the agent's model request to claim. */
-  openUnclaimed(traceId: string, address: string | null, peer: string | null, now: number): void {
+  /**
+   * Opens an unclaimed run (a probe's trace, or an MCP session's: `http` for one through the MCP tap), for the
+   * agent's model request to claim.
+   */
+  openUnclaimed(traceId: string, address: string | null, peer: string | null, now: number, http = false): void {
     if (this.byTrace.has(traceId)) return;
     const run = this.open(traceId, address, now);
     if (peer !== null) run.peers.add(peer);
+    run.httpMcp = http;
   }
 
   /** The MCP tools a session of this trace listed (tools/list), so a model request offering them finds it. */
@@ -143,7 +162,16 @@ export class RunIndex {
 
   private open(traceId: string, address: string | null, now: number): Run {
     this.expire(now);
-    const run: Run = { traceId, session: null, address, peers: new Set(), tools: new Set(), started: now, last: now };
+    const run: Run = {
+      traceId,
+      session: null,
+      address,
+      peers: new Set(),
+      tools: new Set(),
+      httpMcp: false,
+      started: now,
+      last: now,
+    };
     this.runs.push(run);
     this.byTrace.set(traceId, run);
     if (this.runs.length > this.maxRuns) this.drop(this.runs.splice(0, this.runs.length - this.maxRuns));

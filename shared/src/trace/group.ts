@@ -253,7 +253,7 @@ export class FallbackGrouper {
    * its tools can claim.
    */
   assignStdioSession(now: number): GroupResult {
-    const run = this.runs.forMcpSession(null, now);
+    const run = this.runs.forMcpSession(null, now, false);
     if (run !== undefined) return { traceId: run, groupedBy: "agent-start" };
     const traceId = this.opts.newTraceId();
     this.runs.openUnclaimed(traceId, null, null, now);
@@ -307,12 +307,12 @@ export class FallbackGrouper {
     const address = client.stdio ? null : addressOf(client.connection);
     let joined = false;
     const { traceId, fresh } = this.mcpSessions.assign(client, method, now, () => {
-      const run = this.runs.forMcpSession(address, now);
+      const run = this.runs.forMcpSession(address, now, !client.stdio);
       joined = run !== undefined;
       return run ?? this.opts.newTraceId();
     });
     if (joined) return { traceId, groupedBy: "agent-start" };
-    if (fresh) this.runs.openUnclaimed(traceId, address, null, now);
+    if (fresh) this.runs.openUnclaimed(traceId, address, null, now, !client.stdio);
     return { traceId, groupedBy: "session", fresh };
   }
 

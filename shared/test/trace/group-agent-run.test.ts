@@ -247,6 +247,19 @@ describe("one run, one trace", () => {
     expect(chat(g, "/v1/messages", claudeHeaders("s-2"), claudeBody(), 45008, 910).traceId).toBe(c2.traceId);
   });
 
+  it("MCP clients run one after another stay apart; an agent's HTTP and stdio sessions at its start join", () => {
+    const g = grouper();
+    const first = g.assignMcp("initialize", undefined, 0, mcp(47001, "node", 0)).traceId;
+    // Another HTTP session 200 ms later (an SDK client right after another): the MCP tap is one server.
+    const second = g.assignMcp("initialize", undefined, 200, mcp(47002, "node", 0)).traceId;
+    expect(second).not.toBe(first);
+    // A stdio server started with the second: the same agent's start.
+    expect(g.assignStdioSession(600)).toEqual({ traceId: second, groupedBy: "agent-start" });
+    // An Inspector run seconds later opens its own.
+    expect(g.assignMcp("initialize", undefined, 5_000, mcp(47003, "node", 0)).traceId).not.toBe(second);
+    expect(g.assignStdioSession(9_000).groupedBy).toBe("session");
+  });
+
   it("a bare client's requests and an MCP session of old stay apart", () => {
     const g = grouper();
     const session = mcpSession(g, 46001, "node", 0);
