@@ -250,9 +250,11 @@ describe("one run, one trace", () => {
   it("MCP clients run one after another stay apart; an agent's HTTP and stdio sessions at its start join", () => {
     const g = grouper();
     const first = g.assignMcp("initialize", undefined, 0, mcp(47001, "node", 0)).traceId;
+    g.assignMcp("tools/list", undefined, 50, mcp(47001, "node", 1));
     // Another HTTP session 200 ms later (an SDK client right after another): the MCP tap is one server.
     const second = g.assignMcp("initialize", undefined, 200, mcp(47002, "node", 0)).traceId;
     expect(second).not.toBe(first);
+    g.assignMcp("tools/list", undefined, 250, mcp(47002, "node", 1));
     // A stdio server started with the second: the same agent's start.
     expect(g.assignStdioSession(600)).toEqual({ traceId: second, groupedBy: "agent-start" });
     // An Inspector run seconds later opens its own.
