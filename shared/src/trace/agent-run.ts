@@ -19,8 +19,8 @@ export interface AgentRequest {
   /** The agent session it names (agentSessionOf); null when it names none. */
   session: string | null;
   client: ModelClient;
-  /** The tools it offers the model (offeredToolNames). */
-  offered: readonly string[];
+  /** The tools it offers the model (offeredToolNames), and the MCP tools it names in its text (asked once). */
+  offered: () => readonly string[];
 }
 
 type Headers = ReadonlyArray<readonly [string, string]> | string;
@@ -98,13 +98,13 @@ export function offeredToolNames(body: unknown): string[] {
 /**
  * True when a tool the model was offered (or called) is the MCP tool `bare`, as agents name MCP tools:
  * itself, `mcp__<server>__<tool>` (Claude Code, Qwen Code, Codex's namespaces), `<server>_<tool>`
- * (opencode) or `<server>__<tool>`.
+ * (opencode), `<server>__<tool>`, or `mcp__<server>.<tool>` (Ollama's name for a Responses namespace's tool).
  */
 export function isToolNamed(offered: string, bare: string): boolean {
   if (offered === bare) return true;
   if (!offered.endsWith(bare) || offered.length <= bare.length) return false;
   const before = offered.slice(0, offered.length - bare.length);
-  return before.endsWith("_") && before.length > 1;
+  return (before.endsWith("_") || before.endsWith(".")) && before.length > 1;
 }
 
 /** True when some offered tool is one of the MCP tools `bare` (an agent offering the session's tools). */
@@ -132,7 +132,10 @@ const SIDE_REQUEST_WORDING = [
 export function learnerText(content: string): string {
   let text = content.replace(INJECTED_BLOCKS, "");
   for (const wording of SIDE_REQUEST_WORDING) text = text.replace(wording, "");
-  return text.trim();
+  text = text.trim();
+  // A side request quoting the question ("\"Add buy milk to my notes\"", opencode's title request).
+  const quoted = /^"([^"]+)"$/.exec(text);
+  return quoted?.[1] ?? text;
 }
 
 /** What a model request (or probe) says of the agent that sent it, for its run (group-run.ts). */
@@ -142,8 +145,15 @@ export function agentRequestOf(connection: string | null | undefined, headers: H
   return {
     session: agentSessionOf(headers, body),
     client: { address, peer: address === null ? null : `${address} ${ua}` },
-    offered: offeredToolNames(body),
+    offered: () => [...offeredToolNames(body), ...mentionedMcpTools(body)],
   };
+}
+
+/** `mcp__<server>__<tool>` names in a request's text: the deferred tools an agent lists in words (Qwen Code). */
+const MCP_TOOL_NAME = /\bmcp__[A-Za-z0-9-]+__[A-Za-z0-9_-]+/g;
+
+function mentionedMcpTools(body: unknown): string[] {
+  return isRecord(body) ? [...new Set(JSON.stringify(body).match(MCP_TOOL_NAME) ?? [])] : [];
 }
 
 /** The tool names a `tools/list` answer lists (JSON or SSE); empty when it lists none. */

@@ -41,6 +41,7 @@ export class RunIndex {
   private runs: Run[] = [];
   private readonly bySession = new Map<string, Run>();
   private readonly byTrace = new Map<string, Run>();
+  private readonly byAsk = new Map<string, Run>();
 
   constructor(
     private readonly windowMs = 30_000,
@@ -67,17 +68,18 @@ export class RunIndex {
   claim(
     session: string,
     client: ModelClient,
-    offered: readonly string[],
+    offered: () => readonly string[],
     now: number,
     named: boolean,
   ): { traceId: string; rule: RunRule } | undefined {
     let best: Run | undefined;
     let bestScore = named ? -1 : 0;
+    let names: readonly string[] | undefined;
     for (const r of this.runs) {
       if (r.session !== null || !sameMachine(r.address, client.address) || now - r.last > this.windowMs) continue;
       const probedByOther = r.peers.size > 0 && (client.peer === null || !r.peers.has(client.peer));
       const score =
-        (r.tools.size > 0 && offersToolsOf(offered, [...r.tools]) ? 2 : 0) +
+        (r.tools.size > 0 && offersToolsOf((names ??= offered()), [...r.tools]) ? 2 : 0) +
         (client.peer !== null && r.peers.has(client.peer) ? 1 : probedByOther ? -2 : 0);
       if (score > bestScore) {
         best = r;
@@ -90,6 +92,25 @@ export class RunIndex {
       traceId: best.traceId,
       rule: bestScore >= 2 ? "tools-offered" : bestScore === 1 ? "probe" : "agent-start",
     };
+  }
+
+  /**
+   * The run a request without a session id joins when the same client asked the same first question in it
+   * (within the window): a side request of an agent that names no session, such as Qwen Code's memory
+   * subagent. `ask` is the first user message; remembered by `rememberAsk` for runs such a request claimed.
+   */
+  ofAsk(peer: string | null, ask: string, now: number): string | undefined {
+    const run = peer === null ? undefined : this.byAsk.get(`${peer}\u0000${ask}`);
+    if (!run || now - run.last > this.windowMs || this.byTrace.get(run.traceId) !== run) return undefined;
+    run.last = now;
+    return run.traceId;
+  }
+
+  rememberAsk(traceId: string, peer: string | null, ask: string): void {
+    const run = this.byTrace.get(traceId);
+    if (!run || peer === null) return;
+    this.byAsk.set(`${peer}\u0000${ask}`, run);
+    if (this.byAsk.size > this.maxRuns) this.byAsk.delete(this.byAsk.keys().next().value as string);
   }
 
   /** Opens a run claimed by `session` (a model request that found none to join). */

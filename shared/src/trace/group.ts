@@ -214,7 +214,7 @@ export class FallbackGrouper {
           ? { traceId: run, groupedBy: "agent-session" }
           : match
             ? { traceId: match.traceId, groupedBy: "conversation" }
-            : this.firstOfRun(agent, now);
+            : this.firstOfRun(agent, keys, now);
       if (match && agent?.session) this.runs.joinSession(match.traceId, agent.session, agent.client, now);
     }
     this.conversations.push({ traceId: result.traceId, keys, at: now, connection: from, followed: false });
@@ -226,11 +226,16 @@ export class FallbackGrouper {
    * The first model request of an agent session (or one without a session that continues no conversation):
    * the unclaimed run its probes and MCP sessions opened, else a trace of its own (a run of its session).
    */
-  private firstOfRun(agent: AgentRequest | undefined, now: number): GroupResult {
+  private firstOfRun(agent: AgentRequest | undefined, keys: readonly string[], now: number): GroupResult {
     if (!agent) return { traceId: this.opts.newTraceId(), groupedBy: "single" };
+    // Without a session id, the client's first question (its first user message) ties its side requests.
+    const ask = agent.session === null ? keys.find((k) => k.startsWith("user\u0000")) : undefined;
+    const asked = ask === undefined ? undefined : this.runs.ofAsk(agent.client.peer, ask, now);
+    if (asked !== undefined) return { traceId: asked, groupedBy: "agent-session" };
     const traceId = this.opts.newTraceId();
     const session = agent.session ?? `trace:${traceId}`;
     const claimed = this.runs.claim(session, agent.client, agent.offered, now, agent.session !== null);
+    if (claimed && ask !== undefined) this.runs.rememberAsk(claimed.traceId, agent.client.peer, ask);
     if (claimed) return { traceId: claimed.traceId, groupedBy: claimed.rule };
     if (agent.session) this.runs.openClaimed(traceId, agent.session, agent.client, now);
     return { traceId, groupedBy: "single" };
