@@ -23,6 +23,10 @@ export const OUTCOME: Record<string, { label: string; text: string }> = {
     label: "protocol error",
     text: "A JSON-RPC error object: the request itself was invalid (unknown tool, bad JSON, missing headers). It is a bug in the caller, for the developer — not something the model can fix.",
   },
+  "not-offered": {
+    label: "not offered",
+    text: "JSON-RPC -32601 (method not found) to an optional question such as prompts/list: this server offers none. Not an error.",
+  },
   notification: { label: "notification", text: "A JSON-RPC notification: no id, so no answer is expected." },
   "http-error": {
     label: "HTTP error",

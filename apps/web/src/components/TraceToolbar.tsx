@@ -1,7 +1,9 @@
 /** The open trace's bar: its name (click to rename), save, export, delete, replay and follow-the-data. */
 import { useSignal } from "@preact/signals";
 import type { JSX } from "preact";
+import { isStdioExchange } from "@hopscope/shared/trace/stdio-ingest";
 import { isReadOnly } from "../api/source";
+import { groupingWords } from "../models/grouping";
 import { EXPORT_FORMATS, exportUrl } from "../models/TracesModel";
 import { useApp } from "./AppContext";
 import { Button } from "./Button";
@@ -37,9 +39,13 @@ export function TraceToolbar() {
   function onFollowInput(event: JSX.TargetedEvent<HTMLInputElement>): void {
     ui.follow(event.currentTarget.value);
   }
-  const name = traces.traces.value.find((x) => x.id === traceId)?.name ?? t?.name ?? "Loading…";
+  const listed = traces.traces.value.find((x) => x.id === traceId);
+  const name = listed?.name ?? t?.name ?? "Loading…";
+  const grouping = groupingWords(listed?.groupedBy ?? t?.groupedBy);
   const xs = trace.list.value;
   const modelCalls = xs.filter((x) => x.tap === "model").length;
+  const stdio = xs.filter(isStdioExchange).length;
+  const http = xs.length - stdio;
   const last = trace.hops.value[trace.hops.value.length - 1]?.number ?? 0;
   // A shared file or an audience viewer shows the trace; nothing here may change it.
   const readOnly = isReadOnly();
@@ -89,7 +95,10 @@ export function TraceToolbar() {
       </div>
       <div class={s.summaryRow}>
         <p class={s.summary} data-testid="trace-summary">
-          {last} hops · {xs.length} HTTP exchange{xs.length === 1 ? "" : "s"} · the model was in {modelCalls} of them
+          {last} hops · {http} HTTP exchange{http === 1 ? "" : "s"}
+          {stdio > 0 ? ` · ${stdio} stdio message${stdio === 1 ? "" : "s"}` : ""} · the model was in {modelCalls} of
+          them
+          {grouping ? <span data-testid="trace-grouping"> · {grouping}</span> : null}
           {trace.loadState.value === "waiting" ? " · recording…" : ""}
         </p>
         <details class={s.vocab} data-testid="vocabulary">
