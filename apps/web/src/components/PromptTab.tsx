@@ -128,6 +128,11 @@ function promptHeading(v: ExchangeViews): string {
   return "The prompt, as the model received it";
 }
 
+/** Whether the view opens with what never reached the model (then it stays in view: the prompt's end is one scroll away). */
+function neverSeen(v: ExchangeViews): boolean {
+  return v.refused !== undefined || v.prompt?.truncation !== undefined || (v.prompt?.unseen?.length ?? 0) > 0;
+}
+
 /** The ranges of the prompt that Ollama cut (each dropped message with its framing). */
 function cutRanges(p: PromptView): { start: number; end: number }[] {
   const dropped = new Set(p.truncation?.dropped ?? []);
@@ -237,6 +242,7 @@ export function PromptTab({ x }: { x: ExchangeSummary }) {
                     hovered={hovered}
                     newFrom={v.diff?.commonPrefixLength}
                     cut={cutRanges(v.prompt)}
+                    scrollOuter={!neverSeen(v)}
                   />
                 )}
               </div>

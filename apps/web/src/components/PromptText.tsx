@@ -22,6 +22,8 @@ interface Props {
   newFrom?: number;
   /** Ranges Ollama cut to fit the context window: set apart, struck through. */
   cut?: readonly { start: number; end: number }[];
+  /** Whether boxes around the prompt may scroll to bring its end into view (not when something above must stay read). */
+  scrollOuter?: boolean;
 }
 
 export function relatedPaths(segmentPath: string | undefined, hovered: string | null): boolean {
@@ -39,7 +41,7 @@ function scrollBoxes(el: HTMLElement): HTMLElement[] {
   return out;
 }
 
-export function PromptText({ text, segments, hovered, large, newFrom, cut = [] }: Props) {
+export function PromptText({ text, segments, hovered, large, newFrom, cut = [], scrollOuter = true }: Props) {
   const ref = useRef<HTMLPreElement>(null);
   // Open the prompt with its end in view — the punchline is the user's turn and the waiting
   // "<|im_start|>assistant": a resent history opens where the new part starts, a first request at the
@@ -59,7 +61,7 @@ export function PromptText({ text, segments, hovered, large, newFrom, cut = [] }
         const t = target!.getBoundingClientRect();
         const b = box.getBoundingClientRect();
         if (i === 0) box.scrollTop = marker ? box.scrollTop + t.top - b.top - lead : box.scrollHeight;
-        else if (t.top < b.top || t.bottom > b.bottom) box.scrollTop += t.top - b.top - lead;
+        else if (scrollOuter && (t.top < b.top || t.bottom > b.bottom)) box.scrollTop += t.top - b.top - lead;
       });
     }
     place();
@@ -72,7 +74,7 @@ export function PromptText({ text, segments, hovered, large, newFrom, cut = [] }
     for (const ev of ["wheel", "pointerdown", "touchstart", "keydown"])
       pre.parentElement?.addEventListener(ev, stop, { once: true, passive: true });
     return stop;
-  }, [text, newFrom]);
+  }, [text, newFrom, scrollOuter]);
   const cutAt = (at: number) => cut.some((r) => at >= r.start && at < r.end);
   let cutMarked = false;
   const parts = pieces(text, segments, newFrom).map((p, i) => {

@@ -7,12 +7,15 @@ import type { TokenBudgetView, TruncationView } from "@hopscope/shared/trace/vie
 
 const n = (x: number): string => x.toLocaleString("en");
 
-/** "message 2 (user)", for the first few; "and 4 more" after. */
+/** "/messages/0 (user)" for the first few (the client's own JSON pointers); "and 4 more" after. */
 function messageList(t: TruncationView, roles: ReadonlyMap<number, string>): string {
-  const shown = t.dropped.slice(0, 3).map((i) => `message ${i + 1}${roles.get(i) ? ` (${roles.get(i)})` : ""}`);
+  const shown = t.dropped.slice(0, 3).map((i, k) => {
+    const role = roles.get(i);
+    return `${t.droppedPaths[k] ?? `message ${i + 1}`}${role ? ` (${role})` : ""}`;
+  });
   const rest = t.dropped.length - shown.length;
-  const list = shown.length <= 1 ? shown.join("") : `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}`;
-  return rest > 0 ? `${shown.join(", ")} and ${rest} more` : list;
+  if (rest > 0) return `${shown.join(", ")} and ${rest} more`;
+  return shown.length <= 1 ? shown.join("") : `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}`;
 }
 
 /** A context length with room to spare for this prompt: the next power of two above a quarter more than it. */
@@ -21,38 +24,34 @@ export function roomFor(tokens: number): number {
 }
 
 function windowWords(t: TruncationView): string {
-  if (t.contextSource === "request")
-    return `the ${n(t.contextLength)}-token context window the request set (options.num_ctx)`;
+  if (t.contextSource === "request") return `the ${n(t.contextLength)}-token window the request set (num_ctx)`;
   if (t.contextSource === "evaluated")
-    return `a context window of at most ${n(t.contextLength)} tokens (the server evaluated only ${n(t.contextLength)} of the ${n(t.renderedTokens)} tokens rendered)`;
-  return `a ${n(t.contextLength)}-token context window (the server's default: neither the request nor OLLAMA_CONTEXT_LENGTH set one)`;
+    return `a window of at most ${n(t.contextLength)} tokens (the server evaluated only that many)`;
+  return `a ${n(t.contextLength)}-token context window (the server's default)`;
 }
 
 /** How to give this client's requests a bigger window. */
 export function raiseWords(t: TruncationView, dialectLabel: string | undefined): string {
-  const room = n(roomFor(t.renderedTokens));
-  const server = `start the model server with OLLAMA_CONTEXT_LENGTH=${roomFor(t.renderedTokens)}`;
+  const room = roomFor(t.renderedTokens);
+  const server = `start the model server with OLLAMA_CONTEXT_LENGTH=${room}`;
   return t.numCtxInRequest
-    ? `To fit it, set "options": {"num_ctx": ${roomFor(t.renderedTokens)}} in the request, or ${server}.`
-    : `To fit it, ${server} (${room} tokens): ${dialectLabel ?? "this client's dialect"} has no num_ctx, so the server's setting is the only way.`;
+    ? `To fit it, set "options": {"num_ctx": ${room}} in the request, or ${server}.`
+    : `To fit it, ${server}: ${dialectLabel ?? "this client's dialect"} carries no num_ctx.`;
 }
 
-/** The one sentence shown above the prompt: what went, what it cost, and the window that made it go. */
+/** The sentence shown above the prompt: what went, what it cost, and the window that made it go. */
 export function truncationWords(t: TruncationView, roles: ReadonlyMap<number, string>): string {
-  const lost = t.renderedTokens - t.keptTokens;
-  const parts: string[] = [];
-  if (t.dropped.length > 0) {
-    parts.push(
-      `Ollama cut this conversation to fit ${windowWords(t)}: it dropped ${messageList(t, roles)} (${n(lost)} tokens)` +
-        (t.questionDropped ? ", and your question was among them — the model never read it." : "."),
-    );
-    parts.push(`The model was given ${n(t.keptTokens)} of the ${n(t.renderedTokens)} tokens rendered.`);
-  } else {
-    parts.push(`This prompt is ${n(t.renderedTokens)} tokens, more than ${windowWords(t)}.`);
-  }
+  const lost = n(t.renderedTokens - t.keptTokens);
+  const parts: string[] =
+    t.dropped.length > 0
+      ? [
+          `Ollama cut this conversation to fit ${windowWords(t)}: it dropped ${messageList(t, roles)} — ${lost} tokens` +
+            (t.questionDropped ? ", your question among them: the model never read it." : "."),
+        ]
+      : [`This prompt is ${n(t.renderedTokens)} tokens, more than ${windowWords(t)}.`];
   if (t.stillTooLong)
     parts.push(
-      `Even with every message it may drop gone (system messages and the last one stay), the prompt is ${n(t.keptTokens)} tokens: the runner refuses it or cuts tokens out of its middle.`,
+      `Even so it is ${n(t.keptTokens)} tokens, too long: the runner refuses it or cuts tokens out of its middle.`,
     );
   return parts.join(" ");
 }
