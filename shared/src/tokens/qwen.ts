@@ -17,7 +17,7 @@
  */
 import { featuresFor, DEFAULT_OLLAMA_VERSION } from "../prompt/version";
 import { bytesToDisplay, vocabBytes } from "./byte-level";
-import { LLAMA_QWEN2_PRE_TOKENIZER, encodeWithEndOfSentence } from "./pre-tokenizer";
+import { LLAMA_QWEN2_PRE_TOKENIZER, encodeWithEndOfSentence, qwenPreTokenize } from "./pre-tokenizer";
 
 /** Ids of the tokens the qwen2.5 prompt and output are built from. */
 export const QWEN_SPECIAL_TOKENS = {
@@ -88,7 +88,7 @@ async function build(vocabulary: QwenVocabulary): Promise<{ plain: QwenTokenizer
     const bad = ids.find((id) => !Number.isInteger(id) || id < 0 || id >= size);
     if (bad !== undefined) throw new RangeError(`token id ${bad} is not in ${name}'s vocabulary (0–${size - 1})`);
   };
-  const encodePlain = (text: string): number[] => tokenizer.encode(text, { add_special_tokens: false });
+  const encodePlain = memoizedEncode(added, (piece) => tokenizer.encode(piece, { add_special_tokens: false }));
 
   const byteLengths = new Int32Array(size).fill(-1);
   const byteLength = (id: number): number => {
@@ -143,6 +143,47 @@ async function build(vocabulary: QwenVocabulary): Promise<{ plain: QwenTokenizer
     },
   });
   return { plain: make(encodePlain), endOfSentence: make((text) => encodeWithEndOfSentence(text, encodePlain)) };
+}
+
+/** Distinct pre-tokenizer pieces remembered per tokenizer; past this the memo starts over (bounded memory). */
+const MEMO_PIECES = 200_000;
+
+/**
+ * The tokenizer's own encoding, piece by piece, each distinct piece encoded once. Exactly what it does on the whole
+ * text: it cuts at added tokens first (none of Qwen's strips or normalises), then pre-tokenizes what is between,
+ * and BPE never crosses a piece's edge; each piece pre-tokenizes to itself, so encoding it alone gives its tokens.
+ * Prompts repeat most of their pieces (and every re-render of the same conversation does), so this is far faster.
+ */
+function memoizedEncode(added: readonly { id: number; content: string }[], encodePiece: (piece: string) => number[]) {
+  const ids = new Map(added.map((t) => [t.content, t.id]));
+  // Longest first, so a token that starts with another's spelling wins, as in the tokenizer's trie.
+  const alternation = [...ids.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const special = new RegExp(alternation.join("|"), "g");
+  const memo = new Map<string, number[]>();
+  const encodeBetween = (chunk: string, out: number[]): void => {
+    for (const piece of qwenPreTokenize(chunk)) {
+      let got = memo.get(piece);
+      if (got === undefined) {
+        if (memo.size >= MEMO_PIECES) memo.clear();
+        got = encodePiece(piece);
+        memo.set(piece, got);
+      }
+      for (const id of got) out.push(id);
+    }
+  };
+  return (text: string): number[] => {
+    const out: number[] = [];
+    let last = 0;
+    for (const m of text.matchAll(special)) {
+      encodeBetween(text.slice(last, m.index), out);
+      out.push(ids.get(m[0])!);
+      last = m.index + m[0].length;
+    }
+    encodeBetween(text.slice(last), out);
+    return out;
+  };
 }
 
 function utf8Length(s: string): number {
