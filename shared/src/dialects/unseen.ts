@@ -163,7 +163,7 @@ function namespaceMembers(input: UnseenInput): UnseenItem[] {
         kind: "tool",
         clientPath: `/tools/${i}/tools/${k}`,
         what: `the tool ${qualified} (inside the namespace tool ${ns})`,
-        why: "this Ollama's conversion keeps a namespace tool as one empty function named after it and drops the tools inside (they are expanded from Ollama 0.32.7 on)",
+        why: "Ollama before 0.32.7 keeps a namespace tool as one function named after it and drops the tools inside (0.32.7 expands them)",
       });
     });
   });

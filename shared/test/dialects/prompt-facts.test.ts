@@ -18,15 +18,15 @@ beforeAll(async () => {
   tok = await loadQwenTokenizer();
 });
 
-function factsOf(r: AgentRequest, opts: { evaluated?: number } = {}) {
+function factsOf(r: AgentRequest, opts: { evaluated?: number; ollamaVersion?: string } = {}) {
   const d = dialectOfPath(r.path)!;
-  const render = renderDialect(d, r.body);
+  const render = renderDialect(d, r.body, opts.ollamaVersion ? { ollamaVersion: opts.ollamaVersion } : {});
   const ids = tok.encode(render.text);
   const facts = promptFacts({
     dialect: d,
     client: r.body,
     render,
-    opts: {},
+    opts: opts.ollamaVersion ? { ollamaVersion: opts.ollamaVersion } : {},
     count: tok.count,
     tokenStarts: tok.tokenStarts(render.text, ids),
     evaluated: opts.evaluated,
@@ -108,20 +108,24 @@ describe("truncation to the context window", () => {
 });
 
 describe("what never reaches the model", () => {
-  const paths = (r: AgentRequest) => factsOf(r).facts.unseen.map((u) => `${u.kind} ${u.clientPath}`);
+  const paths = (r: AgentRequest, ollamaVersion?: string) =>
+    factsOf(r, ollamaVersion ? { ollamaVersion } : {}).facts.unseen.map((u) => `${u.kind} ${u.clientPath}`);
 
-  it("Codex: its developer instructions, the tools inside its namespace tool, and the settings Ollama never reads", () => {
+  it("Codex: its developer instructions, the tools inside its namespace tool before 0.32.7, and the settings Ollama never reads", () => {
     const got = paths(codexRequest());
     expect(got).toEqual(
       expect.arrayContaining([
         "role /input/0",
         "role /input/1",
-        "tool /tools/6/tools/0",
-        "tool /tools/6/tools/4",
         "field /tools/0/parameters/additionalProperties",
         "option /tool_choice",
         "option /store",
       ]),
+    );
+    // 0.32.7 expands the namespace into mcp__notes.read …; before, its tools never reach the model.
+    expect(got.filter((p) => p.startsWith("tool /tools/6/"))).toEqual([]);
+    expect(paths(codexRequest(), "0.32.6")).toEqual(
+      expect.arrayContaining(["tool /tools/6/tools/0", "tool /tools/6/tools/4"]),
     );
     // Its two user messages are merged and printed: not listed.
     expect(got).not.toContain("role /input/2");
@@ -154,3 +158,36 @@ function nativeOf(r: AgentRequest, numCtx: number): Record<string, unknown> {
   const native = renderDialect(dialectOfPath(r.path)!, r.body).converted.native;
   return { ...native, options: { ...(native.options as object), num_ctx: numCtx } };
 }
+
+describe("the agents' captured requests (tests/fixtures/agents)", () => {
+  it("every captured model request: the budget sums to the count, and every tool has its real name", async () => {
+    const { readdirSync, readFileSync } = await import("node:fs");
+    const root = new URL("../../../tests/fixtures/agents/", import.meta.url);
+    let seen = 0;
+    for (const agent of readdirSync(root)) {
+      for (const file of readdirSync(new URL(`${agent}/`, root)).filter((f) => /^model-\d+\.json$/.test(f))) {
+        const cap = JSON.parse(readFileSync(new URL(`${agent}/${file}`, root), "utf8")) as {
+          path: string;
+          requestBody: unknown;
+        };
+        const body = typeof cap.requestBody === "string" ? JSON.parse(cap.requestBody) : cap.requestBody;
+        const path = cap.path.split("?")[0]!;
+        if (!dialectOfPath(path) || !body || typeof body !== "object") continue;
+        let facts;
+        try {
+          facts = factsOf({ agent: "codex", path, body: body as Record<string, unknown> }).facts;
+        } catch {
+          continue; // a request Ollama refuses has no prompt (the view says so)
+        }
+        expect(
+          facts.budget.parts.reduce((n, p) => n + p.tokens, 0),
+          `${agent}/${file}`,
+        ).toBe(facts.budget.total);
+        for (const p of facts.budget.parts.filter((q) => q.kind === "tool"))
+          expect(p.label, `${agent}/${file}`).not.toMatch(/^Tool: (\?|#\d+)$/);
+        seen++;
+      }
+    }
+    expect(seen).toBeGreaterThan(5);
+  });
+});
