@@ -128,9 +128,13 @@ function promptHeading(v: ExchangeViews): string {
   return "The prompt, as the model received it";
 }
 
-/** Whether the view opens with what never reached the model (then it stays in view: the prompt's end is one scroll away). */
-function neverSeen(v: ExchangeViews): boolean {
-  return v.refused !== undefined || v.prompt?.truncation !== undefined || (v.prompt?.unseen?.length ?? 0) > 0;
+/**
+ * Whether what never reached the model must stay in view above the prompt (the prompt's end then one scroll away):
+ * a refusal, a cut, or whole messages and tools lost — not keys and settings alone.
+ */
+function keepTopInView(v: ExchangeViews): boolean {
+  const lost = (v.prompt?.unseen ?? []).some((u) => u.kind === "role" || u.kind === "tool");
+  return v.refused !== undefined || v.prompt?.truncation !== undefined || lost;
 }
 
 /** The ranges of the prompt that Ollama cut (each dropped message with its framing). */
@@ -242,7 +246,7 @@ export function PromptTab({ x }: { x: ExchangeSummary }) {
                     hovered={hovered}
                     newFrom={v.diff?.commonPrefixLength}
                     cut={cutRanges(v.prompt)}
-                    scrollOuter={!neverSeen(v)}
+                    scrollOuter={!keepTopInView(v)}
                   />
                 )}
               </div>
