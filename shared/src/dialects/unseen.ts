@@ -23,6 +23,20 @@ export interface UnseenItem {
   why: string;
 }
 
+/** What both OpenAI conversions read (openai.go FromChatRequest, FromCompleteRequest) and the middleware's stream_options. */
+const OPENAI_READ = [
+  "model",
+  "stream",
+  "stream_options",
+  "max_tokens",
+  "seed",
+  "stop",
+  "temperature",
+  "frequency_penalty",
+  "presence_penalty",
+  "top_p",
+];
+
 /** Top-level keys each dialect's conversion reads; anything else in the body is decoded (or not) and left unused. */
 const READ: Record<Dialect, ReadonlySet<string>> = {
   ollama: new Set(),
@@ -42,17 +56,8 @@ const READ: Record<Dialect, ReadonlySet<string>> = {
     "output_config",
   ]),
   "openai-chat": new Set([
-    "model",
+    ...OPENAI_READ,
     "messages",
-    "stream",
-    "stream_options",
-    "max_tokens",
-    "seed",
-    "stop",
-    "temperature",
-    "frequency_penalty",
-    "presence_penalty",
-    "top_p",
     "response_format",
     "tools",
     "reasoning",
@@ -61,22 +66,7 @@ const READ: Record<Dialect, ReadonlySet<string>> = {
     "top_logprobs",
     "_debug_render_only",
   ]),
-  "openai-completions": new Set([
-    "model",
-    "prompt",
-    "stream",
-    "stream_options",
-    "max_tokens",
-    "seed",
-    "stop",
-    "temperature",
-    "frequency_penalty",
-    "presence_penalty",
-    "top_p",
-    "suffix",
-    "logprobs",
-    "_debug_render_only",
-  ]),
+  "openai-completions": new Set([...OPENAI_READ, "prompt", "suffix", "logprobs", "_debug_render_only"]),
   "openai-responses": new Set([
     "model",
     "input",

@@ -70,7 +70,7 @@ export function TokenBudget({ x, compact = false }: { x: ExchangeSummary; compac
                     <td>
                       {p.label}
                       {p.isNew ? <span class={s.badge}>new</span> : null}
-                      {cut.has(p.messageIndex ?? -1) ? <span class={s.cutBadge}>cut</span> : null}
+                      {cut.has(p.messageIndex ?? -1) ? <span class={`${s.badge} ${s.cut}`}>cut</span> : null}
                     </td>
                     <td class={s.num}>{p.tokens.toLocaleString()}</td>
                     <td class={s.num}>{pct(p.tokens, b.total)}</td>
