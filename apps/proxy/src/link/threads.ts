@@ -67,10 +67,11 @@ export class RecorderThreads {
     private readonly logger: Logger,
   ) {
     const channel = new MessageChannel();
-    // Profiling flags (bench/profile.ts) carry over; the boot file registers the TypeScript loader itself.
+    // Profiling flags (bench/profile.ts) carry over; the boot file registers the TypeScript loader itself
+    // when the thread's module is TypeScript (from source; the built proxy names its bundled .js files).
     const execArgv = process.execArgv.filter((a) => a.startsWith("--cpu-prof") || a.startsWith("--heap-prof"));
     const recordingData: RecordingThreadData = {
-      entry: "../recording/thread.ts",
+      entry: new URL("../recording/thread.ts", import.meta.url).href,
       threadName: "hs-recording",
       file: opts.file,
       maxBodyBytes: opts.maxBodyBytes,
@@ -86,7 +87,7 @@ export class RecorderThreads {
       this.watch(this.recording, "recording", reject);
     });
     const tapsData: TapsThreadData = {
-      entry: "../tap/thread.ts",
+      entry: new URL("../tap/thread.ts", import.meta.url).href,
       threadName: "hs-taps",
       host: opts.host,
       taps: opts.taps,
