@@ -94,9 +94,28 @@ export interface UiLive {
   /** From the last answer until the page showed the last hop (or gave up after 20 s). */
   catchUpMs: number;
 }
+/** One prompt of the "what the model saw" part (bench/views.ts). */
+export interface ViewsCase {
+  name: string;
+  tokens: number;
+  viewsBytes: number;
+  viewsMs: number;
+  budgetMs: number;
+  promptOnScreenMs: number;
+  budgetOnScreenMs: number;
+  longestTaskMs: number;
+}
+export interface ViewsBench {
+  runs: number;
+  /** The article's prompt first: the others are compared with it. */
+  cases: ViewsCase[];
+}
+
 export interface UiBench {
   open: UiOpen | null;
   live: UiLive | null;
+  /** "What the model saw" for agent-sized prompts beside the article's. */
+  views?: ViewsBench | null;
   /** The audience view: the recorder with 100 WebSocket viewers following a replay, against none. */
   audience?: AudienceBench | null;
   /** Why a part did not run or could not be measured. */
@@ -280,9 +299,30 @@ function uiSection(u: UiBench | null): string[] {
       `- ${room.sawLastHop === room.viewers ? "✅" : "❌"} Audience view: the presenter replays the article trace for ${f(u.audience.replaySeconds)} s (a position every ${f(u.audience.putIntervalMs)} ms). Recorder with no viewer: ${f(none.cpuSeconds, 2)} s CPU, peak ${f(none.peakRssMiB)} MiB; with ${room.viewers} WebSocket viewers (each first reading the trace, its exchanges and views): ${f(room.cpuSeconds, 2)} s CPU (${ratio(room.cpuSeconds, none.cpuSeconds)}; following alone, after the reads: ${f(none.followCpuSeconds, 2)} → ${f(room.followCpuSeconds, 2)} s), peak ${f(room.peakRssMiB)} MiB; ${room.sawLastHop}/${room.viewers} saw the last hop. Measured once, on a machine shared with other work.`,
     );
   }
+  if (u.views) lines.push(...viewsLines(u.views));
   for (const n of u.notes) lines.push(`- Note: ${n}`);
   lines.push("");
   return lines;
+}
+
+/** Targets for an 18k-token prompt: /views, the prompt on screen, the budget, the longest main-thread task. */
+const VIEWS_TARGETS = { viewsMs: 150, promptOnScreenMs: 500, budgetMs: 300, longestTaskMs: 100 } as const;
+
+function viewsLines(v: ViewsBench): string[] {
+  const base = v.cases[0];
+  if (!base) return [];
+  const mark = (c: ViewsCase, k: keyof typeof VIEWS_TARGETS) =>
+    c.tokens < 15000 ? "" : c[k] <= VIEWS_TARGETS[k] ? " ✅" : ` ❌ (target ≤ ${VIEWS_TARGETS[k]} ms)`;
+  const out = [
+    `- "What the model saw" (median of ${v.runs}; from the click on the request's hop; ratios to the article's prompt in the same run):`,
+  ];
+  for (const c of v.cases) {
+    const r = (k: keyof ViewsCase) => (c === base ? "" : ` (${ratio(c[k] as number, base[k] as number)})`);
+    out.push(
+      `  - ${c.name}, ${c.tokens.toLocaleString("en")} tokens: /views ${f(c.viewsMs)} ms${r("viewsMs")}${mark(c, "viewsMs")}, ${f(c.viewsBytes / 1024)} KB${r("viewsBytes")}; budget ${f(c.budgetMs)} ms${r("budgetMs")}${mark(c, "budgetMs")}; prompt on screen ${f(c.promptOnScreenMs)} ms${r("promptOnScreenMs")}${mark(c, "promptOnScreenMs")}, context picture ${f(c.budgetOnScreenMs)} ms${r("budgetOnScreenMs")}; longest main-thread task ${f(c.longestTaskMs)} ms${mark(c, "longestTaskMs")}`,
+    );
+  }
+  return out;
 }
 
 function soakSection(s: SoakBench | null): string[] {

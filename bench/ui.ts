@@ -21,9 +21,10 @@ import { pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { startRecorder, type RecorderChild } from "./contenders/index";
 import { median } from "./measure";
-import type { AudienceBench, UiBench, UiLive, UiOpen } from "./report";
+import type { AudienceBench, UiBench, UiLive, UiOpen, ViewsBench } from "./report";
 import { startUpstream } from "./start-upstream";
 import { runAudienceBench } from "./audience";
+import { measureAgentViews } from "./views";
 import { paced, post } from "./traffic";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -354,6 +355,7 @@ export async function runUiBench(log: (s: string) => void): Promise<UiBench> {
   let open: UiOpen | null = null;
   let live: UiLive | null = null;
   let audience: AudienceBench | null = null;
+  let views: ViewsBench | null = null;
   try {
     recorder = await startRecorder(upstream.port, { WEB_DIST: web.dir });
     ctx = await chromium.launchPersistentContext(userDataDir, {
@@ -386,6 +388,14 @@ export async function runUiBench(log: (s: string) => void): Promise<UiBench> {
       notes.push(`the live feed could not be measured: ${(err as Error).message.split("\n")[0]}${why(recorder)}`);
       log(`bench: ui: ${notes.at(-1)}`);
     }
+    try {
+      views = await measureAgentViews(ctx, recorder, log);
+    } catch (err) {
+      notes.push(
+        `"what the model saw" could not be measured: ${(err as Error).message.split("\n")[0]}${why(recorder)}`,
+      );
+      log(`bench: ui: ${notes.at(-1)}`);
+    }
     for (const e of [...new Set(pageErrors)].slice(0, 5)) notes.push(`the page threw: ${e}`);
     await recorder.stop();
     try {
@@ -402,5 +412,5 @@ export async function runUiBench(log: (s: string) => void): Promise<UiBench> {
     rmSync(userDataDir, { recursive: true, force: true });
     if (web.built) rmSync(web.dir, { recursive: true, force: true });
   }
-  return { open, live, audience, notes };
+  return { open, live, audience, views, notes };
 }

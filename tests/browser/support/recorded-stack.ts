@@ -5,7 +5,10 @@
 import type { Lesson } from "@hopscope/shared/ollama/lessons";
 import { startRecorderStack, type RecorderStack } from "../../support/recorder-stack";
 
-export type RecordedStack = Pick<RecorderStack, "uiUrl" | "tracesDir" | "stopRecorder" | "startRecorder" | "close">;
+export type RecordedStack = Pick<
+  RecorderStack,
+  "uiUrl" | "tracesDir" | "stopRecorder" | "startRecorder" | "close" | "tapUrls"
+>;
 
 export interface RecordedStackOptions {
   /** The built UI (see build-ui.ts). */

@@ -9,9 +9,11 @@ import { isRecord } from "@hopscope/shared/trace/json-text";
 import { verifyAgainstOllama } from "@hopscope/shared/prompt/verify";
 import { DEFAULT_OLLAMA_VERSION } from "@hopscope/shared/prompt/render";
 import { type DebugRenderRoute, debugRenderRoute } from "@hopscope/shared/dialects/debug-render";
-import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
+import { loadQwenTokenizer, type QwenTokenizer } from "@hopscope/shared/tokens/qwen";
+import { promptFacts } from "@hopscope/shared/dialects/prompt-facts";
+import { MAY_EXCEED_NOTE } from "@hopscope/shared/prompt/render";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
-import type { ExchangeViews } from "@hopscope/shared/trace/views";
+import type { ExchangeViews, PromptTokens } from "@hopscope/shared/trace/views";
 import type { RecordingLink } from "../../link/calls";
 import { familyComparisons } from "./family-comparison";
 import { PromptSources } from "./prompt-source";
@@ -93,11 +95,7 @@ export class ExchangeViewBuilder {
           this.deps.logger.error({ err }, "tokenizer failed to load");
           return null;
         });
-    const tokens = (text: string) => {
-      if (!tokenizer) return null;
-      const ids = tokenizer.encode(text);
-      return { count: ids.length, ids, pieces: tokenizer.pieces(ids) };
-    };
+    const tokens = (text: string) => (tokenizer ? tokensOf(tokenizer, text) : null);
     if (plan.kind === "server" && plan.text !== null) {
       // The server's own text: no segments (no engine ran), and nothing to verify it against.
       const text = plan.text;
@@ -112,24 +110,46 @@ export class ExchangeViewBuilder {
         source: plan.source,
       };
     } else if (plan.kind === "engine" && outcome?.kind === "rendered") {
-      const { converted, ...rendered } = outcome.render;
+      const { converted, droppedKeys, ...rendered } = outcome.render;
       void converted;
+      void droppedKeys;
       const native = nativeChatOf(ex, d, opts);
+      const promptTokens = tokens(rendered.text);
+      const diff = await this.diffOrNote(ex, rendered.text, opts, notes);
+      if (diff) views.diff = diff;
+      const facts =
+        tokenizer && promptTokens
+          ? promptFacts({
+              dialect: d,
+              client: requestJsonOf(ex),
+              render: outcome.render,
+              opts,
+              count: (text) => tokenizer.count(text),
+              tokenStarts: promptTokens.starts,
+              evaluated: ex.classification.kind === "model.chat" ? ex.classification.promptEvalCount : undefined,
+              sharesPrefix: (diff?.commonPrefixLength ?? 0) > 0,
+              newFrom: diff?.commonPrefixLength,
+            })
+          : null;
       views.prompt = {
         ...rendered,
-        tokens: tokens(rendered.text),
+        // With token counts the view says whether the prompt was cut; the render's hedge is then not needed.
+        notes: facts ? rendered.notes.filter((n) => !n.startsWith(MAY_EXCEED_NOTE)) : rendered.notes,
+        tokens: promptTokens,
         verified: await this.verify(ex, d, route, opts, info.simulated, notes),
         verifyRoute: route,
         ...(outcome.conversion ? { conversion: outcome.conversion } : {}),
         source: plan.source,
+        ...(facts ? { budget: facts.budget } : {}),
+        ...(facts?.truncation ? { truncation: facts.truncation } : {}),
+        ...(facts && facts.unseen.length > 0 ? { unseen: facts.unseen } : {}),
       };
       const comparisons = native ? await familyComparisons(native, rendered, plan.opts, vocabulary) : [];
       if (comparisons.length > 0) views.prompt.comparisons = comparisons;
-      const diff = await this.diffOrNote(ex, rendered.text, opts, notes);
-      if (diff) views.diff = diff;
     }
     if (views.prompt && ex.status !== null && ex.status >= 400) {
       const said = ex.responseBody?.encoding === "utf8" ? errorMessageOf(tryParseJson(ex.responseBody.data)) : null;
+      views.refused = { status: ex.status, message: said ?? `the model server answered ${ex.status}` };
       notes.push(
         `The model server answered ${ex.status}${said ? ` (${said})` : ""}: this is the prompt Ollama would have rendered, but the model never saw it.`,
       );
@@ -208,6 +228,18 @@ export class ExchangeViewBuilder {
     while (i < prevText.length && i < text.length && prevText.charCodeAt(i) === text.charCodeAt(i)) i++;
     return { previousExchangeId: prev.id, commonPrefixLength: i, previousLength: prevText.length };
   }
+}
+
+/** A text's tokens as the view carries them: ids, where each starts, and the displays that are not slices of the text. */
+function tokensOf(tokenizer: QwenTokenizer, text: string): PromptTokens {
+  const ids = tokenizer.encode(text);
+  const starts = tokenizer.tokenStarts(text, ids);
+  const pieces = tokenizer.pieces(ids);
+  const odd: [number, string][] = [];
+  pieces.forEach((piece, i) => {
+    if (piece !== text.slice(starts[i], starts[i + 1] ?? text.length)) odd.push([i, piece]);
+  });
+  return { count: ids.length, ids, starts, odd };
 }
 
 /** The model a recorded request names, or null. */

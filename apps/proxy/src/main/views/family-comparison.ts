@@ -49,15 +49,17 @@ export async function familyComparisons(
     if (f.id === mine.id || !other) continue;
     // Counted with the main view's vocabulary (if any), under that family's llama.cpp rules.
     const tokenizer = vocabulary ? await loadQwenTokenizer(other.ollamaVersion, vocabulary).catch(() => null) : null;
+    const same = other.text === rendered.text;
+    // The same prompt is not sent again: the view already carries it.
     out.push({
       familyId: f.id,
       ollamaVersion: other.ollamaVersion,
       familyLabel: f.label,
       comparedWith: mine.label,
       newer: i > mineAt,
-      same: other.text === rendered.text,
-      text: other.text,
-      segments: other.segments,
+      same,
+      text: same ? "" : other.text,
+      segments: same ? [] : other.segments,
       toolFormat: other.toolFormat,
       tokenCount: tokenizer ? tokenizer.count(other.text) : null,
       reasons: changesBetween(mine.id, f.id).map((c) => ({
