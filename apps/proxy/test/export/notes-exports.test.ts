@@ -14,7 +14,7 @@ import { TraceImportError } from "../../src/export/import-error";
 import { exportMermaid } from "../../src/export/mermaid";
 import { exportOtlp } from "../../src/export/otlp";
 import { getJson, startRecorder, type TestRecorder } from "../helpers";
-import { part4Bundle } from "./fixtures";
+import { part4Bundle } from "./part4-fixture";
 
 type Json = Record<string, any>;
 
