@@ -3,7 +3,7 @@
  * model ever receives. Coloured by where each part came from; hovering a part highlights the JSON
  * field it came from (segment.path is a JSON pointer into the request body), and back.
  */
-import { useSignal } from "@preact/signals";
+import { useSignal, type Signal } from "@preact/signals";
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
 import { bodyText, tryJson } from "../models/body";
@@ -28,54 +28,62 @@ const JSON_TREE_LIMIT = 300_000;
 
 /** Plain words for what is known about this prompt; the how and why one click away. */
 export function PromptInfo({ p, promptEvalCount }: { p: PromptView; promptEvalCount?: number | undefined }) {
-  const agree = p.tokens ? countAgreement(p.tokens.count, promptEvalCount) : null;
+  return (
+    <div class={s.info}>
+      {p.tokens ? <TokenCountCheck count={p.tokens.count} promptEvalCount={promptEvalCount} /> : null}
+      <PromptSource p={p} promptEvalCount={promptEvalCount} />
+      {p.source?.renderedBy === "server" ? null : <RenderCheck p={p} />}
+    </div>
+  );
+}
+
+/** Our token count against the server's prompt_eval_count. */
+function TokenCountCheck({ count, promptEvalCount }: { count: number; promptEvalCount: number | undefined }) {
+  const agree = countAgreement(count, promptEvalCount);
+  return (
+    <details class={s.status}>
+      <summary class={agree.equal ? s.verified : s.unverified} data-testid="token-count" data-count={count}>
+        {agree.text}
+      </summary>
+      <p class={s.note}>{agree.detail}</p>
+    </details>
+  );
+}
+
+/** Which Ollama's rendering this is, and whether a live server confirmed it (where they differ, how). */
+function RenderCheck({ p }: { p: PromptView }) {
   const at = p.verified?.endpoint ? ` (${p.verified.endpoint})` : "";
   const checked = p.verified
     ? p.verified.match
       ? `checked: a live Ollama${at} rendered exactly this text`
       : `differs from a live Ollama's render${at} at character ${p.verified.firstDifference ?? "?"}`
     : "not checked against a live server";
+  const family = familyLabel(p.ollamaVersion);
   return (
-    <div class={s.info}>
-      {agree && p.tokens ? (
-        <details class={s.status}>
-          <summary
-            class={agree.equal ? s.verified : s.unverified}
-            data-testid="token-count"
-            data-count={p.tokens.count}
-          >
-            {agree.text}
-          </summary>
-          <p class={s.note}>{agree.detail}</p>
-        </details>
-      ) : null}
-      <PromptSource p={p} promptEvalCount={promptEvalCount} />
-      {p.source?.renderedBy === "server" ? null : (
-        <details class={s.status}>
-          <summary
-            class={p.verified && !p.verified.match ? s.mismatch : p.verified ? s.verified : undefined}
-            data-testid={p.verified?.match ? "verified" : undefined}
-          >
-            rendered as Ollama {p.ollamaVersion} does
-            <span data-testid="ollama-family">
-              {familyLabel(p.ollamaVersion) ? ` — the ${familyLabel(p.ollamaVersion)} family` : ""}
-            </span>
-            ; {checked}
-          </summary>
-          <p class={s.note}>
-            The model server turns the JSON into this text with the model's chat template; details change across Ollama
-            versions (here the tools are printed {p.toolFormat === "json" ? "as JSON" : "as a Go struct dump"}).
-            hopscope renders it the way Ollama {p.ollamaVersion} does.{" "}
-            {p.verified
-              ? `It also asked the real server to render ${p.verified.sent === "native" ? "the native request" : "the same request"} (_debug_render_only)${p.verified.endpoint ? ` at ${p.verified.endpoint}` : ""} and compared the two.`
-              : "Only a real Ollama can confirm it (it renders a request on demand with _debug_render_only); the stand-in model cannot."}
-          </p>
-          {p.verifyRoute ? <VerifyRouteNote route={p.verifyRoute} verified={p.verified !== null} /> : null}
-          {p.verified && !p.verified.match ? <FirstDifference v={p.verified} /> : null}
-        </details>
-      )}
-    </div>
+    <details class={s.status}>
+      <summary
+        class={p.verified && !p.verified.match ? s.mismatch : p.verified ? s.verified : undefined}
+        data-testid={p.verified?.match ? "verified" : undefined}
+      >
+        rendered as Ollama {p.ollamaVersion} does
+        <span data-testid="ollama-family">{family ? ` — the ${family} family` : ""}</span>; {checked}
+      </summary>
+      <p class={s.note}>
+        The model server turns the JSON into this text with the model's chat template; details change across Ollama
+        versions (here the tools are printed {p.toolFormat === "json" ? "as JSON" : "as a Go struct dump"}). hopscope
+        renders it the way Ollama {p.ollamaVersion} does. {verifiedHow(p.verified)}
+      </p>
+      {p.verifyRoute ? <VerifyRouteNote route={p.verifyRoute} verified={p.verified !== null} /> : null}
+      {p.verified && !p.verified.match ? <FirstDifference v={p.verified} /> : null}
+    </details>
   );
+}
+
+function verifiedHow(v: PromptView["verified"]): string {
+  if (!v)
+    return "Only a real Ollama can confirm it (it renders a request on demand with _debug_render_only); the stand-in model cannot.";
+  const what = v.sent === "native" ? "the native request" : "the same request";
+  return `It also asked the real server to render ${what} (_debug_render_only)${v.endpoint ? ` at ${v.endpoint}` : ""} and compared the two.`;
 }
 
 /** Which endpoint checks this request, and why not the dialect's own when it cannot (dialects/debug-render.ts). */
@@ -123,113 +131,143 @@ function pathOnly(url: string): string {
 }
 
 export function PromptTab({ x }: { x: ExchangeSummary }) {
-  const { trace, shapes } = useApp();
+  const { trace } = useApp();
+  return (
+    <Loading value={trace.views.value.get(x.id)} what="the rendered prompt" retry={() => void trace.loadViews(x.id)}>
+      {(v) =>
+        v.prompt ? (
+          <RenderedPrompt x={x} p={v.prompt} diff={v.diff} />
+        ) : (
+          <p class={s.note}>{v.notes?.join(" ") || "The prompt engine could not render this request."}</p>
+        )
+      }
+    </Loading>
+  );
+}
+
+type PromptDiff = ExchangeViews["diff"];
+
+function RenderedPrompt({ x, p, diff }: { x: ExchangeSummary; p: PromptView; diff: PromptDiff | undefined }) {
+  const { shapes } = useApp();
   const hovered = useSignal<string | null>(null);
   const showTokens = useSignal(false);
   const promptEvalCount = x.classification.kind === "model.chat" ? x.classification.promptEvalCount : undefined;
+  return (
+    <div class={s.tab}>
+      <PromptInfo p={p} promptEvalCount={promptEvalCount} />
+      {x.classification.kind === "model.chat" ? (
+        <button
+          type="button"
+          class={s.shapesBtn}
+          onClick={() => shapes.open(x.id)}
+          data-testid="open-three-shapes"
+          title="This turn as Ollama, OpenAI and Anthropic clients send it, and the one prompt they all become"
+        >
+          Three shapes: this turn in Ollama, OpenAI and Anthropic form
+        </button>
+      ) : null}
+      {shapes.openFor.value === x.id ? <ThreeShapesView /> : null}
+      {p.conversion ? <ConversionLayer c={p.conversion} hovered={hovered} path={pathOnly(x.url)} /> : null}
+      <PromptNotes p={p} diff={diff} />
+      <FamilyCompare p={p} hovered={hovered} />
+      {p.notes.length ? (
+        <details class={s.notes}>
+          <summary>
+            {p.notes.length} note{p.notes.length === 1 ? "" : "s"} on how the model server rendered this request
+          </summary>
+          {p.notes.map((n) => (
+            <p key={n} class={s.note}>
+              {n}
+            </p>
+          ))}
+        </details>
+      ) : null}
+      <Legend p={p} showTokens={showTokens} />
+      <div class={s.split}>
+        <div class={s.col}>
+          <h3 class={s.heading}>The prompt, as the model received it</h3>
+          {showTokens.value && p.tokens ? (
+            <TokenView tokens={p.tokens} />
+          ) : (
+            <PromptText
+              text={p.text}
+              segments={linkedToClient(p)}
+              hovered={hovered}
+              newFrom={diff?.commonPrefixLength}
+            />
+          )}
+        </div>
+        <RequestJson x={x} p={p} hovered={hovered} />
+      </div>
+    </div>
+  );
+}
+
+/** What is dimmed (resent from the previous request), and the struct-dump regression when it shows. */
+function PromptNotes({ p, diff }: { p: PromptView; diff: PromptDiff | undefined }) {
+  return (
+    <>
+      {diff ? (
+        <p class={s.note}>
+          Dimmed: the {diff.commonPrefixLength.toLocaleString()} characters this prompt shares with the previous
+          request's — the host resent the whole conversation. Only the end is new.
+        </p>
+      ) : null}
+      {p.toolFormat === "struct-dump" && p.segments.some((seg) => seg.kind === "tool") ? (
+        <p class={s.warn}>
+          Ollama 0.14 and later print the tools into the prompt as a Go struct dump (
+          <code>{"{append Append… {object <nil> …}}"}</code>), not as JSON. That is a known regression, and it is what
+          the model really sees from those versions.
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** The colours' meanings, and the switch between the prompt's text and its tokens. */
+function Legend({ p, showTokens }: { p: PromptView; showTokens: Signal<boolean> }) {
+  return (
+    <div class={s.legend} aria-label="Colour legend">
+      <i data-kind="special">special tokens</i>
+      <i data-kind="system">system</i>
+      <i data-kind="tool">tool definitions</i>
+      <i data-role="user">user</i>
+      <i data-role="assistant">assistant</i>
+      <i data-kind="tool-call">tool call</i>
+      <i data-kind="tool-result">tool result</i>
+      {p.tokens ? (
+        <button
+          type="button"
+          class={s.tokensBtn}
+          onClick={() => (showTokens.value = !showTokens.value)}
+          aria-pressed={showTokens.value}
+        >
+          {showTokens.value ? "Show text" : "Show tokens"}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** The request the prompt was rendered from, as a JSON tree linked to the prompt (as text when it is huge). */
+function RequestJson({ x, p, hovered }: { x: ExchangeSummary; p: PromptView; hovered: Signal<string | null> }) {
+  const { trace } = useApp();
   const full = trace.full.value.get(x.id);
   const requestText = full?.status === "ready" ? bodyText(full.value.requestBody) : "";
   // A huge request is shown as plain text: a tree of spans for megabytes of JSON would stall the page.
   const request = requestText.length <= JSON_TREE_LIMIT ? tryJson(requestText) : undefined;
-  function toggleTokens(): void {
-    showTokens.value = !showTokens.value;
-  }
   return (
-    <Loading value={trace.views.value.get(x.id)} what="the rendered prompt" retry={() => void trace.loadViews(x.id)}>
-      {(v) =>
-        !v.prompt ? (
-          <p class={s.note}>{v.notes?.join(" ") || "The prompt engine could not render this request."}</p>
-        ) : (
-          <div class={s.tab}>
-            <PromptInfo p={v.prompt} promptEvalCount={promptEvalCount} />
-            {x.classification.kind === "model.chat" ? (
-              <button
-                type="button"
-                class={s.shapesBtn}
-                onClick={() => shapes.open(x.id)}
-                data-testid="open-three-shapes"
-                title="This turn as Ollama, OpenAI and Anthropic clients send it, and the one prompt they all become"
-              >
-                Three shapes: this turn in Ollama, OpenAI and Anthropic form
-              </button>
-            ) : null}
-            {shapes.openFor.value === x.id ? <ThreeShapesView /> : null}
-            {v.prompt.conversion ? (
-              <ConversionLayer c={v.prompt.conversion} hovered={hovered} path={pathOnly(x.url)} />
-            ) : null}
-            {v.diff ? (
-              <p class={s.note}>
-                Dimmed: the {v.diff.commonPrefixLength.toLocaleString()} characters this prompt shares with the previous
-                request's — the host resent the whole conversation. Only the end is new.
-              </p>
-            ) : null}
-            {v.prompt.toolFormat === "struct-dump" && v.prompt.segments.some((seg) => seg.kind === "tool") ? (
-              <p class={s.warn}>
-                Ollama 0.14 and later print the tools into the prompt as a Go struct dump (
-                <code>{"{append Append… {object <nil> …}}"}</code>), not as JSON. That is a known regression, and it is
-                what the model really sees from those versions.
-              </p>
-            ) : null}
-            <FamilyCompare p={v.prompt} hovered={hovered} />
-            {v.prompt.notes.length ? (
-              <details class={s.notes}>
-                <summary>
-                  {v.prompt.notes.length} note{v.prompt.notes.length === 1 ? "" : "s"} on how the model server rendered
-                  this request
-                </summary>
-                {v.prompt.notes.map((n) => (
-                  <p key={n} class={s.note}>
-                    {n}
-                  </p>
-                ))}
-              </details>
-            ) : null}
-            <div class={s.legend} aria-label="Colour legend">
-              <i data-kind="special">special tokens</i>
-              <i data-kind="system">system</i>
-              <i data-kind="tool">tool definitions</i>
-              <i data-role="user">user</i>
-              <i data-role="assistant">assistant</i>
-              <i data-kind="tool-call">tool call</i>
-              <i data-kind="tool-result">tool result</i>
-              {v.prompt.tokens ? (
-                <button type="button" class={s.tokensBtn} onClick={toggleTokens} aria-pressed={showTokens.value}>
-                  {showTokens.value ? "Show text" : "Show tokens"}
-                </button>
-              ) : null}
-            </div>
-            <div class={s.split}>
-              <div class={s.col}>
-                <h3 class={s.heading}>The prompt, as the model received it</h3>
-                {showTokens.value && v.prompt.tokens ? (
-                  <TokenView tokens={v.prompt.tokens} />
-                ) : (
-                  <PromptText
-                    text={v.prompt.text}
-                    segments={linkedToClient(v.prompt)}
-                    hovered={hovered}
-                    newFrom={v.diff?.commonPrefixLength}
-                  />
-                )}
-              </div>
-              <div class={s.col}>
-                <h3 class={s.heading}>
-                  {v.prompt.conversion
-                    ? `The JSON the client sent (${v.prompt.conversion.label})`
-                    : "The JSON the host sent"}
-                </h3>
-                {full?.status === "ready" && request === undefined ? (
-                  <BodyView body={full.value.requestBody} />
-                ) : request === undefined ? (
-                  <p class={s.note}>Loading the request…</p>
-                ) : (
-                  <JsonTree value={request} hovered={hovered} />
-                )}
-              </div>
-            </div>
-          </div>
-        )
-      }
-    </Loading>
+    <div class={s.col}>
+      <h3 class={s.heading}>
+        {p.conversion ? `The JSON the client sent (${p.conversion.label})` : "The JSON the host sent"}
+      </h3>
+      {full?.status === "ready" && request === undefined ? (
+        <BodyView body={full.value.requestBody} />
+      ) : request === undefined ? (
+        <p class={s.note}>Loading the request…</p>
+      ) : (
+        <JsonTree value={request} hovered={hovered} />
+      )}
+    </div>
   );
 }

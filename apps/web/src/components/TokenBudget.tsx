@@ -61,84 +61,102 @@ export function TokenBudget({ x, compact = false }: { x: ExchangeSummary; compac
   const server = x.classification.kind === "model.chat" ? x.classification.promptEvalCount : undefined;
   return (
     <Loading value={budget.value} what="the token budget (the tokenizer is a few megabytes)">
-      {(b) => {
-        const agree = countAgreement(b.total, server);
-        const ctx = b.contextWindow;
-        return (
-          <section
-            class={`${s.budget} ${compact ? s.compact : ""}`}
-            data-testid="token-budget"
-            data-total={b.total}
-            data-sum={b.parts.reduce((n, p) => n + p.tokens, 0)}
-          >
-            {b.toolCount > 0 ? (
-              <p class={s.headline} data-testid="tools-cost">
-                Your {b.toolCount === 5 ? "five" : b.toolCount} tool{b.toolCount === 1 ? "" : "s"} cost{" "}
-                <b>{b.toolsTotal.toLocaleString()} tokens</b> on every call — {pct(b.toolsTotal, b.total)} of this
-                prompt.
-              </p>
-            ) : null}
-            <Bar b={b} />
-            <p class={s.scale}>
-              <span>
-                {b.total.toLocaleString()} of {ctx.tokens.toLocaleString()} tokens of the context window (
-                {pct(b.total, ctx.tokens)})
-              </span>
-              {b.newTotal > 0 ? (
-                <span class={s.newNote}>new since the previous request: {b.newTotal.toLocaleString()}</span>
-              ) : null}
-              <details class={s.more}>
-                <summary>why {ctx.tokens.toLocaleString()}?</summary>
-                {ctx.note}. A prompt longer than that is cut: Ollama drops the oldest messages (keeping system messages
-                and the last one).
-              </details>
+      {(b) => (
+        <section
+          class={`${s.budget} ${compact ? s.compact : ""}`}
+          data-testid="token-budget"
+          data-total={b.total}
+          data-sum={b.parts.reduce((n, p) => n + p.tokens, 0)}
+        >
+          {b.toolCount > 0 ? (
+            <p class={s.headline} data-testid="tools-cost">
+              Your {b.toolCount === 5 ? "five" : b.toolCount} tool{b.toolCount === 1 ? "" : "s"} cost{" "}
+              <b>{b.toolsTotal.toLocaleString()} tokens</b> on every call — {pct(b.toolsTotal, b.total)} of this prompt.
             </p>
-            {compact ? null : (
-              <>
-                <table class={s.table}>
-                  <thead>
-                    <tr>
-                      <th>part of the prompt</th>
-                      <th class={s.num}>tokens</th>
-                      <th class={s.num}>share</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {b.parts.map((p) => (
-                      <tr key={p.key} data-key={p.key} data-new={p.isNew ? "true" : undefined}>
-                        <td>
-                          <i class={s.swatch} data-c={colourOf(p)} /> {p.label}
-                          {p.isNew ? <span class={s.badge}>new</span> : null}
-                        </td>
-                        <td class={s.num}>{p.tokens.toLocaleString()}</td>
-                        <td class={s.num}>{pct(p.tokens, b.total)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                  <tfoot>
-                    <tr>
-                      <td>the whole prompt</td>
-                      <td class={s.num} data-testid="budget-sum">
-                        {b.total.toLocaleString()}
-                      </td>
-                      <td class={s.num}>100%</td>
-                    </tr>
-                  </tfoot>
-                </table>
-                <details class={s.more} data-testid="budget-check">
-                  <summary class={agree.equal ? s.ok : s.diff}>
-                    {agree.equal ? "✓ " : ""}
-                    {agree.text}
-                  </summary>
-                  {agree.detail} Framing tokens (<code>{"<|im_start|>user\\n"}</code>, <code>{"<|im_end|>"}</code>)
-                  count with the part they wrap; the “# Tools … &lt;tools&gt;” header and the instructions after the
-                  list count as tool-calling instructions, because the template writes them only when tools are sent.
-                </details>
-              </>
-            )}
-          </section>
-        );
-      }}
+          ) : null}
+          <Bar b={b} />
+          <WindowScale b={b} />
+          {compact ? null : (
+            <>
+              <PartsTable b={b} />
+              <CountCheck b={b} server={server} />
+            </>
+          )}
+        </section>
+      )}
     </Loading>
+  );
+}
+
+/** The prompt's share of the context window, what is new, and why the window is that size. */
+function WindowScale({ b }: { b: Budget }) {
+  const ctx = b.contextWindow;
+  return (
+    <p class={s.scale}>
+      <span>
+        {b.total.toLocaleString()} of {ctx.tokens.toLocaleString()} tokens of the context window (
+        {pct(b.total, ctx.tokens)})
+      </span>
+      {b.newTotal > 0 ? (
+        <span class={s.newNote}>new since the previous request: {b.newTotal.toLocaleString()}</span>
+      ) : null}
+      <details class={s.more}>
+        <summary>why {ctx.tokens.toLocaleString()}?</summary>
+        {ctx.note}. A prompt longer than that is cut: Ollama drops the oldest messages (keeping system messages and the
+        last one).
+      </details>
+    </p>
+  );
+}
+
+/** Each part of the prompt with its tokens and share, summed in the footer. */
+function PartsTable({ b }: { b: Budget }) {
+  return (
+    <table class={s.table}>
+      <thead>
+        <tr>
+          <th>part of the prompt</th>
+          <th class={s.num}>tokens</th>
+          <th class={s.num}>share</th>
+        </tr>
+      </thead>
+      <tbody>
+        {b.parts.map((p) => (
+          <tr key={p.key} data-key={p.key} data-new={p.isNew ? "true" : undefined}>
+            <td>
+              <i class={s.swatch} data-c={colourOf(p)} /> {p.label}
+              {p.isNew ? <span class={s.badge}>new</span> : null}
+            </td>
+            <td class={s.num}>{p.tokens.toLocaleString()}</td>
+            <td class={s.num}>{pct(p.tokens, b.total)}</td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <td>the whole prompt</td>
+          <td class={s.num} data-testid="budget-sum">
+            {b.total.toLocaleString()}
+          </td>
+          <td class={s.num}>100%</td>
+        </tr>
+      </tfoot>
+    </table>
+  );
+}
+
+/** Our count against the server's prompt_eval_count, and how the framing tokens are counted. */
+function CountCheck({ b, server }: { b: Budget; server: number | undefined }) {
+  const agree = countAgreement(b.total, server);
+  return (
+    <details class={s.more} data-testid="budget-check">
+      <summary class={agree.equal ? s.ok : s.diff}>
+        {agree.equal ? "✓ " : ""}
+        {agree.text}
+      </summary>
+      {agree.detail} Framing tokens (<code>{"<|im_start|>user\\n"}</code>, <code>{"<|im_end|>"}</code>) count with the
+      part they wrap; the “# Tools … &lt;tools&gt;” header and the instructions after the list count as tool-calling
+      instructions, because the template writes them only when tools are sent.
+    </details>
   );
 }
