@@ -16,9 +16,9 @@ export default tseslint.config(
       "max-lines": ["error", { max: 400 }],
       // Functions named after what they do, each one screen long: 80 lines of code.
       "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true }],
-      // Branches per function (ESLint's classic count, where each `case`, `&&`, `??` and `?.` adds one): 15 is
-      // what one reader follows in one pass; past it a function is doing several things and is split.
-      complexity: ["error", 15],
+      // Branches per function (ESLint's classic count, where each `case`, `&&`, `||`, `??` and `?.` adds one, so
+      // a JSX component's optional fields count too): past 20 a function is doing several things and is split.
+      complexity: ["error", 20],
       // `_name` marks a value left unused on purpose (a rest-sibling omitted, a callback slot).
       "@typescript-eslint/no-unused-vars": [
         "error",
@@ -78,5 +78,70 @@ export default tseslint.config(
       "max-lines-per-function": "off",
       "function-size/max-lines-per-case": ["error", { max: 80, skipBlankLines: true, skipComments: true }],
     },
+  },
+  {
+    // Temporary: these are split by the work moving them (apps/proxy/src/tap/relay-connection.ts and server.ts's
+    // start() by the proxy tree, scripts/start.ts's main() by the faster start); remove each entry as it lands.
+    files: ["apps/proxy/src/tap/relay-connection.ts"],
+    rules: { "max-lines": "off" },
+  },
+  {
+    files: ["apps/proxy/src/server.ts", "scripts/start.ts"],
+    rules: { "max-lines-per-function": "off" },
+  },
+  {
+    // Not split yet: functions over 80 lines. Each file leaves this list when its functions are split.
+    files: [
+      "apps/model-sim/src/simulate-chat.ts",
+      "apps/model-sim/src/simulate-generate.ts",
+      "apps/proxy/src/audience/viewer-routes.ts",
+      "apps/web/src/context.ts",
+      "apps/web/src/models/FollowLiveModel.ts",
+      "apps/web/src/models/ReplayModel.ts",
+      "apps/web/src/models/TraceModel.ts",
+      "apps/web/src/models/TracesModel.ts",
+      "shared/src/dialects/from-openai-responses.ts",
+      "shared/src/prompt/gotemplate/fmt.ts",
+      "shared/src/prompt/gotemplate/lex.ts",
+      "shared/src/prompt/render.ts",
+    ],
+    rules: { "max-lines-per-function": "off" },
+  },
+  {
+    files: ["tests/support/recorder-stack.ts"],
+    rules: { "function-size/max-lines-per-case": "off" },
+  },
+  {
+    // Not split yet: functions over complexity 20. Each file leaves this list when its functions are split.
+    files: [
+      "apps/mcp-server/src/inbound.ts",
+      "apps/proxy/src/export/har.ts",
+      "apps/proxy/src/export/mermaid.ts",
+      "apps/proxy/src/views/exchange-views.ts",
+      "apps/web/src/components/HopRow.tsx",
+      "apps/web/src/components/PresenterFocus.tsx",
+      "apps/web/src/models/TraceModel.ts",
+      "apps/web/src/models/captions.ts",
+      "bench/profile.ts",
+      "bench/run.ts",
+      "shared/src/dialects/from-anthropic.ts",
+      "shared/src/dialects/from-openai-chat.ts",
+      "shared/src/dialects/from-openai-responses.ts",
+      "shared/src/dialects/read-response.ts",
+      "shared/src/dialects/to-anthropic.ts",
+      "shared/src/prompt/gojson.ts",
+      "shared/src/prompt/gotemplate/exec.ts",
+      "shared/src/prompt/gotemplate/fmt.ts",
+      "shared/src/prompt/gotemplate/lex.ts",
+      "shared/src/prompt/gotemplate/parse.ts",
+      "shared/src/prompt/render.ts",
+      "shared/src/prompt/segments.ts",
+      "shared/src/prompt/tool-decode.ts",
+      "shared/src/trace/classify-mcp.ts",
+      "shared/src/trace/group-mcp.ts",
+      "shared/src/trace/link.ts",
+      "tests/readme.test.ts",
+    ],
+    rules: { complexity: "off" },
   },
 );

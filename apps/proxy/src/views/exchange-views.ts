@@ -38,6 +38,16 @@ type Verified = NonNullable<NonNullable<ExchangeViews["prompt"]>["verified"]>;
 /** Verification asks the real Ollama to render; remember answers (bounded) so a re-open is instant. */
 const MAX_VERIFIED = 200;
 
+/** A request Ollama refuses before rendering: no prompt, and why. */
+function refusedViews(outcome: { status: number; message: string }): ExchangeViews {
+  return {
+    refused: { status: outcome.status, message: outcome.message },
+    notes: [
+      `Ollama refuses this request before rendering anything (${outcome.status}: ${outcome.message}), so there is no prompt: the model never saw it. The response shows the same error.`,
+    ],
+  };
+}
+
 export class ExchangeViewBuilder {
   private readonly verified = new Map<number, Verified>();
   private readonly sources: PromptSources;
@@ -68,35 +78,11 @@ export class ExchangeViewBuilder {
     const opts = { ...(version ? { ollamaVersion: version } : {}), ...(plan.kind === "engine" ? plan.opts : {}) };
     const views: ExchangeViews = {};
     notes.push(...plan.notes);
-    let outcome: ReturnType<typeof renderExchange> | null = null;
-    try {
-      outcome = renderExchange(ex, d, opts);
-    } catch (err) {
-      notes.push(`no rendered prompt: ${(err as Error).message}`);
-      this.deps.logger.error({ err }, "prompt render failed");
-    }
+    const outcome = this.renderOrNote(ex, d, opts, notes);
     if (outcome?.kind === "unreadable") return { notes: [outcome.note] };
-    if (outcome?.kind === "refused") {
-      return {
-        refused: { status: outcome.status, message: outcome.message },
-        notes: [
-          `Ollama refuses this request before rendering anything (${outcome.status}: ${outcome.message}), so there is no prompt: the model never saw it. The response shows the same error.`,
-        ],
-      };
-    }
+    if (outcome?.kind === "refused") return refusedViews(outcome);
     const vocabulary = plan.vocabulary;
-    const tokenizer = !vocabulary
-      ? null
-      : await loadQwenTokenizer(version ?? undefined, vocabulary).catch((err: unknown) => {
-          notes.push(`no token counts: the tokenizer failed to load (${(err as Error).message})`);
-          this.deps.logger.error({ err }, "tokenizer failed to load");
-          return null;
-        });
-    const tokens = (text: string) => {
-      if (!tokenizer) return null;
-      const ids = tokenizer.encode(text);
-      return { count: ids.length, ids, pieces: tokenizer.pieces(ids) };
-    };
+    const tokens = await this.tokenCounter(version, vocabulary, notes);
     if (plan.kind === "server" && plan.text !== null) {
       // The server's own text: no segments (no engine ran), and nothing to verify it against.
       const text = plan.text;
@@ -137,6 +123,42 @@ export class ExchangeViewBuilder {
     if (raw !== null) views.rawOutput = { text: raw, reconstructed: true, tokens: tokens(raw) };
     if (notes.length > 0) views.notes = notes;
     return views;
+  }
+
+  /** The engine's render of the exchange; when it throws, a note saying why there is no prompt. */
+  private renderOrNote(
+    ex: Exchange,
+    d: Dialect,
+    opts: Parameters<typeof renderExchange>[2],
+    notes: string[],
+  ): ReturnType<typeof renderExchange> | null {
+    try {
+      return renderExchange(ex, d, opts);
+    } catch (err) {
+      notes.push(`no rendered prompt: ${(err as Error).message}`);
+      this.deps.logger.error({ err }, "prompt render failed");
+      return null;
+    }
+  }
+
+  /** Counts a text's tokens with the model's tokenizer; without a vocabulary (or when it fails to load), none. */
+  private async tokenCounter(
+    version: string | null | undefined,
+    vocabulary: Parameters<typeof loadQwenTokenizer>[1] | null,
+    notes: string[],
+  ) {
+    const tokenizer = !vocabulary
+      ? null
+      : await loadQwenTokenizer(version ?? undefined, vocabulary).catch((err: unknown) => {
+          notes.push(`no token counts: the tokenizer failed to load (${(err as Error).message})`);
+          this.deps.logger.error({ err }, "tokenizer failed to load");
+          return null;
+        });
+    return (text: string) => {
+      if (!tokenizer) return null;
+      const ids = tokenizer.encode(text);
+      return { count: ids.length, ids, pieces: tokenizer.pieces(ids) };
+    };
   }
 
   /**
