@@ -58,6 +58,10 @@ export function carryOver(current: BenchResults, previous: BenchResults | null):
     out.ui = previous.ui;
     out.sectionsAt.ui = at("ui");
   }
+  if (!current.sectionsAt.start && previous.start) {
+    out.start = previous.start;
+    out.sectionsAt.start = at("start");
+  }
   if (!current.sectionsAt.soak && previous.soak) {
     out.soak = previous.soak;
     out.sectionsAt.soak = at("soak");

@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { readersSection, type ReadersBench } from "./readers";
 import { f, ratio } from "./figures";
 import { profileSection } from "./profile-section";
+import { startSection } from "./start-report";
+import type { StartBench } from "./start";
 import { targets } from "./targets";
 
 export interface ContenderSummary {
@@ -147,7 +149,7 @@ export interface ProfileBench {
   recording?: { topSelf: { name: string; percent: number }[]; steps: ProfileStep[]; sqlitePercent?: number };
 }
 
-export type Section = "proxies" | "prompt" | "ui" | "soak";
+export type Section = "proxies" | "prompt" | "ui" | "soak" | "start";
 
 export interface BenchResults {
   startedAt: string;
@@ -166,6 +168,8 @@ export interface BenchResults {
   soak: SoakBench | null;
   /** A stream's largest inter-line gap with and without concurrent API readers (measured with the proxies). */
   readers?: ReadersBench | null;
+  /** `npm start` and `hopscope wrap` against their floors (bench/start.ts). */
+  start?: StartBench | null;
 }
 
 function version(cmd: string, args: string[]): string {
@@ -222,6 +226,7 @@ export function writeResults(r: BenchResults): string[] {
     ...profileSection(r.profile),
     ...promptSection(r.prompt),
     ...uiSection(r.ui),
+    ...startSection(r.start),
     ...soakSection(r.soak),
     ...HOW_TO_RUN,
   ].join("\n");
@@ -307,6 +312,7 @@ const HOW_TO_RUN = [
   "npm run bench -- --rounds 5 --seconds 6                  # more rounds, longer load runs",
   "npm run bench -- --only direct,node,hopscope             # a subset of contenders (name prefixes)",
   "npm run bench -- --no-proxies --no-ui                    # the prompt engine only",
+  "npm run bench -- --no-proxies --no-prompt --no-ui        # the start times only (npm start, hopscope wrap)",
   "npm run bench -- --soak --soak-minutes 10                # add the soak (not in the default run)",
   "```",
   "",

@@ -8,7 +8,7 @@
  *        --no-profile (skip the CPU profile of the recorder taken after the proxies)
  *        --no-readers (skip the stream-while-the-API-is-read measurement)
  *        --fresh (drop sections of earlier runs instead of carrying them over)
- *        --no-proxies  --no-prompt  --no-ui
+ *        --no-proxies  --no-prompt  --no-ui  --no-start
  */
 import { ALL, type Contender } from "./contenders/index";
 import { CHAT_BODY, MCP_BODY, load, median, stream, type LoadResult, type StreamResult } from "./measure";
@@ -22,6 +22,7 @@ import { loadavg } from "node:os";
 import { carryOver, readPrevious } from "./previous";
 import { cleanupProfile, profileRecorder } from "./profile";
 import { runReadersBench } from "./readers";
+import { runStartBench } from "./start";
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -129,6 +130,53 @@ function summarise(name: string, samples: Sample[]): ContenderSummary {
   };
 }
 
+/** The proxies compared side by side over the rounds, the API readers beside them, and the recorder's profile. */
+async function runProxiesSection(results: BenchResults, startedAt: string): Promise<void> {
+  results.sectionsAt.proxies = startedAt;
+  const upstream = await startUpstream();
+  try {
+    const contenders: Contender[] = [];
+    for (const c of ALL) {
+      if (only && !only.some((o) => c.name.startsWith(o))) continue;
+      const why = c.unavailable();
+      if (why) {
+        log(`bench: skipping ${c.name}: ${why}`);
+        results.skipped.push({ name: c.name, reason: why });
+      } else contenders.push(c);
+    }
+    const samples = new Map<string, Sample[]>(contenders.map((c) => [c.name, []]));
+    const failures = new Map<string, string>();
+    for (let r = 0; r < rounds; r++) {
+      for (const c of contenders) {
+        log(`bench: round ${r + 1}/${rounds}: ${c.name}`);
+        try {
+          samples.get(c.name)?.push(await measureOnce(c, upstream.port));
+        } catch (err) {
+          // One broken contender (e.g. a recorder that crashes) must not cost the others' figures.
+          const why = err instanceof Error ? (err.message.split("\n")[0] ?? err.message) : String(err);
+          log(`bench: ${c.name} failed in round ${r + 1}: ${why}`);
+          failures.set(c.name, `failed in round ${r + 1}: ${why}`);
+        }
+      }
+    }
+    results.contenders = contenders
+      .filter((c) => (samples.get(c.name)?.length ?? 0) > 0)
+      .map((c) => summarise(c.name, samples.get(c.name) ?? []));
+    for (const [name, why] of failures) results.skipped.push({ name, reason: why });
+    if (!has("no-readers") && measuresHopscope) {
+      results.readers = await runReadersBench(upstream.port, log, rounds);
+    }
+  } finally {
+    upstream.stop();
+  }
+  if (!has("no-profile") && measuresHopscope) {
+    const p = await profileRecorder(log);
+    cleanupProfile(p.file);
+    const { file: _file, ...profile } = p;
+    results.profile = profile;
+  }
+}
+
 async function main() {
   const startedAt = new Date().toISOString();
   const results: BenchResults = {
@@ -144,52 +192,9 @@ async function main() {
     ui: null,
     soak: null,
     readers: null,
+    start: null,
   };
-  if (!has("no-proxies")) {
-    results.sectionsAt.proxies = startedAt;
-    const upstream = await startUpstream();
-    try {
-      const contenders: Contender[] = [];
-      for (const c of ALL) {
-        if (only && !only.some((o) => c.name.startsWith(o))) continue;
-        const why = c.unavailable();
-        if (why) {
-          log(`bench: skipping ${c.name}: ${why}`);
-          results.skipped.push({ name: c.name, reason: why });
-        } else contenders.push(c);
-      }
-      const samples = new Map<string, Sample[]>(contenders.map((c) => [c.name, []]));
-      const failures = new Map<string, string>();
-      for (let r = 0; r < rounds; r++) {
-        for (const c of contenders) {
-          log(`bench: round ${r + 1}/${rounds}: ${c.name}`);
-          try {
-            samples.get(c.name)?.push(await measureOnce(c, upstream.port));
-          } catch (err) {
-            // One broken contender (e.g. a recorder that crashes) must not cost the others' figures.
-            const why = err instanceof Error ? (err.message.split("\n")[0] ?? err.message) : String(err);
-            log(`bench: ${c.name} failed in round ${r + 1}: ${why}`);
-            failures.set(c.name, `failed in round ${r + 1}: ${why}`);
-          }
-        }
-      }
-      results.contenders = contenders
-        .filter((c) => (samples.get(c.name)?.length ?? 0) > 0)
-        .map((c) => summarise(c.name, samples.get(c.name) ?? []));
-      for (const [name, why] of failures) results.skipped.push({ name, reason: why });
-      if (!has("no-readers") && measuresHopscope) {
-        results.readers = await runReadersBench(upstream.port, log, rounds);
-      }
-    } finally {
-      upstream.stop();
-    }
-    if (!has("no-profile") && measuresHopscope) {
-      const p = await profileRecorder(log);
-      cleanupProfile(p.file);
-      const { file: _file, ...profile } = p;
-      results.profile = profile;
-    }
-  }
+  if (!has("no-proxies")) await runProxiesSection(results, startedAt);
   if (!has("no-prompt")) {
     results.sectionsAt.prompt = startedAt;
     results.prompt = await runPromptBench(log);
@@ -197,6 +202,10 @@ async function main() {
   if (!has("no-ui")) {
     results.sectionsAt.ui = startedAt;
     results.ui = await runUiBench(log);
+  }
+  if (!has("no-start")) {
+    results.sectionsAt.start = startedAt;
+    results.start = await runStartBench(log, rounds);
   }
   if (has("soak")) {
     results.sectionsAt.soak = startedAt;

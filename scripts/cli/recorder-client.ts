@@ -10,7 +10,10 @@ export function recorderUrl(): string {
   return (process.env.HOPSCOPE_URL || "http://127.0.0.1:7070").replace(/\/+$/, "");
 }
 
-export class RecorderError extends Error {}
+export class RecorderError extends Error {
+  /** The recorder's HTTP status, when it answered at all. */
+  status?: number;
+}
 
 /** Calls the recorder and returns the body as text; errors say what to do next. */
 export async function callText(path: string, init?: RequestInit): Promise<string> {
@@ -44,7 +47,9 @@ export async function call<T extends z.ZodType>(
     } catch {
       // Not JSON: the raw text is the most useful message we have.
     }
-    throw new RecorderError(`${init?.method ?? "GET"} ${path} → ${res.status}: ${message}`);
+    const error = new RecorderError(`${init?.method ?? "GET"} ${path} → ${res.status}: ${message}`);
+    error.status = res.status;
+    throw error;
   }
   if (schema === null) return text;
   return schema.parse(JSON.parse(text)) as z.infer<T>;

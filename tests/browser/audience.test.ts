@@ -171,6 +171,8 @@ describe("the audience view", () => {
     await p.getByTestId("audience-toggle").click();
     await expect.poll(() => p.getByTestId("audience-viewers").textContent(), { timeout: 8000 }).toBe("1");
     expect(await p.getByTestId("audience-url").textContent()).toBe(joinUrl);
+    // The wrong codes tried in the first test are the presenter's to see.
+    expect(await p.getByTestId("audience-wrong-codes").textContent()).toMatch(/^\d+ wrong join codes refused$/);
     await p.getByTestId("audience-qr").waitFor();
     await presenter.screenshot("audience-01-presenter-qr-1280");
     await room.screenshot("audience-02-viewer-1280");

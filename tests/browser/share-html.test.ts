@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 import { HTTPException } from "hono/http-exception";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTraceBundle, type TraceBundle } from "@hopscope/shared/trace/bundle";
-import { exportHtml, MAX_HTML_TRACE_BYTES } from "../../apps/proxy/src/export/html";
+import { exportHtml, MAX_HTML_TRACE_BYTES } from "../../apps/proxy/src/main/export/html";
 import type { Browser } from "./support/browser";
 import { browserSuite } from "./support/suite";
 import { autoReplayToEnd } from "./support/replay-to-end";

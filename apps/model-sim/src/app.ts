@@ -13,6 +13,7 @@ import { goJsonResponse } from "./respond";
 import { chatRoutes } from "./routes/chat";
 import { generateRoutes } from "./routes/generate";
 import { psRoutes } from "./routes/ps";
+import { defaultNumCtx } from "./context-length";
 import { rootRoutes } from "./routes/root";
 import { showRoutes } from "./routes/show";
 import { tagsRoutes } from "./routes/tags";
@@ -41,7 +42,7 @@ export function createApp(deps: SimDeps): Hono {
   app.route("/api/tags", tagsRoutes(deps.config.builtinRendererModel));
   app.route("/api/show", showRoutes(deps));
   app.route("/api/version", versionRoutes(deps.config.ollamaVersion));
-  app.route("/api/ps", psRoutes(deps.state));
+  app.route("/api/ps", psRoutes(deps.state, defaultNumCtx(deps.config.ollamaVersion, deps.config.contextLength)));
   app.route("/v1", v1Routes(deps));
 
   // gin's default for an unknown route or method.

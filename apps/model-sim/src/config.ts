@@ -28,6 +28,15 @@ const EnvSchema = z.object({
   SIM_LOAD_MS: nonNegative("SIM_LOAD_MS", 1500, "milliseconds"),
   /** The `slow` lesson: a long cold load on every request... */
   SIM_SLOW_LOAD_MS: nonNegative("SIM_SLOW_LOAD_MS", 6000, "milliseconds"),
+  /**
+   * Ollama's own setting, honoured as Ollama honours it (envconfig.ContextLength): the num_ctx of a request that
+   * sets none. Unset or 0: Ollama's default for the imitated version on a machine with no GPU (./context-length.ts).
+   */
+  OLLAMA_CONTEXT_LENGTH: z.coerce
+    .number({ error: "OLLAMA_CONTEXT_LENGTH must be a number of tokens, such as 32768" })
+    .int("OLLAMA_CONTEXT_LENGTH must be a whole number of tokens, such as 32768")
+    .min(0, "OLLAMA_CONTEXT_LENGTH must be 0 (Ollama's default) or a number of tokens, such as 32768")
+    .default(0),
   /** ...and slow tokens, like a 7B model on a CPU. */
   SIM_SLOW_TOKENS_PER_SECOND: nonNegative("SIM_SLOW_TOKENS_PER_SECOND", 3, "tokens per second"),
 });
@@ -43,6 +52,7 @@ export const ConfigSchema = EnvSchema.transform((e) => ({
   loadMs: e.SIM_LOAD_MS,
   slowLoadMs: e.SIM_SLOW_LOAD_MS,
   slowTokensPerSecond: e.SIM_SLOW_TOKENS_PER_SECOND,
+  contextLength: e.OLLAMA_CONTEXT_LENGTH,
 }));
 export type Config = z.infer<typeof ConfigSchema>;
 

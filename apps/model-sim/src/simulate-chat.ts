@@ -18,6 +18,8 @@ import { outputText } from "./policy/format-output";
 import { runTokens } from "./runner";
 import { builtinPrompt } from "./builtin-renderer";
 import { fitPrompt } from "./truncate-prompt";
+import { requestNumCtx } from "./context-length";
+import { cutForRunner, seenAfterCut } from "./runner-cut";
 import type { SimDeps } from "./sim-deps";
 import { chatChunk, toolCallObject } from "./wire-shapes";
 import { cutForLesson } from "./lessons/cut-stream";
@@ -26,13 +28,19 @@ export type ChatOutcome =
   | { kind: "immediate"; body: Record<string, unknown> }
   | { kind: "run"; chunks: AsyncGenerator<Record<string, unknown>> };
 
+export interface ChatCall {
+  signal?: AbortSignal | undefined;
+  /** Set by the Anthropic endpoint, as middleware/anthropic.go sets gin's `relax_thinking` (see ./check-think.ts). */
+  relaxThinking?: boolean | undefined;
+}
+
 /** Everything that can still fail with a status code happens here, before the first byte is sent. */
 export async function prepareChat(
   req: ChatRequest,
-  raw: Record<string, unknown>,
+  rawBody: Record<string, unknown>,
   model: ResolvedModel,
   deps: SimDeps,
-  signal?: AbortSignal,
+  { signal, relaxThinking = false }: ChatCall = {},
 ): Promise<ChatOutcome> {
   const start = nowNs();
   const { config, state, engine } = deps;
@@ -47,7 +55,15 @@ export async function prepareChat(
       body: chatChunk({ model: model.requested, content: "", done: true, doneReason: "unload" }),
     };
   }
-  checkThink(req.think, model.requested);
+  let raw = rawBody;
+  if (checkThink(req.think, model.requested, { version: config.ollamaVersion, relaxThinking })) {
+    // ChatHandler: `slog.Warn("model does not support thinking, relaxing thinking to nil")`, then renders without it.
+    deps.logger.warn(
+      { model: model.requested, think: req.think },
+      "model does not support thinking, relaxing thinking to nil",
+    );
+    raw = Object.fromEntries(Object.entries(rawBody).filter(([k]) => k !== "think"));
+  }
 
   const slow = model.lesson === "slow";
   await state.ensureLoaded(keepMs, slow ? config.slowLoadMs : config.loadMs, { always: slow, signal });
@@ -64,7 +80,7 @@ export async function prepareChat(
   const evalStart = nowNs();
   const fitted = model.builtinRenderer
     ? await builtinPrompt(raw, req.messages, config.ollamaVersion)
-    : fitPrompt(raw, req.messages, engine, config.ollamaVersion);
+    : fitPrompt(raw, req.messages, engine, config.ollamaVersion, config.contextLength);
   const promptEvalDurationNs = nowNs() - evalStart;
   // The field came with Ollama 0.11.5; an older release does not know it and runs the model.
   if (req._debug_render_only && atLeast(config.ollamaVersion, DEBUG_RENDER_SINCE)) {
@@ -80,12 +96,28 @@ export async function prepareChat(
       },
     };
   }
-  const promptEvalCount = fitted.tokenCount;
   const tools = req.tools ?? [];
-  // The model decides from what it sees: the conversation after truncation.
-  const decision = decide({ messages: fitted.messages, tools, lesson: model.lesson });
+  const numCtx = requestNumCtx(raw.options, config.ollamaVersion, config.contextLength);
+  const input = model.builtinRenderer
+    ? { ...fitted, tailStart: 0 }
+    : cutForRunner(fitted.text, engine.tokenizer, numCtx, raw, config.ollamaVersion);
+  const promptEvalCount = input.tokenCount;
+  // The model decides from what it sees: the conversation after truncation, and after the runner's cut.
+  const seen = seenAfterCut(fitted.text, input.tailStart, fitted.messages, tools);
+  const decision = decide({
+    messages: seen.messages,
+    tools: seen.tools,
+    lesson: model.lesson,
+    toolsCut: tools.length - seen.tools.length,
+  });
   deps.logger.info(
-    { model: model.requested, lesson: model.lesson, dropped: fitted.dropped, why: decision.why },
+    {
+      model: model.requested,
+      lesson: model.lesson,
+      dropped: fitted.dropped,
+      runnerCut: input.tailStart > 0,
+      why: decision.why,
+    },
     "decided",
   );
   const output = outputText(decision, req.format, engine);

@@ -48,7 +48,7 @@ export async function prepareGenerate(
     throw new OllamaError(400, "raw mode does not support template, system, or context");
   }
   if (req.suffix) throw new OllamaError(400, `${JSON.stringify(model.requested)} does not support insert`);
-  checkThink(req.think, model.requested);
+  checkThink(req.think, model.requested, { version: deps.config.ollamaVersion, relaxThinking: false });
 
   const slow = model.lesson === "slow";
   await state.ensureLoaded(keepMs, slow ? config.slowLoadMs : config.loadMs, { always: slow, signal });

@@ -1,12 +1,16 @@
 /**
  * Ollama's context-window truncation (server/prompt.go `chatPrompt`): when the rendered prompt has more
- * tokens than `num_ctx`, the oldest messages are dropped — system messages and the last message always
- * kept — until it fits. `prompt_eval_count` and what the model "sees" are then the truncated prompt's,
- * so the stand-in decides from the same shortened conversation a real model would.
+ * tokens than num_ctx (./context-length.ts), messages are dropped from the front until it fits. Its loop
+ * tries i = 0, 1, … and renders the system messages before i followed by messages[i:]; the first i that
+ * fits wins, and at the last message it stops whatever the size. So system messages are always kept and
+ * the last message always kept — and when the last message is itself a system message sent after the
+ * question, the question goes and only system text is left (Claude Code's long prompts meet this).
+ * `prompt_eval_count` and what the model "sees" are then the truncated prompt's, so the stand-in decides
+ * from the same shortened conversation a real model would.
  */
 import type { OllamaMessage } from "@hopscope/shared/ollama/schemas";
-import { featuresFor } from "@hopscope/shared/prompt/version";
 import type { PromptEngine } from "./engine";
+import { promptNumCtx } from "./context-length";
 
 export interface FittedPrompt {
   text: string;
@@ -28,6 +32,7 @@ export function fitPrompt(
   parsed: OllamaMessage[],
   engine: PromptEngine,
   ollamaVersion: string,
+  envContextLength: number,
 ): FittedPrompt {
   const rawMsgs = (Array.isArray(raw.messages) ? raw.messages : []) as Record<string, unknown>[];
   // ChatHandler prepends the model's SYSTEM before truncating, so it is counted and kept like any system message.
@@ -36,23 +41,21 @@ export function fitPrompt(
   const all = prepend ? [system, ...parsed] : parsed;
   const allRaw = prepend ? [system, ...rawMsgs] : rawMsgs;
 
-  // Indices of the messages rendered when the conversation starts at message i.
+  // chatPrompt's messages when the conversation starts at message i: the system messages before i, then all from i.
   const keep = (i: number) => [...all.keys()].filter((j) => j >= i || all[j]!.role === "system");
   const render = (indices: number[]) => {
     const text = engine.render({ ...raw, messages: indices.map((j) => allRaw[j]) } as never, ollamaVersion);
     return { text, tokenCount: engine.tokenizer.count(text) };
   };
 
-  const full = render(keep(0));
-  const numCtx = (raw.options as { num_ctx?: unknown } | undefined)?.num_ctx;
-  const limit = typeof numCtx === "number" ? numCtx : featuresFor(ollamaVersion).defaultNumCtx;
-  if (raw.truncate === false || full.tokenCount <= limit) return { ...full, messages: all, dropped: 0 };
-
-  let n = all.length - 1;
-  for (let i = n - 1; i >= 0; i--) {
-    if (render(keep(i)).tokenCount > limit) break;
-    n = i;
+  const limit = promptNumCtx(raw.options, ollamaVersion, envContextLength);
+  const last = all.length - 1;
+  // `truncate: false` (server/routes.go ChatHandler) renders everything, whatever the size.
+  for (let i = 0; ; i++) {
+    const fitted = render(keep(i));
+    if (raw.truncate === false || fitted.tokenCount <= limit || i >= last) {
+      const kept = keep(i);
+      return { ...fitted, messages: kept.map((j) => all[j]!), dropped: all.length - kept.length };
+    }
   }
-  const kept = keep(n);
-  return { ...render(kept), messages: kept.map((j) => all[j]!), dropped: all.length - kept.length };
 }

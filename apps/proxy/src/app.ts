@@ -1,31 +1,31 @@
 /** The recorder's HTTP app on UI_PORT: one Hono per resource, composed here, with one error handler. */
 import { Hono } from "hono";
 import type { Tap } from "@hopscope/shared/trace/schemas";
-import type { TraceStore } from "./store/trace-store";
-import type { RecorderClient } from "./recorder-client";
+import type { TraceStore } from "./main/trace-store";
+import type { RecorderClient } from "./main/recorder-client";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
-import type { Announce } from "./live/frames";
-import type { LiveFeed } from "./live/feed";
-import type { ModelUpstreamProbe } from "./views/upstream-info";
-import type { ExchangeViewBuilder } from "./views/exchange-views";
+import type { Announce } from "./link/frames";
+import type { LiveFeed } from "./main/live/feed";
+import type { ModelUpstreamProbe } from "./main/views/upstream-info";
+import type { ExchangeViewBuilder } from "./main/views/exchange-views";
 import type { Logger } from "./logger";
-import { tracesRoutes } from "./routes/traces";
-import { exchangesRoutes } from "./routes/exchanges";
-import { savedRoutes } from "./routes/saved";
-import { importRoutes } from "./routes/import";
-import { askRoutes } from "./routes/ask";
-import { replayRoutes } from "./routes/replay";
-import { ingestRoutes } from "./routes/ingest";
-import type { StdioIngest } from "./ingest/stdio-ingest";
-import type { Replays } from "./replay/replays";
-import { configRoutes, healthRoutes, type TapInfo } from "./routes/status";
-import { errorHandler } from "./routes/errors";
-import { staticRoutes } from "./static";
-import { localGuard } from "./routes/local-guard";
-import { presenterRoutes, type PresenterRoutesDeps } from "./audience/presenter-routes";
+import { tracesRoutes } from "./main/routes/traces";
+import { exchangesRoutes } from "./main/routes/exchanges";
+import { savedRoutes } from "./main/routes/saved";
+import { importRoutes } from "./main/routes/import";
+import { askRoutes } from "./main/routes/ask";
+import { replayRoutes } from "./main/routes/replay";
+import { ingestRoutes } from "./main/routes/ingest";
+import type { StdioIngest } from "./main/ingest/stdio-ingest";
+import type { Replays } from "./main/replay/replays";
+import { configRoutes, healthRoutes, type TapInfo } from "./main/routes/status";
+import { errorHandler } from "./main/routes/errors";
+import { staticRoutes } from "./main/static";
+import { localGuard } from "./main/routes/local-guard";
+import { presenterRoutes, type PresenterRoutesDeps } from "./main/audience/presenter-routes";
 import type { GuardPolicy } from "@hopscope/nodekit/guard";
-import { notesRoutes } from "./routes/notes";
-import type { NotesService } from "./notes/notes-service";
+import { notesRoutes } from "./main/routes/notes";
+import type { NotesService } from "./main/notes/notes-service";
 
 export interface AppDeps {
   store: TraceStore;
@@ -46,6 +46,8 @@ export interface AppDeps {
   replays: Replays;
   /** Records what the stdio tap (`hopscope wrap`) sends. */
   stdioIngest: StdioIngest;
+  /** Largest batch /api/ingest/stdio takes (ingestCap of MAX_BODY_BYTES). */
+  maxIngestBytes: number;
   /** The audience view, when one is open (`--audience`). */
   audience?: PresenterRoutesDeps["audience"];
   notes: NotesService;
@@ -63,7 +65,7 @@ export function createApp(deps: AppDeps) {
     .route("/api/import", importRoutes({ ...importDeps, maxImportBytes: deps.maxImportBytes }))
     .route("/api/ask", askRoutes({ agentTapUrl: deps.taps.agent.url }))
     .route("/api/replay", replayRoutes(deps))
-    .route("/api/ingest", ingestRoutes(deps.stdioIngest))
+    .route("/api/ingest", ingestRoutes(deps.stdioIngest, deps.maxIngestBytes))
     .route("/api/audience", presenterRoutes({ audience: deps.audience ?? null }))
     .route("/api/notes", notesRoutes(deps.notes))
     .all("/api/*", (c) =>

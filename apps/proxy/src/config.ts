@@ -59,6 +59,18 @@ export interface TapConfig {
   upstream: string;
 }
 
+/**
+ * The room's port faces the network: it holds at most `maxSockets` sockets (viewers' feeds included; the
+ * taps, the UI and SQLite share the process's file descriptors), closes a socket that sends no request for
+ * `idleMs` or whose request head is not complete by then (a slow-header client), and a request not
+ * answered within `requestMs`.
+ */
+export interface AudienceSocketLimits {
+  maxSockets: number;
+  idleMs: number;
+  requestMs: number;
+}
+
 export interface Config {
   host: string;
   /** Host names accepted besides loopback ones (ALLOWED_HOSTS). */
@@ -79,7 +91,7 @@ export interface Config {
   /** Live OTLP export, or null when OTEL_EXPORTER_OTLP_ENDPOINT is not set. */
   otlp: { endpoint: string; headers: string | null; quietMs: number } | null;
   /** The audience listener, or null when AUDIENCE_HOST is not set. */
-  audience: { host: string; port: number } | null;
+  audience: { host: string; port: number; limits?: Partial<AudienceSocketLimits> } | null;
   /** The notes file (absolute; null: NOTES_FILE=off), whether it was set explicitly, and its size limit. */
   notes: { file: string | null; explicit: boolean; maxBytes: number };
 }

@@ -1,35 +1,36 @@
 /**
  * start(config): the recorder: SQLite store, recorder, live feed, the three taps and the UI/API server.
  * Returns handles for tests and the launcher; close() stops accepting, flushes and closes the database.
- * Three threads (recording/threads.ts): the taps forward on their own, the recording thread records and
+ * Three threads (link/threads.ts): the taps forward on their own, the recording thread records and
  * stores, and this one serves the API and the live feed.
  */
 import { createAdaptorServer } from "@hono/node-server";
 import type { Server } from "node:http";
 import type { Tap } from "@hopscope/shared/trace/schemas";
 import type { Config } from "./config";
-import { dbLocation, openDb, type Db } from "./store/db";
-import { TraceStore } from "./store/trace-store";
-import { TraceReader } from "./store/trace-reader";
-import { RecorderClient } from "./recorder-client";
-import { RecorderThreads } from "./recording/threads";
-import type { QueueLimits } from "./recording/event-sender";
+import { dbLocation, openDb, type Db } from "./recording/db";
+import { TraceStore } from "./main/trace-store";
+import { TraceReader } from "./recording/trace-reader";
+import { RecorderClient } from "./main/recorder-client";
+import { RecorderThreads } from "./link/threads";
+import type { QueueLimits } from "./link/protocol";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
-import { LiveFeed } from "./live/feed";
-import type { Announce } from "./live/frames";
+import { LiveFeed } from "./main/live/feed";
+import type { Announce } from "./link/frames";
 import { listenServer } from "@hopscope/nodekit/listen";
-import { ModelUpstreamProbe } from "./views/upstream-info";
-import { ExchangeViewBuilder } from "./views/exchange-views";
+import { ModelUpstreamProbe } from "./main/views/upstream-info";
+import { ExchangeViewBuilder } from "./main/views/exchange-views";
+import { ingestCap } from "./main/routes/ingest";
 import { createApp } from "./app";
-import { StdioIngest } from "./ingest/stdio-ingest";
-import { Replays } from "./replay/replays";
+import { StdioIngest } from "./main/ingest/stdio-ingest";
+import { Replays } from "./main/replay/replays";
 import { silentLogger, type Logger } from "./logger";
-import type { TapInfo } from "./routes/status";
-import { OtlpForwarder } from "./otlp-forwarder";
-import { withNotes } from "./notes/notes-bundle";
-import { createOtlpLiveExporter, parseOtlpHeaders } from "./export/otlp-live";
-import { openAudience } from "./audience/open";
-import { startNotes, type NotesService } from "./notes/notes-service";
+import type { TapInfo } from "./main/routes/status";
+import { OtlpForwarder } from "./main/otlp-forwarder";
+import { withNotes } from "./main/notes/notes-bundle";
+import { createOtlpLiveExporter, parseOtlpHeaders } from "./main/export/otlp-live";
+import { openAudience } from "./main/audience/open";
+import { startNotes, type NotesService } from "./main/notes/notes-service";
 import { REPO_ROOT } from "./config";
 
 export interface StartDeps {
@@ -238,6 +239,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     webDist: config.webDist,
     guard,
     maxImportBytes: config.maxImportBytes,
+    maxIngestBytes: ingestCap(config.maxBodyBytes),
     logger,
     replays,
     stdioIngest,

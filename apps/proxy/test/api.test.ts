@@ -242,6 +242,17 @@ describe("recorder API", () => {
       body: "hello",
     });
     expect(notJson.status).toBe(400);
+    // Two exchanges with one id: refused whole, naming the id (storing it kept one of the two).
+    const bundle = JSON.parse(await (await fetch(`${rec.url}/api/traces/${t!.id}/export?format=hopscope`)).text());
+    bundle.exchanges.push({ ...bundle.exchanges[0], seq: 2 });
+    bundle.trace.exchanges.push({ ...bundle.trace.exchanges[0], seq: 2 });
+    const twice = await getJson<{ error: string }>(`${rec.url}/api/import`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(bundle),
+    });
+    expect(twice.status).toBe(400);
+    expect(twice.body.error).toMatch(/exchange id \d+ is used twice \(exchanges 0 and 1\)/);
     expect((await traces(rec)).length).toBe(2);
   });
 

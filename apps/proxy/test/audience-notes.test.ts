@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import { AudienceServerFrameSchema, type AudienceServerFrame } from "@hopscope/shared/trace/audience";
 import type { NotesChange } from "@hopscope/shared/trace/notes-file";
-import { AudienceSession } from "../src/audience/session";
+import { AudienceSession } from "../src/main/audience/session";
 import { eventually } from "./helpers";
 
 function change(id: number, traceId: string | null): NotesChange {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ServerFrameSchema } from "@hopscope/shared/trace/schemas";
-import { ChunkFrame } from "../src/live/chunk-frame";
+import { ChunkFrame } from "../src/recording/chunk-frame";
 
 describe("the exchange.chunk frame", () => {
   const chunk = { index: 2, t: 12.5, offset: 40, size: 6 };

@@ -1,7 +1,7 @@
-/** Tap events packed for the recording thread (recording/event-codec.ts) come back as they were sent. */
+/** Tap events packed for the recording thread (link/event-codec.ts) come back as they were sent. */
 import { describe, expect, it } from "vitest";
-import { EventEncoder, forEachEvent } from "../src/recording/event-codec";
-import type { TapEvent } from "../src/recording/protocol";
+import { EventEncoder, forEachEvent } from "../src/link/event-codec";
+import type { TapEvent } from "../src/link/protocol";
 
 function decoded(batch: Parameters<typeof forEachEvent>[0]): TapEvent[] {
   const out: TapEvent[] = [];

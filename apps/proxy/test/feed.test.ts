@@ -14,7 +14,7 @@ import {
   type TestRecorder,
   type Upstream,
 } from "./helpers";
-import { FrameRing } from "../src/live/ring";
+import { FrameRing } from "../src/main/live/ring";
 import { ParkedFrames } from "../src/recording/parked-frames";
 
 let rec: TestRecorder | null = null;

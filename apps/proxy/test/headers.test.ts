@@ -8,7 +8,7 @@ import {
   toHeaderBlock,
 } from "@hopscope/shared/trace/header-block";
 import { headerValue } from "@hopscope/shared/trace/json-text";
-import { REDACTED, redactHeaders, redactUrl } from "../src/tap/redact";
+import { REDACTED, redactHeaders, redactUrl } from "@hopscope/shared/trace/redact";
 
 describe("hop-by-hop headers", () => {
   it("drops the RFC 9110 hop-by-hop fields and any named in Connection, keeping order and case", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InFlightMap } from "../src/in-flight-map";
+import { InFlightMap } from "../src/recording/in-flight-map";
 
 describe("InFlightMap", () => {
   it("gets, sets and deletes like a Map", () => {

@@ -17,13 +17,13 @@ import {
   type NotesChange,
 } from "@hopscope/shared/trace/notes-file";
 import Database from "better-sqlite3";
-import { NotesTable } from "../src/notes/notes-table";
-import { NotesWatcher } from "../src/notes/notes-watcher";
-import { resetNotes, ResetRefused } from "../src/notes/notes-reset";
-import { causeAmong, causeAt, causeInStore } from "../src/notes/cause-now";
-import { openDb } from "../src/store/db";
+import { NotesTable } from "../src/main/notes/notes-table";
+import { NotesWatcher } from "../src/main/notes/notes-watcher";
+import { resetNotes, ResetRefused } from "../src/main/notes/notes-reset";
+import { causeAmong, causeAt, causeInStore } from "../src/main/notes/cause-now";
+import { openDb } from "../src/recording/db";
 import { silentLogger } from "../src/logger";
-import type { AnyEvent, FeedEvent } from "../src/live/frames";
+import type { AnyEvent, FeedEvent } from "../src/link/frames";
 
 /** What an announced event says, however it was announced. */
 function feedEventOf(e: AnyEvent): FeedEvent {

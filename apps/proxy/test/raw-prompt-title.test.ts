@@ -1,6 +1,6 @@
-/** The question of a raw /api/generate prompt (trace-title.ts, lastUserTurn): the client's own ChatML, read as Qwen reads it. */
+/** The question of a raw /api/generate prompt (recording/trace-title.ts, lastUserTurn): the client's own ChatML, read as Qwen reads it. */
 import { describe, expect, it } from "vitest";
-import { lastUserTurn, questionOf } from "../src/trace-title";
+import { lastUserTurn, questionOf } from "../src/recording/trace-title";
 
 const turn = (role: string, text: string, close = true) => `<|im_start|>${role}\n${text}${close ? "<|im_end|>\n" : ""}`;
 

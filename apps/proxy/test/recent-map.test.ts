@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RecentMap } from "../src/recent-map";
+import { RecentMap } from "../src/recording/recent-map";
 
 describe("RecentMap", () => {
   it("keeps at most its bound, forgetting the oldest key", () => {

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TraceBundleSchema } from "@hopscope/shared/trace/bundle";
 import { ExchangeSchema, TraceSchema } from "@hopscope/shared/trace/schemas";
-import { exportTrace } from "../src/export/trace-file";
+import { exportTrace } from "../src/main/export/trace-file";
 import { part4Bundle } from "./export/part4-fixture";
 import {
   eventually,

@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDb, type Db } from "../src/store/db";
-import { UPSERT_TRACE_SQL, chunksJson, metaJson, traceParams } from "../src/store/write-sql";
-import { BodyMetaSchema, type BodyMeta } from "../src/store/rows";
-import type { ExchangeRecord } from "../src/exchange-record";
+import { openDb, type Db } from "../src/recording/db";
+import { UPSERT_TRACE_SQL, chunksJson, metaJson, traceParams } from "../src/recording/write-sql";
+import { BodyMetaSchema, type BodyMeta } from "../src/recording/rows";
+import type { ExchangeRecord } from "../src/link/exchange-record";
 
 const dirs: string[] = [];
 afterEach(() => {

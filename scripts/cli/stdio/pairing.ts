@@ -4,6 +4,7 @@
  * frames that are not JSON-RPC flagged. At the end, requests still unanswered are recorded as such, with
  * the exit code. Pure bookkeeping: it turns frames into StdioEvents and never touches the pipes.
  */
+import { createHash } from "node:crypto";
 import type { StdioFrame } from "@hopscope/shared/mcp/stdio-frames";
 import type { StdioEvent, StdioFrameData } from "@hopscope/shared/trace/stdio-ingest";
 import { isRecord, tryParseJson } from "@hopscope/shared/trace/json-text";
@@ -19,12 +20,25 @@ interface Waiting {
 }
 
 const other = (s: Side): Side => (s === "stdin" ? "stdout" : "stdin");
+/** Longest pairing key sent as it is (the batch schema's bound); a longer id travels as its hash. */
+const MAX_KEY = 200;
+
+/** The id a request is answered by, on one side: any legal JSON-RPC id, however long, in a bounded key. */
+function idKey(stream: Side, id: unknown): string {
+  const key = `${stream}:${JSON.stringify(id)}`;
+  return key.length <= MAX_KEY - 8 ? key : `${stream}:#${createHash("sha256").update(key).digest("hex")}`;
+}
 /** Requests awaiting an answer that are remembered; past this the oldest is recorded as never answered. */
 const MAX_WAITING = 10_000;
 const utf8 = new TextDecoder("utf-8");
 
 export class StdioPairing {
-  private readonly waiting = new Map<string, Waiting>();
+  /** Requests awaiting their answer, in the order asked; an id asked again before its answer waits behind. */
+  private readonly waiting = new Map<string, Waiting[]>();
+  /** How many requests are waiting (an id reused while outstanding counts each time). */
+  private count = 0;
+  /** Suffixes for the keys of reused ids. */
+  private reused = 0;
 
   /** `cap`: bytes of each frame sent to the recorder (the relay always passes the whole frame). */
   constructor(private readonly cap: number) {}
@@ -41,29 +55,20 @@ export class StdioPairing {
     const id = typeof message.id === "string" || typeof message.id === "number" ? message.id : undefined;
     if (typeof message.method === "string") {
       if (id === undefined) return [{ type: "line", stream, at, frame: data }];
-      const key = `${stream}:${JSON.stringify(id)}`;
-      const events: StdioEvent[] = [];
-      const oldest = this.waiting.size >= MAX_WAITING ? this.waiting.values().next().value : undefined;
-      if (oldest) {
-        this.waiting.delete(oldest.key);
-        events.push({
-          type: "answered",
-          key: oldest.key,
-          stream: oldest.stream,
-          at: oldest.at,
-          request: oldest.request,
-          answer: null,
-          answerAt: at,
-          error: `still unanswered after ${MAX_WAITING} later requests; no longer awaited`,
-        });
-      }
-      this.waiting.set(key, { key, stream, at, request: data });
+      const events = this.count >= MAX_WAITING ? [this.forgetOldest(at)] : [];
+      const idk = idKey(stream, id);
+      const queue = this.waiting.get(idk) ?? [];
+      // A reused id gets a key of its own, so both requests are recorded; answers pair in order.
+      const key = queue.length === 0 ? idk : `${idk}#${++this.reused}`;
+      queue.push({ key, stream, at, request: data });
+      this.waiting.set(idk, queue);
+      this.count++;
       events.push({ type: "request", key, stream, at, frame: data });
       return events;
     }
     // A response answers a request of the other side.
-    const key = `${other(stream)}:${JSON.stringify(id ?? null)}`;
-    const asked = this.waiting.get(key);
+    const idk = idKey(other(stream), id ?? null);
+    const asked = this.take(idk);
     if (!asked)
       return [
         {
@@ -74,10 +79,42 @@ export class StdioPairing {
           flag: `a JSON-RPC response to id ${JSON.stringify(id ?? null)}, which no request on ${other(stream)} asked for`,
         },
       ];
-    this.waiting.delete(key);
     return [
-      { type: "answered", key, stream: asked.stream, at: asked.at, request: asked.request, answer: data, answerAt: at },
+      {
+        type: "answered",
+        key: asked.key,
+        stream: asked.stream,
+        at: asked.at,
+        request: asked.request,
+        answer: data,
+        answerAt: at,
+      },
     ];
+  }
+
+  /** The oldest request of `idKey` still waiting, no longer waiting. */
+  private take(idk: string): Waiting | undefined {
+    const queue = this.waiting.get(idk);
+    const first = queue?.shift();
+    if (queue && queue.length === 0) this.waiting.delete(idk);
+    if (first) this.count--;
+    return first;
+  }
+
+  /** Past MAX_WAITING the oldest request is recorded as never answered and is no longer awaited. */
+  private forgetOldest(at: number): StdioEvent {
+    const idk = this.waiting.keys().next().value as string;
+    const oldest = this.take(idk) as Waiting;
+    return {
+      type: "answered",
+      key: oldest.key,
+      stream: oldest.stream,
+      at: oldest.at,
+      request: oldest.request,
+      answer: null,
+      answerAt: at,
+      error: `still unanswered after ${MAX_WAITING} later requests; no longer awaited`,
+    };
   }
 
   /** The server ended: half lines it left, requests it never answered, and how it ended. */
@@ -95,7 +132,7 @@ export class StdioPairing {
       frame: frameData(frame, this.cap),
       flag: `half a line: ${frame.size} bytes on ${stream} without a newline when the server ${how}`,
     }));
-    for (const w of this.waiting.values()) {
+    for (const w of [...this.waiting.values()].flat()) {
       const who =
         w.stream === "stdin"
           ? `the server ${how} before answering`
@@ -112,6 +149,7 @@ export class StdioPairing {
       });
     }
     this.waiting.clear();
+    this.count = 0;
     events.push({ type: "exit", at, code, signal });
     return events;
   }

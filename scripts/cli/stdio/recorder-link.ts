@@ -3,10 +3,12 @@
  * time, never in the relay's way. A recorder that is not running costs the wrapped server nothing: the
  * tap says so once on stderr, keeps what it could not send (the newest 10,000 events, 64 MiB) and tries
  * again a second later, so a recorder that comes back gets what was kept and everything after (an answer
- * carries its request, so a request asked before is recorded whole).
+ * carries its request, so a request asked before is recorded whole). A batch the recorder refuses (400,
+ * 413) is split until the message it cannot take stands alone; that one is recorded as "not recordable"
+ * with the recorder's reason, and everything after it is recorded as usual.
  */
 import { StdioIngestResultSchema, type StdioBatch, type StdioEvent } from "@hopscope/shared/trace/stdio-ingest";
-import { call, recorderUrl } from "../recorder-client";
+import { RecorderError, call, recorderUrl } from "../recorder-client";
 
 /** A send waits this long after the first queued event, so events travel in batches (one HTTP request per
  * message pair cost a busy session several times the relay itself; 50 ms is not seen on a live timeline). */
@@ -83,11 +85,7 @@ export class RecorderLink {
     while (this.queue.length > 0) {
       const events = this.take();
       try {
-        await call("/api/ingest/stdio", StdioIngestResultSchema, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ session: this.session, events } satisfies StdioBatch),
-        });
+        await this.post(events);
         if (this.down)
           this.say(
             `the recorder at ${recorderUrl()} is back: recording again${this.dropped ? ` (${this.dropped} messages were not recorded)` : ""}`,
@@ -103,6 +101,43 @@ export class RecorderLink {
         this.retryAt = Date.now() + RETRY_MS;
         return;
       }
+    }
+  }
+
+  /**
+   * Sends events in order. A refused batch is halved and each half sent in turn; a refused single event is
+   * sent once more as a "not recordable" line with the reason, and dropped (and said) if even that is refused.
+   * A recorder that is down throws, leaving the caller to keep the events.
+   */
+  private async post(events: StdioEvent[]): Promise<void> {
+    const todo: StdioEvent[][] = [events];
+    while (todo.length > 0) {
+      const batch = todo.shift() as StdioEvent[];
+      const refusal = await this.postBatch(batch);
+      if (refusal === null) continue;
+      if (batch.length > 1) {
+        const half = Math.ceil(batch.length / 2);
+        todo.unshift(batch.slice(0, half), batch.slice(half));
+      } else if (!isPlaceholder(batch[0] as StdioEvent)) {
+        todo.unshift([notRecordable(batch[0] as StdioEvent, refusal)]);
+      } else {
+        this.say(`a message could not be recorded at all (${refusal}); recording goes on`);
+      }
+    }
+  }
+
+  /** Null when the recorder took the batch, its reason when it refused it; throws when it did not answer. */
+  private async postBatch(events: StdioEvent[]): Promise<string | null> {
+    try {
+      await call("/api/ingest/stdio", StdioIngestResultSchema, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ session: this.session, events } satisfies StdioBatch),
+      });
+      return null;
+    } catch (err) {
+      if (err instanceof RecorderError && (err.status === 400 || err.status === 413)) return err.message;
+      throw err;
     }
   }
 
@@ -126,4 +161,26 @@ function sizeOf(e: StdioEvent): number {
     case "exit":
       return 0;
   }
+}
+
+const PLACEHOLDER_FLAG = "not recordable: ";
+/** How much of a refused frame the placeholder keeps, so the timeline shows what it was. */
+const PLACEHOLDER_BYTES = 1024;
+
+/** A line standing for an event the recorder refused: where and when it was, its start, and why. */
+function notRecordable(e: StdioEvent, reason: string): StdioEvent {
+  const frame = e.type === "answered" ? e.request : e.type === "exit" ? null : e.frame;
+  const stream = e.type === "exit" ? "stderr" : e.stream;
+  const start = frame?.encoding === "utf8" ? frame.data.slice(0, PLACEHOLDER_BYTES) : "";
+  return {
+    type: "line",
+    stream,
+    at: e.at,
+    frame: { encoding: "utf8", data: start, size: frame?.size ?? 0 },
+    flag: `${PLACEHOLDER_FLAG}the recorder refused this message (${reason.slice(0, 1500)})`,
+  };
+}
+
+function isPlaceholder(e: StdioEvent): boolean {
+  return e.type === "line" && (e.flag?.startsWith(PLACEHOLDER_FLAG) ?? false);
 }

@@ -1,18 +1,31 @@
 /**
- * `wrap --config <file> --server <name>` and `unwrap --config <file> --server <name>`: the file side of
- * wrap-config.ts. `wrap` keeps the file's exact bytes in a backup beside it (one per server) and writes
- * the edited config atomically; `unwrap` writes the backup's bytes back when the file is as `wrap` left
- * it, and otherwise (the host or you changed it since) restores only that entry, keeping the rest.
+ * `wrap --config <file> --server <name>` and `unwrap --config <file> --server <name> [--force]`: the file
+ * side of wrap-config.ts. `wrap` keeps the file's exact bytes in a backup beside it (one per server, with
+ * the file's mode) and writes the edited config atomically; `unwrap` writes the backup's bytes back when
+ * the file is as `wrap` left it, restores only that entry when the rest of the file changed since, and
+ * refuses (unless `--force`) when the wrapped entry itself was changed, saying what changed. Every byte
+ * they do not own is kept (config-file.ts); every refusal is one line and changes nothing.
  */
-import { readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { ConfigError, restoreEntry, wrapEntry, type TapCommand } from "./wrap-config";
+import { builtFile, ensureBuilt } from "../../build/programs";
+import {
+  ConfigError,
+  configBytes,
+  exists,
+  inFileText,
+  readConfigFile,
+  removeFile,
+  writeAtomically,
+  type ConfigFile,
+} from "./config-file";
+import { findEntry, restoreEntry, wrapEntry, wrappedCommand, type TapCommand } from "./wrap-config";
 
-/** node + the tsx loader + scripts/hopscope.ts, all by absolute path: what the host will launch. */
+/**
+ * node + the built CLI (dist/hopscope.js), both by absolute path: what the host will launch. Built, so the
+ * tap adds a Node start to the server's, not a TypeScript loader's (a host may begin without a slow server).
+ */
 export function tapCommand(): TapCommand {
-  const cli = fileURLToPath(new URL("../../hopscope.ts", import.meta.url));
-  return { command: process.execPath, args: ["--import", import.meta.resolve("tsx"), cli] };
+  return { command: process.execPath, args: [builtFile("scripts", "hopscope.ts")] };
 }
 
 export function backupPath(file: string, server: string): string {
@@ -27,8 +40,13 @@ export async function wrapConfigCommand(verb: "wrap" | "unwrap", args: string[],
     return 2;
   }
   const path = resolve(file);
+  // The entry will name the built CLI: it must be there, and current, before a host launches it.
+  if (verb === "wrap") await ensureBuilt(["scripts"]);
   try {
-    const message = verb === "wrap" ? await wrapFile(path, server) : await unwrapFile(path, server);
+    const message =
+      verb === "wrap"
+        ? await wrapFile(path, server)
+        : await unwrapFile(path, server, { force: args.includes("--force") });
     process.stderr.write(`hopscope ${verb}: ${message}\n`);
     return 0;
   } catch (err) {
@@ -39,59 +57,80 @@ export async function wrapConfigCommand(verb: "wrap" | "unwrap", args: string[],
 }
 
 export async function wrapFile(path: string, server: string, tap = tapCommand()): Promise<string> {
-  const text = await readText(path);
   const backup = backupPath(path, server);
-  if (await exists(backup))
+  if (await exists(backup)) {
     throw new ConfigError(`${backup} already exists: "${server}" was wrapped before; run hopscope unwrap first`);
-  const wrapped = wrapEntry(text, server, tap, path);
-  await writeFile(backup, text, { flag: "wx" });
-  await replaceFile(path, wrapped);
+  }
+  const file = await readConfigFile(path);
+  const wrapped = wrapEntry(file.text, server, inFileTap(file, tap), path);
+  const original = configBytes(file, file.text);
+  await writeAtomically(backup, original, file, true);
+  try {
+    await writeAtomically(file.target, configBytes(file, wrapped), file);
+  } catch (err) {
+    await removeFile(backup, "the config was not changed");
+    throw err;
+  }
   return `"${server}" in ${path} now runs through the stdio tap (backup: ${backup}); restart the host to use it`;
 }
 
-export async function unwrapFile(path: string, server: string, tap = tapCommand()): Promise<string> {
+export async function unwrapFile(
+  path: string,
+  server: string,
+  opts: { force?: boolean; tap?: TapCommand } = {},
+): Promise<string> {
   const backup = backupPath(path, server);
-  if (!(await exists(backup)))
+  if (!(await exists(backup))) {
     throw new ConfigError(`no backup ${backup}: "${server}" in ${path} was not wrapped by hopscope wrap`);
-  const [text, original] = await Promise.all([readText(path), readText(backup)]);
-  let untouched = false;
-  try {
-    untouched = wrapEntry(original, server, tap, backup) === text;
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
   }
-  await replaceFile(path, untouched ? original : restoreEntry(text, original, server, path));
-  await unlink(backup);
+  const [current, saved] = await readPair(path, backup);
+  const was = findEntry(saved.text, server, backup);
+  if (!opts.force) refuseChangedEntry(current.text, server, path, [was.command, ...was.args]);
+  const untouched = sameAsWrapped(saved, current, server, inFileTap(saved, opts.tap ?? tapCommand()));
+  const text = untouched ? saved.text : restoreEntry(current.text, saved.text, server, path);
+  await writeAtomically(
+    current.target,
+    untouched ? configBytes(saved, saved.text) : configBytes(current, text),
+    current,
+  );
+  await removeFile(backup, `the config is restored; remove ${backup} by hand`);
   return untouched
     ? `${path} is back to its bytes before wrap`
     : `"${server}" in ${path} runs its own command again (the file changed since wrap, so only that entry was restored)`;
 }
 
-async function readText(path: string): Promise<string> {
+/** The config and its backup, both read as Latin-1 when either is not UTF-8, so text moves between them intact. */
+async function readPair(path: string, backup: string): Promise<[ConfigFile, ConfigFile]> {
+  const [current, saved] = await Promise.all([readConfigFile(path), readConfigFile(backup)]);
+  if (current.latin1 === saved.latin1) return [current, saved];
+  return Promise.all([readConfigFile(path, true), readConfigFile(backup, true)]);
+}
+
+/** Refuses when the command the entry runs through the tap is no longer the one wrap put there. */
+function refuseChangedEntry(text: string, server: string, path: string, original: string[]): void {
+  const now = findEntry(text, server, path);
+  const through = wrappedCommand(now);
+  if (through && through.length === original.length && through.every((a, i) => a === original[i])) return;
+  const says = through
+    ? `runs ${JSON.stringify(through)} through the tap`
+    : `runs ${JSON.stringify([now.command, ...now.args])}`;
+  throw new ConfigError(
+    `"${server}" in ${path} was changed since wrap (it now ${says}; wrap left ${JSON.stringify(original)}); nothing was changed. Run unwrap --force to put back the command from the backup anyway`,
+  );
+}
+
+function sameAsWrapped(saved: ConfigFile, current: ConfigFile, server: string, tap: TapCommand): boolean {
+  if (saved.bom !== current.bom) return false;
   try {
-    return await readFile(path, "utf8");
+    return wrapEntry(saved.text, server, tap, saved.path) === current.text;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT")
-      throw new ConfigError(`${path} does not exist; see the README for where each host keeps its config`);
-    throw err;
+    if (!(err instanceof ConfigError)) throw err;
+    return false;
   }
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await readFile(path);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw err;
-  }
-}
-
-/** Written beside it, then renamed over it: a host reading the config sees the old or the new file. */
-async function replaceFile(path: string, text: string): Promise<void> {
-  const tmp = `${path}.hopscope-tmp-${process.pid}`;
-  await writeFile(tmp, text);
-  await rename(tmp, path);
+function inFileTap(file: ConfigFile, tap: TapCommand): TapCommand {
+  return { command: inFileText(file, tap.command), args: tap.args.map((a) => inFileText(file, a)) };
 }
 
 function option(args: string[], name: string): string | undefined {

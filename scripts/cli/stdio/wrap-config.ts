@@ -5,6 +5,7 @@
  * them), key order and formatting everywhere else are kept; the same edit run again gives the same bytes,
  * which is how `unwrap` knows the file is untouched since.
  */
+import { ConfigError } from "./config-file";
 import {
   applyEdits,
   findNodeAtLocation,
@@ -22,9 +23,7 @@ export interface TapCommand {
   args: string[];
 }
 
-export class ConfigError extends Error {}
-
-interface Entry {
+export interface Entry {
   key: "mcpServers" | "servers";
   command: string;
   args: string[];
@@ -44,6 +43,8 @@ export function findEntry(text: string, name: string, file: string): Entry {
   const key = ["mcpServers", "servers"].find((k) => typeof root[k] === "object" && root[k] !== null) as
     Entry["key"] | undefined;
   if (!key) throw new ConfigError(`${file} has no "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code) object`);
+  refuseDuplicates(text, [key], file);
+  refuseDuplicates(text, [key, name], file);
   const servers = root[key] as Record<string, unknown>;
   const entry = servers[name];
   if (typeof entry !== "object" || entry === null) {
@@ -58,19 +59,50 @@ export function findEntry(text: string, name: string, file: string): Entry {
     );
   }
   if (typeof e.command !== "string") throw new ConfigError(`server "${name}" in ${file} has no "command" to wrap`);
-  const args = Array.isArray(e.args) && e.args.every((a) => typeof a === "string") ? (e.args as string[]) : [];
-  if (e.args !== undefined && !Array.isArray(e.args))
-    throw new ConfigError(`server "${name}" has "args" that is not a list of strings`);
-  return { key, command: e.command, args };
+  return { key, command: e.command, args: stringArgs(e.args, name, file) };
 }
 
-/** True when the entry already runs through the tap. */
+/** The entry's args, refused unless every one is a string (a host would pass the others on in its own way). */
+function stringArgs(args: unknown, name: string, file: string): string[] {
+  if (args === undefined) return [];
+  if (!Array.isArray(args)) throw new ConfigError(`server "${name}" in ${file} has "args" that is not a list`);
+  const bad = args.findIndex((a) => typeof a !== "string");
+  if (bad !== -1) {
+    throw new ConfigError(
+      `server "${name}" in ${file} has a non-string argument (args[${bad}] is ${JSON.stringify(args[bad])}); write it as a string ("${String(args[bad])}") and run again`,
+    );
+  }
+  return args as string[];
+}
+
+/**
+ * Refuses an object at `path` whose last key appears more than once: JSON parsers keep the last one (so do
+ * the hosts), while an edit would find the first; which one the user meant is theirs to say.
+ */
+function refuseDuplicates(text: string, path: string[], file: string): void {
+  const parent = findNodeAtLocation(parseTree(text)!, path.slice(0, -1));
+  const name = path[path.length - 1];
+  const same = (parent?.children ?? []).filter((p) => p.type === "property" && p.children?.[0]?.value === name);
+  if (same.length > 1) {
+    const lines = same.map((p) => text.slice(0, p.offset).split("\n").length);
+    throw new ConfigError(
+      `${file} has "${name}" ${same.length} times (lines ${lines.join(" and ")}); hosts use the last one. Remove the others and run again`,
+    );
+  }
+}
+
+/** What the wrapped entry runs through the tap: the command and args after `wrap --`, or null. */
+export function wrappedCommand(entry: Entry): string[] | null {
+  const at = entry.args.findIndex((a, i) => a === "wrap" && entry.args[i + 1] === "--");
+  return at === -1 ? null : entry.args.slice(at + 2);
+}
+
+/** True when the entry already runs through a stdio tap: this one, or hopscope's from another place or build. */
 export function isWrapped(entry: Entry, tap: TapCommand): boolean {
-  return (
-    entry.command === tap.command &&
-    tap.args.every((a, i) => entry.args[i] === a) &&
-    entry.args[tap.args.length] === "wrap"
-  );
+  const viaThisTap = entry.command === tap.command && tap.args.every((a, i) => entry.args[i] === a);
+  const program = [entry.command, ...entry.args];
+  const viaHopscope = program.some((a, i) => /hopscope(\.[cm]?[jt]s)?$/.test(a) && program[i + 1] === "wrap");
+  return (viaThisTap && entry.args[tap.args.length] === "wrap") || viaHopscope;
 }
 
 /** The config text with server `name` running through the tap. */

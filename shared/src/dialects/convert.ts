@@ -29,7 +29,7 @@ export function toNative(d: Dialect, body: unknown, opts: { ollamaVersion?: stri
     case "openai-completions":
       return fromOpenAiCompletions(body, opts.ollamaVersion);
     case "openai-responses":
-      return fromOpenAiResponses(body);
+      return fromOpenAiResponses(body, opts.ollamaVersion);
     case "anthropic":
       return fromAnthropic(body, opts.ollamaVersion);
     case "ollama":

@@ -4,13 +4,17 @@
  * - input items: `message` (its text parts concatenated), `function_call` (arguments decoded and appended to the
  *   assistant message before it, or a new assistant message), `function_call_output` → a `tool` message with
  *   `tool_call_id` = the item's `call_id`; `reasoning` becomes the next assistant message's thinking;
+ * - a `developer` message keeps its role (convertInputMessage copies `Role`): qwen2.5's template renders only
+ *   system, user, assistant and tool messages, so the model never reads a developer message's text;
  * - tools are flat (`{type, name, description, parameters}`) and become native `{type, function: {...}}`;
+ *   `namespace` tools as convertTools below;
  * - `max_output_tokens` → num_predict; temperature defaults to 1.0; top_p only when given.
  */
 import { DialectError } from "./dialect-error";
 import { type Json, bodyObject, isObject, objects, optNumber, optObject, optString, parseJsonText } from "./go-decode";
 import { type Converted, nativeChatRequest, nativeMessage, nativeToolCall, thinkFromEffort } from "./native";
 import { PathMap } from "./path-map";
+import { DEFAULT_OLLAMA_VERSION, atLeast } from "../prompt/version";
 
 const STRUCT = "ResponsesRequest";
 const TEXT_PARTS = new Set(["input_text", "output_text"]);
@@ -153,20 +157,66 @@ function convertInput(items: Json[], messages: Json[], paths: PathMap): void {
   if (pendingThinking) messages.push(nativeMessage({ role: "assistant", thinking: pendingThinking }));
 }
 
-function convertTools(tools: Json[], paths: PathMap): Json[] {
-  return tools.map((t, i) => {
-    paths.add(`/tools/${i}`, `/tools/${i}`).add(`/tools/${i}/function`, `/tools/${i}`);
-    const fn: Json = {
-      name: optString(t.name, `${STRUCT}.tools.name`) ?? "",
-      description: optString(t.description, `${STRUCT}.tools.description`) ?? "",
-    };
-    const params = optObject(t.parameters, `${STRUCT}.tools.parameters`, "map[string]interface {}");
-    if (params) fn.parameters = params;
-    return { type: typeof t.type === "string" ? t.type : "", function: fn };
-  });
+/** The first release that expands a `namespace` tool into its member functions (ollama/ollama#17593). */
+export const NAMESPACE_TOOLS_SINCE = "0.32.7";
+
+function convertTool(t: Json, at: string, paths: PathMap, k: number, name: string): Json {
+  paths.add(`/tools/${k}`, at).add(`/tools/${k}/function`, at);
+  const fn: Json = { name, description: optString(t.description, `${STRUCT}.tools.description`) ?? "" };
+  const params = optObject(t.parameters, `${STRUCT}.tools.parameters`, "map[string]interface {}");
+  if (params) fn.parameters = params;
+  return { type: typeof t.type === "string" ? t.type : "", function: fn };
 }
 
-export function fromOpenAiResponses(body: unknown): Converted {
+/** The first release that declares a built-in `web_search` tool to the model as a function (ollama/ollama#17686). */
+export const WEB_SEARCH_FUNCTION_SINCE = "0.32.10";
+
+/** openai/responses.go `WebSearchFunctionTool`: what a `{type: "web_search"}` tool becomes for the model. */
+const WEB_SEARCH_FUNCTION: Json = {
+  type: "function",
+  function: {
+    name: "web_search",
+    description: "Search the web for current information.",
+    parameters: {
+      type: "object",
+      required: ["query"],
+      properties: { query: { type: "string", description: "The search query." } },
+    },
+  },
+};
+
+/**
+ * openai/responses.go `convertTools`: from 0.32.7 a `namespace` tool expands to its members, each named
+ * `<namespace>.<name>` (Codex's `mcp__notes` holding `append` reaches the model as `mcp__notes.append`), nested
+ * namespaces recursively. Before, `convertTool` kept the namespace itself as one function of type "namespace"
+ * with no parameters and dropped its `tools`: the model never saw the functions inside.
+ */
+function convertTools(tools: Json[], paths: PathMap, version: string): Json[] {
+  const expand = atLeast(version, NAMESPACE_TOOLS_SINCE);
+  // Before 0.32.10 a web_search tool went through convertTool like any other: type "web_search", name "".
+  const webSearch = atLeast(version, WEB_SEARCH_FUNCTION_SINCE) && tools.some((t) => t.type === "web_search");
+  const out: Json[] = [];
+  const walk = (t: Json, at: string, prefix: string) => {
+    const own = optString(t.name, `${STRUCT}.tools.name`) ?? "";
+    const name = prefix !== "" && !own.startsWith(prefix) ? prefix + own : own;
+    if (!expand || t.type !== "namespace") {
+      // The built-in tool owns the name: a declared function called web_search would make a call ambiguous.
+      if (webSearch && name === "web_search") return;
+      out.push(convertTool(t, at, paths, out.length, name));
+      return;
+    }
+    const members = objects(t.tools, `${STRUCT}.tools.tools`, "[]openai.ResponsesTool", "openai.ResponsesTool");
+    members.forEach((m, j) => walk(m, `${at}/tools/${j}`, name !== "" ? `${name}.` : ""));
+  };
+  tools.forEach((t, i) => {
+    if (!webSearch || t.type !== "web_search") return walk(t, `/tools/${i}`, "");
+    paths.add(`/tools/${out.length}`, `/tools/${i}`);
+    out.push(structuredClone(WEB_SEARCH_FUNCTION));
+  });
+  return out;
+}
+
+export function fromOpenAiResponses(body: unknown, ollamaVersion = DEFAULT_OLLAMA_VERSION): Converted {
   const r = bodyObject(body, `openai.${STRUCT}`);
   const messages: Json[] = [];
   const paths = new PathMap().add("/model", "/model");
@@ -203,6 +253,7 @@ export function fromOpenAiResponses(body: unknown): Converted {
   const tools = convertTools(
     objects(r.tools, `${STRUCT}.tools`, "[]openai.ResponsesTool", "openai.ResponsesTool"),
     paths,
+    ollamaVersion,
   );
   const native = nativeChatRequest({
     model: optString(r.model, `${STRUCT}.model`) ?? "",

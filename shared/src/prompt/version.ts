@@ -93,7 +93,9 @@ export function featuresFor(version: string): OllamaFeatures {
     propertyRequired: atLeast(v, "0.20.0-rc0"),
     mergeToolMessages: !atLeast(v, "0.9.6"),
     toolCallId: atLeast(v, "0.13.0"),
-    defaultNumCtx: atLeast(v, "0.9.0") ? 4096 : 2048,
+    // envconfig/config.go: OLLAMA_CONTEXT_LENGTH defaults to 4096 from 0.7.0 (2048 before); from 0.15.5 the
+    // default is chosen by VRAM in server/routes.go Serve, and is 4096 on a machine without a large GPU.
+    defaultNumCtx: atLeast(v, "0.7.0-rc0") ? 4096 : 2048,
     endOfSentenceControl: atLeast(v, "0.30.0-rc0"),
   };
 }

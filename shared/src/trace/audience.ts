@@ -37,6 +37,12 @@ export const AudienceStatusSchema = z.discriminatedUnion("state", [
     joinUrl: z.string(),
     code: z.string(),
     viewers: z.number().int().nonnegative(),
+    /** Requests refused for a wrong join code, addresses refused everything for guessing, the last one's time. */
+    wrongCodes: z.object({
+      refused: z.number().int().nonnegative(),
+      blocked: z.number().int().nonnegative(),
+      lastAt: z.number().nullable(),
+    }),
   }),
 ]);
 export type AudienceStatus = z.infer<typeof AudienceStatusSchema>;

@@ -35,7 +35,17 @@ export const TraceBundleSchema = z
     // The summaries in `trace.exchanges` and the full exchanges must describe the same exchanges; a
     // hand-edited file that disagrees with itself would show one thing in the list and another in detail.
     const ids = new Set(bundle.exchanges.map((e) => e.id));
+    const first = new Map<number, number>();
     bundle.exchanges.forEach((e, i) => {
+      const earlier = first.get(e.id);
+      if (earlier !== undefined) {
+        // Each id is one exchange: a second one would replace the first when stored.
+        ctx.addIssue({
+          code: "custom",
+          path: ["exchanges", i, "id"],
+          message: `exchange id ${e.id} is used twice (exchanges ${earlier} and ${i}); give each exchange its own id`,
+        });
+      } else first.set(e.id, i);
       if (e.traceId !== bundle.trace.id) {
         ctx.addIssue({
           code: "custom",

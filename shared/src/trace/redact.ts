@@ -20,17 +20,19 @@ const SECRET_HEADERS = new Set([
   "api-key",
 ]);
 /**
- * `*-key` / `*_key` (X-Api-Key, X-Goog-Api-Key, Sec-… keys included), `*-token`, anything with `auth` in
- * it (X-Auth-Key, Proxy-Authorization, X-Amz-Security-Token's cousins), `secret`, `password`, `signature`,
- * `cookie`. Mcp-Session-Id stays visible: it identifies a (legacy) MCP session, which the timeline teaches.
+ * `*-key` / `*_key` (X-Api-Key, X-Goog-Api-Key, Sec-… keys included) and their `*-key-id`, `*-token` and
+ * `*token` (X-CSRFToken, Private-Token), `csrf`/`xsrf` anywhere, anything with `auth` in it (X-Auth-Key,
+ * Proxy-Authorization), `secret`, `password`/`passwd`, `signature`, `cookie`, `session-token`/`session-key`,
+ * `access-key`, `subscription-key`. Mcp-Session-Id and an agent's session id stay visible: they identify a
+ * session, which the timeline teaches; so do the rate-limit counts of tokens (`…-tokens-remaining`).
  */
 const SECRET_HEADER_PATTERN =
-  /((^|[-_])(key|token|credentials?)$|apikey|auth(?!ority)|secret|password|signature|cookie)/i;
+  /((^|[-_])(key|credentials?)(-id)?$|token$|apikey|access[-_]?key|auth(?!ority)|secret|passw(or)?d|signature|cookie|csrf|xsrf)/i;
 /**
  * Text without any of these words holds no secret header name (a superset of the two rules above, tested on
  * a whole header block at once: most blocks then need no splitting, see header-block.ts).
  */
-const MAYBE_SECRET_HEADER = /key|token|credential|auth|secret|password|signature|cookie/i;
+const MAYBE_SECRET_HEADER = /key|token|credential|auth|secret|passw|signature|cookie|csrf|xsrf/i;
 /** Challenges, not credentials: WWW-Authenticate names the auth server an MCP client must use (worth seeing). */
 const NOT_SECRET = new Set(["www-authenticate", "mcp-session-id"]);
 const SECRET_PARAMS =

@@ -13,6 +13,8 @@ import { z } from "zod";
 
 export const STDIO_METHOD = "STDIO";
 export const STDIO_UPSTREAM_PREFIX = "stdio: ";
+/** Longest command line a batch names: Linux's limit on a program's arguments and environment together. */
+export const MAX_COMMAND_CHARS = 2 * 1024 * 1024;
 
 export const StdioStreamSchema = z.enum(["stdin", "stdout", "stderr"]);
 export type StdioStream = z.infer<typeof StdioStreamSchema>;
@@ -64,8 +66,8 @@ export const StdioBatchSchema = z.object({
   session: z.object({
     /** One wrapped process: its events are one MCP session. */
     id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "a session id of 8 to 64 letters, digits, - or _"),
-    /** The wrapped command line, as shown on the MCP lane. */
-    command: z.string().max(2000),
+    /** The wrapped command line, as shown on the MCP lane (a command line can be this long on Linux). */
+    command: z.string().max(MAX_COMMAND_CHARS),
   }),
   events: z.array(StdioEventSchema).max(10_000),
 });

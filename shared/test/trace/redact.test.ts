@@ -18,6 +18,25 @@ describe("the one redaction rule set", () => {
     "X-Amz-Security-Token",
     "X-Client-Secret",
     "X-Hub-Signature-256",
+    // Credential-looking headers of well-known services and frameworks.
+    "X-CSRFToken",
+    "X-XSRF-TOKEN",
+    "X-Csrf-Token",
+    "X-Access-Key-Id",
+    "X-Access-Token",
+    "Private-Token",
+    "Job-Token",
+    "X-Session-Token",
+    "X-Amz-Credential",
+    "Ocp-Apim-Subscription-Key",
+    "X-Functions-Key",
+    "X-Shopify-Access-Token",
+    "X-Figma-Token",
+    "X-Vault-Token",
+    "X-Passwd",
+    "X-Secret-Key",
+    "X-Signature",
+    "Api-Key-Id",
   ])("hides the header %s", (name) => {
     expect(isSecretHeader(name)).toBe(true);
     expect(isSecretHeader(name.toLowerCase())).toBe(true);
@@ -34,6 +53,12 @@ describe("the one redaction rule set", () => {
     "Accept",
     "User-Agent",
     "Anthropic-Version",
+    "X-Claude-Code-Session-Id",
+    "Session-Id",
+    "anthropic-ratelimit-tokens-remaining",
+    "x-ratelimit-remaining-tokens",
+    "X-Request-Id",
+    "OpenAI-Organization",
   ])("shows the header %s", (name) => {
     expect(isSecretHeader(name)).toBe(false);
   });

@@ -4,6 +4,7 @@
  * own, exactly like a real model: everything it "knows" is in these messages.
  */
 import type { OllamaMessage } from "@hopscope/shared/ollama/schemas";
+import { notesKindOf } from "./tool-names";
 
 export interface Attempt {
   name: string;
@@ -14,7 +15,7 @@ export interface Attempt {
 }
 
 export interface Turn {
-  /** The last user message's text, or null when there is none. */
+  /** The learner's own words in the last user message that has any, or null when there is none. */
   userText: string | null;
   /** Tool calls made since that message, each with its result. */
   attempts: Attempt[];
@@ -30,13 +31,29 @@ const READ_FAILED = /^\s*error\b|notes file .* (?:is not|contains)/i;
 
 /** Whether a tool result reads as an error. The model sees text, not `isError`, so it judges the text. */
 export function looksFailed(toolName: string, result: string): boolean {
-  return (toolName === "read" ? READ_FAILED : LOOKS_FAILED).test(result);
+  return (notesKindOf(toolName) === "read" ? READ_FAILED : LOOKS_FAILED).test(result);
+}
+
+/**
+ * Blocks agents inject into user turns: Claude Code's `<system-reminder>` (context, todo lists, the date),
+ * Codex's `<environment_context>` and `<user_instructions>`/`<INSTRUCTIONS>` (AGENTS.md), Claude Code's
+ * local-command markup. They are the agent talking, not the learner.
+ */
+const INJECTED =
+  /<(system-reminder|environment_context|user_instructions|INSTRUCTIONS|local-command-caveat|local-command-stdout|command-name|command-message|command-args)>[\s\S]*?<\/\1>/g;
+const AGENTS_MD_HEADING = /^# AGENTS\.md instructions for .*$/gm;
+
+/** A user message's text without the blocks an agent injected: what the learner typed ("" when nothing). */
+export function ownWords(content: string): string {
+  return content.replace(INJECTED, "").replace(AGENTS_MD_HEADING, "").trim();
 }
 
 export function readTurn(messages: OllamaMessage[]): Turn {
+  // The turn starts at the last user message with the learner's words in it; a later user message made only
+  // of injected blocks (Claude Code sends reminders next to tool results) is the agent's, not a new question.
   let lastUser = -1;
   messages.forEach((m, i) => {
-    if (m.role === "user") lastUser = i;
+    if (m.role === "user" && ownWords(m.content) !== "") lastUser = i;
   });
   const since = messages.slice(lastUser + 1);
   const attempts: Attempt[] = [];
@@ -63,7 +80,7 @@ export function readTurn(messages: OllamaMessage[]): Turn {
   }
   const last = messages[messages.length - 1];
   return {
-    userText: lastUser === -1 ? null : messages[lastUser]!.content,
+    userText: lastUser === -1 ? null : ownWords(messages[lastUser]!.content),
     attempts,
     afterToolResult: last?.role === "tool",
     endsWithAssistant: last?.role === "assistant",

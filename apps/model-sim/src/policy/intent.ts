@@ -31,7 +31,11 @@ function clean(text: string): string {
 }
 
 function stripPolite(text: string): string {
-  let t = text.trim();
+  // A whole request in quotes (a shell's argument passed on as typed) is read without them.
+  let t = text
+    .trim()
+    .replace(/^["“]([\s\S]*)["”]$/, "$1")
+    .trim();
   for (let prev = ""; prev !== t;) {
     prev = t;
     t = t.replace(POLITE, "");

@@ -36,11 +36,31 @@ const WHAT: Record<Exclude<Intent["kind"], "none">, (i: Intent) => string> = {
   clear: () => "clear your notes",
 };
 
-export function replyWithoutTool(intent: Intent, hasTools: boolean): string {
+/**
+ * The answer when no declared tool does what was asked. It says what the model was given, never "not given"
+ * when tools were offered: a namespace that arrived without its functions is named as such, and otherwise
+ * the tools it did get are listed, so the learner sees the mismatch rather than a broken MCP setup.
+ */
+export function replyWithoutTool(intent: Intent, toolNames: string[], emptyNamespaces: string[]): string {
   if (intent.kind === "none") {
-    return hasTools
+    return toolNames.length > 0
       ? "I can read, add to, change, overwrite or clear your notes. What would you like me to do?"
       : "I can help with your notes when the notes tools are available.";
   }
-  return `I can't ${WHAT[intent.kind](intent)}: I wasn't given a tool for that.`;
+  const what = WHAT[intent.kind](intent);
+  if (emptyNamespaces.length > 0) {
+    const names = emptyNamespaces.map((n) => `"${n}"`).join(", ");
+    return `I can't ${what}: the tools I was given include ${names}, but with no functions inside it — the server passed the namespace on without its tools, so there is nothing I can call.`;
+  }
+  if (toolNames.length > 0) {
+    const shown = toolNames.slice(0, 8).join(", ") + (toolNames.length > 8 ? `, and ${toolNames.length - 8} more` : "");
+    return `I can't ${what}: none of the ${toolNames.length} tools I was given (${shown}) does that.`;
+  }
+  return `I can't ${what}: I wasn't given a tool for that.`;
+}
+
+/** The answer when the tool for the question was offered but cut out of the prompt by the context window. */
+export function replyAfterCut(intent: Exclude<Intent, { kind: "none" }>, seen: string[], cut: number): string {
+  const what = WHAT[intent.kind](intent);
+  return `I can't ${what}: only the end of the tool list reached me (${seen.length} of ${seen.length + cut} tools; the prompt was cut to fit the context window), and none of those does that.`;
 }

@@ -1,18 +1,17 @@
 /**
- * Fitting an intent to the tools the host declared: which tool, and which of its declared parameter
- * names carry the text. A real model reads the JSON Schema in its prompt; the stand-in reads the same
- * schema, so a host whose `append` takes `text` instead of `content` still gets a valid call.
+ * Fitting an intent to the tools the host declared: which tool (under the name the host gave it, see
+ * ./tool-names.ts), and which of its declared parameter names carry the text. A real model reads the JSON
+ * Schema in its prompt; the stand-in reads the same schema, so a host whose `append` takes `text` instead of
+ * `content` still gets a valid call.
  */
 import type { OllamaTool } from "@hopscope/shared/ollama/schemas";
 import type { Intent } from "./intent";
+import { findNotesTool } from "./tool-names";
 
 export interface PlannedCall {
   name: string;
   arguments: Record<string, unknown>;
 }
-
-/** The five tools of the article's notes server, named after what they do. */
-export const NOTES_TOOLS = ["read", "write", "append", "update", "clear"] as const;
 
 function paramNames(tool: OllamaTool): { all: string[]; required: string[] } {
   const props = tool.function.parameters?.properties ?? {};
@@ -24,16 +23,12 @@ function pick(tool: OllamaTool, hint: RegExp, position: number, fallback: string
   return all.find((n) => hint.test(n)) ?? required[position] ?? all[position] ?? fallback;
 }
 
-export function findTool(tools: OllamaTool[], name: string): OllamaTool | undefined {
-  return tools.find((t) => t.function.name === name);
-}
-
 /** The correct call for an intent, or null if the intent needs no tool or its tool is not declared. */
 export function callFor(intent: Intent, tools: OllamaTool[]): PlannedCall | null {
   if (intent.kind === "none") return null;
-  const tool = findTool(tools, intent.kind);
+  const tool = findNotesTool(tools, intent.kind);
   if (!tool) return null;
-  return { name: intent.kind, arguments: argumentsFor(intent, tool) };
+  return { name: tool.function.name, arguments: argumentsFor(intent, tool) };
 }
 
 /** Arguments for `tool` carrying the intent's text, under the tool's own parameter names. */

@@ -18,7 +18,7 @@ export function chatRoutes(deps: SimDeps): Hono {
     if (req.model === "") throw new OllamaError(400, "model is required");
     const model = resolveModel(req.model, c.req.header(LESSON_HEADER), deps.config.builtinRendererModel);
     const signal = c.req.raw.signal;
-    const outcome = await prepareChat(req, raw, model, deps, signal);
+    const outcome = await prepareChat(req, raw, model, deps, { signal });
     let res: Response;
     if (outcome.kind === "immediate") res = goJsonResponse(outcome.body);
     else if (req.stream === false) res = goJsonResponse(await aggregateChat(outcome.chunks));

@@ -1,17 +1,12 @@
 /** `GET /api/ps`: qwen2.5:7b while it is "loaded" (until its keep_alive runs out), else nothing. */
 import { Hono } from "hono";
-import {
-  OLLAMA_DEFAULT_NUM_CTX,
-  QWEN25_DETAILS,
-  QWEN25_DIGEST,
-  QWEN25_LOADED_SIZE,
-  QWEN25_MODEL,
-} from "@hopscope/shared/ollama/qwen25-facts";
+import { QWEN25_DETAILS, QWEN25_DIGEST, QWEN25_LOADED_SIZE, QWEN25_MODEL } from "@hopscope/shared/ollama/qwen25-facts";
 import { goTimeIn } from "../go-time";
 import type { ModelState } from "../model-state";
 import { goJsonResponse } from "../respond";
 
-export function psRoutes(state: ModelState): Hono {
+/** @param contextLength the window a load without num_ctx gets (./context-length.ts `defaultNumCtx`) */
+export function psRoutes(state: ModelState, contextLength: number): Hono {
   return new Hono().get("/", () => {
     const remaining = state.remainingMs();
     const models =
@@ -28,7 +23,7 @@ export function psRoutes(state: ModelState): Hono {
               details: QWEN25_DETAILS,
               expires_at: goTimeIn(remaining),
               size_vram: QWEN25_LOADED_SIZE,
-              context_length: OLLAMA_DEFAULT_NUM_CTX,
+              context_length: contextLength,
             },
           ];
     return goJsonResponse({ models });

@@ -47,7 +47,7 @@ async function run(d: Generating, c: Context, deps: SimDeps): Promise<Response> 
     const { value: req, raw } = parseOllamaBody(JSON.stringify(converted.native), ChatBody, "ChatRequest");
     if (req.model === "") throw new OllamaError(400, "model is required");
     const model = resolveModel(req.model, lessonHeader);
-    const outcome = await prepareChat(req, raw, model, deps, signal);
+    const outcome = await prepareChat(req, raw, model, deps, { signal, relaxThinking: d === "anthropic" });
     if (outcome.kind === "immediate") res = await immediate(outcome.body, converted.stream, writer, deps, sseHeaders);
     else if (converted.stream) res = await sseResponse(outcome.chunks, writer, deps.logger, sseHeaders);
     else res = encodedJson(writer.whole(await aggregateChat(outcome.chunks)));

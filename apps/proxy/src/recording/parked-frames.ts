@@ -9,8 +9,8 @@
  * while nobody watched, and under a saturating load they die before a second scavenge instead of being
  * promoted (5,000 lived about 140 ms there: half of what the recording thread promoted).
  */
-import type { FeedEvent } from "../live/frames";
-import { MAX_CHUNK_TEXT } from "./protocol";
+import type { FeedEvent } from "../link/frames";
+import { MAX_CHUNK_TEXT } from "../link/protocol";
 
 export class ParkedFrames {
   /** Frames by park number, oldest first: `frames[i]` is number `first + i` (an array: parking is per frame). */

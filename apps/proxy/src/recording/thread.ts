@@ -4,32 +4,31 @@
  * classification, record building and SQLite all run here, beside forwarding, never on it. Before a call,
  * every batch already sent is handled, so a read sees every exchange that completed before it.
  */
-import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
-import { openDb } from "../store/db";
-import { StoreWriter } from "../store/store-writer";
-import { TraceReader } from "../store/trace-reader";
-import { Recorder } from "../recorder";
-import type { FeedEvent } from "../live/frames";
-import { traceIdSource } from "../trace-ids";
-import type { ExchangeRecord } from "../exchange-record";
-import type { StoredBody } from "../store/body";
-import type { AnnouncedRuns, Call, EventAck, EventBatch, FromRecording, Span, TapEvent, ToRecording } from "./protocol";
+import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
+import { openDb } from "./db";
+import { StoreWriter } from "./store-writer";
+import { TraceReader } from "./trace-reader";
+import { Recorder } from "./recorder";
+import type { FeedEvent } from "../link/frames";
+import { traceIdSource } from "./trace-ids";
+import type { ExchangeRecord } from "../link/exchange-record";
+import type { StoredBody } from "../link/stored-body";
+import type {
+  AnnouncedRuns,
+  Call,
+  EventAck,
+  EventBatch,
+  FromRecording,
+  RecordingThreadData,
+  Span,
+  TapEvent,
+  ToRecording,
+} from "../link/protocol";
 import { ParkedFrames, estimatedSize } from "./parked-frames";
-import { forEachEvent } from "./event-codec";
-
-export interface RecordingThreadData {
-  entry: string;
-  threadName: string;
-  file: string;
-  maxBodyBytes: number;
-  flushIntervalMs: number;
-  maxTraces: number;
-  /** The channel from the taps thread. */
-  events: MessagePort;
-}
+import { forEachEvent } from "../link/event-codec";
 
 const parent = parentPort;
-if (!parent) throw new Error("recording/thread.ts runs as a worker thread (see threads.ts)");
+if (!parent) throw new Error("recording/thread.ts runs as a worker thread (see link/threads.ts)");
 const data = workerData as RecordingThreadData;
 const post = (msg: FromRecording) => parent.postMessage(msg);
 

@@ -18,8 +18,8 @@ import { parseTraceparent } from "@hopscope/shared/trace/traceparent";
 import { newTraceparent } from "@hopscope/nodekit/trace-ids";
 import type { GuardPolicy } from "@hopscope/nodekit/guard";
 import type { Logger } from "../logger";
-import type { TapRecorder } from "../tap-recorder";
-import type { LiveExchange } from "../live-exchange";
+import type { ExchangeReporter } from "./exchange-reporter";
+import type { LiveExchange } from "./live-exchange";
 import { BODY, MessageParser, NO_BODY, type Head, type ParseError } from "./llhttp";
 import { flatHeader, forwardHeaders, setFlatHeader } from "./hop-headers";
 import { checkHead } from "./head-guard";
@@ -34,7 +34,7 @@ export interface RelayContext {
   tap: Tap;
   upstream: string;
   target: UpstreamTarget & { host: string; basePath: string };
-  recorder: TapRecorder;
+  reporter: ExchangeReporter;
   timeoutMs: number;
   /** The head timeout's clock (HEADERS_TIMEOUT_MS). */
   heads: HeadTimer;
@@ -131,7 +131,7 @@ export class RelayConnection implements LinkOwner {
       setFlatHeader(outgoing, "traceparent", tp);
       setFlatHeader(head.headers, "traceparent", tp);
     }
-    const ex = ctx.recorder.begin({
+    const ex = ctx.reporter.begin({
       tap: ctx.tap,
       method: head.method,
       url: head.url,
@@ -165,7 +165,7 @@ export class RelayConnection implements LinkOwner {
   private requestBody(bytes: Buffer): void {
     const s = this.current;
     if (!s) return;
-    this.ctx.recorder.requestData(s.ex as LiveExchange, bytes);
+    this.ctx.reporter.requestData(s.ex as LiveExchange, bytes);
     const link = s.link;
     if (link === null || link !== this.link) return;
     const head = this.pendingHead;
@@ -199,7 +199,7 @@ export class RelayConnection implements LinkOwner {
       this.writeHead();
       if (s.chunked) s.link.write("0\r\n\r\n");
     }
-    this.ctx.recorder.requestEnded(s.ex as LiveExchange);
+    this.ctx.reporter.requestEnded(s.ex as LiveExchange);
   }
 
   /** A request that cannot be framed: 400 and close (a body cut off mid-way: the exchange is an error). */
@@ -209,7 +209,7 @@ export class RelayConnection implements LinkOwner {
     const s = this.current;
     if (s) {
       this.current = null;
-      ctx.recorder.finish(
+      ctx.reporter.finish(
         s.ex as LiveExchange,
         "error",
         `the client sent a malformed request (${err?.reason ?? "unsupported"})`,
@@ -303,14 +303,14 @@ export class RelayConnection implements LinkOwner {
     }
     s.started = true;
     this.responseKeepAlive = head.keepAlive;
-    this.ctx.recorder.responseStarted(s.ex, head.status, head.headers);
+    this.ctx.reporter.responseStarted(s.ex, head.status, head.headers);
     if (head.status === 101) s.upgraded = true;
     return s.isHead || s.upgraded ? NO_BODY : BODY;
   }
 
   responseBody(_link: UpstreamLink, bytes: Buffer): void {
     const s = this.queue[0];
-    if (s?.ex) this.ctx.recorder.responseChunk(s.ex, bytes, this.arrived);
+    if (s?.ex) this.ctx.reporter.responseChunk(s.ex, bytes, this.arrived);
   }
 
   responseComplete(link: UpstreamLink): void {
@@ -326,7 +326,7 @@ export class RelayConnection implements LinkOwner {
     this.queue.shift();
     link.served++;
     link.answeredUpTo = link.received;
-    this.ctx.recorder.finish(s.ex, "complete");
+    this.ctx.reporter.finish(s.ex, "complete");
     if (s.upgraded) {
       // What follows on both sockets is the new protocol: relayed unparsed until either side closes.
       this.tunnel = true;
@@ -403,7 +403,7 @@ export class RelayConnection implements LinkOwner {
     const { ctx } = this;
     for (let s = this.queue[0]; s?.ex; s = this.queue[0]) {
       if (s.started || cut) {
-        for (const rest of this.queue) if (rest.ex) ctx.recorder.finish(rest.ex, "error", err.message);
+        for (const rest of this.queue) if (rest.ex) ctx.reporter.finish(rest.ex, "error", err.message);
         this.queue.length = 0;
         this.stopped = true;
         this.client.destroy();
@@ -414,10 +414,10 @@ export class RelayConnection implements LinkOwner {
       const { status, message } = upstreamFailure(ctx.tap, ctx.upstream, err);
       ctx.logger.warn({ tap: ctx.tap, upstream: ctx.upstream, err: err.message }, "upstream failed");
       const answer = jsonAnswer(status, message, false);
-      ctx.recorder.responseStarted(s.ex, status, answer.headers);
-      ctx.recorder.responseChunk(s.ex, answer.body);
+      ctx.reporter.responseStarted(s.ex, status, answer.headers);
+      ctx.reporter.responseChunk(s.ex, answer.body);
       this.client.write(answer.bytes);
-      ctx.recorder.finish(s.ex, "error", message);
+      ctx.reporter.finish(s.ex, "error", message);
     }
     this.pump();
   }
@@ -426,8 +426,8 @@ export class RelayConnection implements LinkOwner {
     this.closed = true;
     this.stopped = true;
     // The client hung up before its responses were complete: stop the upstream's work too.
-    for (const s of this.queue) if (s.ex) this.ctx.recorder.finish(s.ex, "aborted", CLIENT_GONE);
-    if (this.current?.ex) this.ctx.recorder.finish(this.current.ex, "aborted", CLIENT_GONE);
+    for (const s of this.queue) if (s.ex) this.ctx.reporter.finish(s.ex, "aborted", CLIENT_GONE);
+    if (this.current?.ex) this.ctx.reporter.finish(this.current.ex, "aborted", CLIENT_GONE);
     this.queue.length = 0;
     this.current = null;
     this.dropLink();

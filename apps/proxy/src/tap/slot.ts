@@ -2,7 +2,7 @@
  * A client connection's queue entry (relay-connection.ts): an exchange whose response is due, or an answer of
  * the tap's own waiting for its turn; and the idle-close retry's rules on it (resendable / resend).
  */
-import type { LiveExchange } from "../live-exchange";
+import type { LiveExchange } from "./live-exchange";
 import type { UpstreamLink } from "./upstream-link";
 
 export interface Slot {

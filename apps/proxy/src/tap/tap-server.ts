@@ -8,7 +8,7 @@ import net from "node:net";
 import type { Tap } from "@hopscope/shared/trace/schemas";
 import type { GuardPolicy } from "@hopscope/nodekit/guard";
 import { urlHost } from "@hopscope/nodekit/listen";
-import type { TapRecorder } from "../tap-recorder";
+import type { ExchangeReporter } from "./exchange-reporter";
 import type { Logger } from "../logger";
 import { RelayConnection, type RelayContext } from "./relay-connection";
 import { HeadTimer } from "./head-timer";
@@ -18,7 +18,7 @@ export interface TapOptions {
   upstream: string;
   host: string;
   port: number;
-  recorder: TapRecorder;
+  reporter: ExchangeReporter;
   timeoutMs: number;
   /** A request head not complete this long after its first byte gets 408 and the connection closes. */
   headersTimeoutMs: number;
@@ -55,7 +55,7 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
       host: target.host,
       basePath: target.pathname.replace(/\/+$/, ""),
     },
-    recorder: opts.recorder,
+    reporter: opts.reporter,
     timeoutMs: opts.timeoutMs,
     heads,
     logger: opts.logger,

@@ -1,9 +1,9 @@
 import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
-import { exportHar, importHar } from "../../src/export/har";
-import { HarSchema } from "../../src/export/har-schema";
-import { TraceImportError } from "../../src/export/import-error";
-import { guessTap } from "../../src/export/tap-guess";
+import { exportHar, importHar } from "../../src/main/export/har";
+import { HarSchema } from "../../src/main/export/har-schema";
+import { TraceImportError } from "../../src/main/export/import-error";
+import { guessTap } from "../../src/main/export/tap-guess";
 import { FAULT_TRACE_ID, faultBundle } from "./fault-fixture";
 import { chromeHar } from "./chrome-har";
 import { TRACE_ID } from "./fixtures";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseTraceBundle } from "@hopscope/shared/trace/bundle";
-import { createTraceBundle, exportHopscope, importHopscope } from "../../src/export/hopscope";
-import { TraceImportError } from "../../src/export/import-error";
+import { createTraceBundle, exportHopscope, importHopscope } from "../../src/main/export/hopscope";
+import { TraceImportError } from "../../src/main/export/import-error";
 import { faultBundle } from "./fault-fixture";
 import { part4Bundle } from "./part4-fixture";
 

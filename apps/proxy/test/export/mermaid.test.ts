@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exportMermaid, mermaidLabel } from "../../src/export/mermaid";
+import { exportMermaid, mermaidLabel } from "../../src/main/export/mermaid";
 import { faultBundle } from "./fault-fixture";
 import { part4Bundle } from "./part4-fixture";
 

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTraceBundle, type TraceBundle } from "@hopscope/shared/trace/bundle";
 import { NotesChangesSchema, type NotesChange } from "@hopscope/shared/trace/notes-file";
 import { TraceSummarySchema } from "@hopscope/shared/trace/schemas";
-import { exportHar, importHar } from "../../src/export/har";
-import { TraceImportError } from "../../src/export/import-error";
-import { exportMermaid } from "../../src/export/mermaid";
-import { exportOtlp } from "../../src/export/otlp";
+import { exportHar, importHar } from "../../src/main/export/har";
+import { TraceImportError } from "../../src/main/export/import-error";
+import { exportMermaid } from "../../src/main/export/mermaid";
+import { exportOtlp } from "../../src/main/export/otlp";
 import { getJson, startRecorder, type TestRecorder } from "../helpers";
 import { part4Bundle } from "./part4-fixture";
 

@@ -2,14 +2,14 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { exportOtlp } from "../../src/export/otlp";
+import { exportOtlp } from "../../src/main/export/otlp";
 import {
   createOtlpLiveExporter,
   otlpTracesUrl,
   parseOtlpHeaders,
   type OtlpLiveExporter,
-} from "../../src/export/otlp-live";
-import { MAX_ATTRIBUTE_LENGTH } from "../../src/export/otlp-spans";
+} from "../../src/main/export/otlp-live";
+import { MAX_ATTRIBUTE_LENGTH } from "../../src/main/export/otlp-spans";
 import { FAULT_TRACE_ID, faultBundle } from "./fault-fixture";
 import { HOST_SPAN_ID, TRACE_ID } from "./fixtures";
 import { part4Bundle } from "./part4-fixture";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { HarSchema } from "../../src/export/har-schema";
-import { TraceImportError } from "../../src/export/import-error";
-import { exportTrace, importTraceFile, traceSlug } from "../../src/export/trace-file";
+import { HarSchema } from "../../src/main/export/har-schema";
+import { TraceImportError } from "../../src/main/export/import-error";
+import { exportTrace, importTraceFile, traceSlug } from "../../src/main/export/trace-file";
 import { part4Bundle } from "./part4-fixture";
 
 function importError(text: string): TraceImportError {

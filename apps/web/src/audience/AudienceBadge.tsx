@@ -53,6 +53,14 @@ export function AudienceBadge({ model }: { model: PresenterAudienceModel }) {
           </code>
         </div>
       ) : null}
+      {st.wrongCodes.refused > 0 ? (
+        <p class={s.warn} role="status" data-testid="audience-wrong-codes">
+          {st.wrongCodes.refused} wrong join {st.wrongCodes.refused === 1 ? "code" : "codes"} refused
+          {st.wrongCodes.blocked > 0
+            ? ` · ${st.wrongCodes.blocked} ${st.wrongCodes.blocked === 1 ? "address" : "addresses"} blocked for a minute`
+            : ""}
+        </p>
+      ) : null}
       {model.error.value ? (
         <p class={s.error} role="alert">
           {model.error.value}

@@ -1,0 +1,46 @@
+/** `/api/exchanges/:id` (headers, bodies, chunks), `/:id/views` (prompt engine views) and `/:id/shapes` (the three dialects). */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { Exchange } from "@hopscope/shared/trace/schemas";
+import type { TraceStore } from "../trace-store";
+import type { RecorderClient } from "../recorder-client";
+import type { ExchangeViewBuilder } from "../views/exchange-views";
+import { ThreeShapesBuilder } from "../views/three-shapes";
+import type { ModelUpstreamProbe } from "../views/upstream-info";
+import { notFound } from "./errors";
+
+const IdSchema = z.coerce
+  .number({ error: "the exchange id must be a number" })
+  .int()
+  .positive("the exchange id must be a positive integer");
+
+export function exchangesRoutes(deps: {
+  store: TraceStore;
+  recorder: RecorderClient;
+  views: ExchangeViewBuilder;
+  probe: ModelUpstreamProbe;
+}) {
+  const shapes = new ThreeShapesBuilder(deps.store);
+  const find = async (raw: string): Promise<Exchange> => {
+    const id = IdSchema.parse(raw);
+    // In flight first, then the store: an exchange that completes between the two reads has been queued
+    // by then, and the store's read commits the queue first, so it is found in one or the other.
+    return (
+      (await deps.recorder.inFlightExchange(id)) ?? (await deps.store.getExchange(id)) ?? notFound(`no exchange ${id}`)
+    );
+  };
+  return (
+    new Hono()
+      .get("/:id", async (c) => c.json(await find(c.req.param("id"))))
+      .get("/:id/views", async (c) => c.json(await deps.views.build(await find(c.req.param("id")))))
+      // The same turn in Ollama's, OpenAI's and Anthropic's shape, and the one prompt they all become.
+      .get("/:id/shapes", async (c) => {
+        const ex = await find(c.req.param("id"));
+        const { version } = await deps.probe.get();
+        return c.json(
+          (await shapes.build(ex, version)) ??
+            notFound(`exchange ${ex.id} is not a model chat whose prompt can be rendered, so it has no three shapes`),
+        );
+      })
+  );
+}

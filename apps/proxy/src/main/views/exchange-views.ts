@@ -1,0 +1,247 @@
+/**
+ * `GET /api/exchanges/:id/views`: the rendered prompt (segments, tokens, and a check against a real
+ * Ollama's own render), the reconstructed raw model output, and how the prompt extends the previous
+ * one of the trace. Derived on request; the expensive parts (verification) are cached per exchange.
+ */
+import type { Dialect } from "@hopscope/shared/dialects/dialect";
+import { errorMessageOf } from "@hopscope/shared/dialects/dialect-error";
+import { isRecord, tryParseJson } from "@hopscope/shared/trace/json-text";
+import { verifyAgainstOllama } from "@hopscope/shared/prompt/verify";
+import { DEFAULT_OLLAMA_VERSION } from "@hopscope/shared/prompt/render";
+import { type DebugRenderRoute, debugRenderRoute } from "@hopscope/shared/dialects/debug-render";
+import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
+import type { Exchange } from "@hopscope/shared/trace/schemas";
+import type { ExchangeViews } from "@hopscope/shared/trace/views";
+import type { TraceStore } from "../trace-store";
+import { familyComparisons } from "./family-comparison";
+import { PromptSources } from "./prompt-source";
+import { recordedVersion, type ModelUpstreamProbe } from "./upstream-info";
+import type { Logger } from "../../logger";
+import {
+  nativeChatOf,
+  nativeRequestOf,
+  rawOutputOf,
+  renderExchange,
+  requestJsonOf,
+  viewDialect,
+} from "./dialect-request";
+
+export interface ViewsDeps {
+  store: TraceStore;
+  probe: ModelUpstreamProbe;
+  modelUpstream: string;
+  logger: Logger;
+}
+
+type Verified = NonNullable<NonNullable<ExchangeViews["prompt"]>["verified"]>;
+
+/** Verification asks the real Ollama to render; remember answers (bounded) so a re-open is instant. */
+const MAX_VERIFIED = 200;
+
+/** A request Ollama refuses before rendering: no prompt, and why. */
+function refusedViews(outcome: { status: number; message: string }): ExchangeViews {
+  return {
+    refused: { status: outcome.status, message: outcome.message },
+    notes: [
+      `Ollama refuses this request before rendering anything (${outcome.status}: ${outcome.message}), so there is no prompt: the model never saw it. The response shows the same error.`,
+    ],
+  };
+}
+
+export class ExchangeViewBuilder {
+  private readonly verified = new Map<number, Verified>();
+  private readonly sources: PromptSources;
+
+  constructor(private readonly deps: ViewsDeps) {
+    this.sources = new PromptSources(deps.modelUpstream, deps.logger);
+  }
+
+  async build(ex: Exchange): Promise<ExchangeViews> {
+    const d = viewDialect(ex);
+    // Chats in every dialect, and the two generate endpoints (classified model.other).
+    if (!d || (ex.classification.kind !== "model.chat" && d !== "ollama-generate" && d !== "openai-completions"))
+      return {};
+    const notes: string[] = [];
+    const info = await this.deps.probe.get();
+    // The version the exchange was answered as (the stand-in says so), else the upstream's now.
+    const version = recordedVersion(ex) ?? info.version;
+    const model = modelOf(ex);
+    // The model's own template from the upstream's /api/show, or the server's own render for a built-in renderer.
+    // Where the server renders this request on request: the client's own request where its endpoint answers that.
+    const route = debugRenderRoute(d, version ?? DEFAULT_OLLAMA_VERSION);
+    const client = requestJsonOf(ex);
+    const ask =
+      route.sent === "client" && isRecord(client)
+        ? { endpoint: route.endpoint, body: client }
+        : { endpoint: route.endpoint };
+    const plan = await this.sources.plan(ex.id, model === null ? {} : { ...nativeOrBody(ex, d, version), model }, ask);
+    const opts = { ...(version ? { ollamaVersion: version } : {}), ...(plan.kind === "engine" ? plan.opts : {}) };
+    const views: ExchangeViews = {};
+    notes.push(...plan.notes);
+    const outcome = this.renderOrNote(ex, d, opts, notes);
+    if (outcome?.kind === "unreadable") return { notes: [outcome.note] };
+    if (outcome?.kind === "refused") return refusedViews(outcome);
+    const vocabulary = plan.vocabulary;
+    const tokens = await this.tokenCounter(version, vocabulary, notes);
+    if (plan.kind === "server" && plan.text !== null) {
+      // The server's own text: no segments (no engine ran), and nothing to verify it against.
+      const text = plan.text;
+      views.prompt = {
+        text,
+        segments: [],
+        ollamaVersion: version ?? "unknown",
+        toolFormat: "json",
+        notes: [],
+        tokens: tokens(text),
+        verified: null,
+        source: plan.source,
+      };
+    } else if (plan.kind === "engine" && outcome?.kind === "rendered") {
+      const { converted, ...rendered } = outcome.render;
+      void converted;
+      const native = nativeChatOf(ex, d, opts);
+      views.prompt = {
+        ...rendered,
+        tokens: tokens(rendered.text),
+        verified: await this.verify(ex, d, route, opts, info.simulated, notes),
+        verifyRoute: route,
+        ...(outcome.conversion ? { conversion: outcome.conversion } : {}),
+        source: plan.source,
+      };
+      const comparisons = native ? await familyComparisons(native, rendered, plan.opts, vocabulary) : [];
+      if (comparisons.length > 0) views.prompt.comparisons = comparisons;
+      const diff = await this.diffOrNote(ex, rendered.text, opts, notes);
+      if (diff) views.diff = diff;
+    }
+    if (views.prompt && ex.status !== null && ex.status >= 400) {
+      const said = ex.responseBody?.encoding === "utf8" ? errorMessageOf(tryParseJson(ex.responseBody.data)) : null;
+      notes.push(
+        `The model server answered ${ex.status}${said ? ` (${said})` : ""}: this is the prompt Ollama would have rendered, but the model never saw it.`,
+      );
+    }
+    const raw = rawOutputOf(ex, d);
+    if (raw !== null) views.rawOutput = { text: raw, reconstructed: true, tokens: tokens(raw) };
+    if (notes.length > 0) views.notes = notes;
+    return views;
+  }
+
+  /** The engine's render of the exchange; when it throws, a note saying why there is no prompt. */
+  private renderOrNote(
+    ex: Exchange,
+    d: Dialect,
+    opts: Parameters<typeof renderExchange>[2],
+    notes: string[],
+  ): ReturnType<typeof renderExchange> | null {
+    try {
+      return renderExchange(ex, d, opts);
+    } catch (err) {
+      notes.push(`no rendered prompt: ${(err as Error).message}`);
+      this.deps.logger.error({ err }, "prompt render failed");
+      return null;
+    }
+  }
+
+  /** Counts a text's tokens with the model's tokenizer; without a vocabulary (or when it fails to load), none. */
+  private async tokenCounter(
+    version: string | null | undefined,
+    vocabulary: Parameters<typeof loadQwenTokenizer>[1] | null,
+    notes: string[],
+  ) {
+    const tokenizer = !vocabulary
+      ? null
+      : await loadQwenTokenizer(version ?? undefined, vocabulary).catch((err: unknown) => {
+          notes.push(`no token counts: the tokenizer failed to load (${(err as Error).message})`);
+          this.deps.logger.error({ err }, "tokenizer failed to load");
+          return null;
+        });
+    return (text: string) => {
+      if (!tokenizer) return null;
+      const ids = tokenizer.encode(text);
+      return { count: ids.length, ids, pieces: tokenizer.pieces(ids) };
+    };
+  }
+
+  /**
+   * Asks the real Ollama for its own render: the client's own request at its dialect's endpoint where that
+   * endpoint answers `_debug_render_only` (checking Ollama's conversion too), else the native request.
+   */
+  private async verify(
+    ex: Exchange,
+    d: Dialect,
+    route: DebugRenderRoute,
+    opts: { ollamaVersion?: string },
+    simulated: boolean | null,
+    notes: string[],
+  ): Promise<Verified | null> {
+    // Only a real Ollama can say how it renders; the stand-in renders with our own code.
+    if (simulated !== false) return null;
+    const hit = this.verified.get(ex.id);
+    if (hit) return hit;
+    const native = nativeRequestOf(ex, d, opts);
+    const client = requestJsonOf(ex);
+    if (!native || (route.sent === "client" && !isRecord(client))) return null;
+    try {
+      const target =
+        route.sent === "client"
+          ? { endpoint: route.endpoint, body: client as Record<string, unknown> }
+          : { endpoint: route.endpoint };
+      const result = {
+        ...(await verifyAgainstOllama(this.deps.modelUpstream, native.native, fetch, target)),
+        sent: route.sent,
+      };
+      this.verified.set(ex.id, result);
+      if (this.verified.size > MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value as number);
+      return result;
+    } catch (err) {
+      notes.push(`not verified against ${this.deps.modelUpstream}: ${(err as Error).message}`);
+      this.deps.logger.warn({ err: (err as Error).message }, "prompt verification failed");
+      return null;
+    }
+  }
+
+  private async diffOrNote(
+    ex: Exchange,
+    text: string,
+    opts: { ollamaVersion?: string },
+    notes: string[],
+  ): Promise<ExchangeViews["diff"] | null> {
+    try {
+      return await this.diff(ex, text, opts);
+    } catch (err) {
+      notes.push(`no comparison with the previous prompt: ${(err as Error).message}`);
+      return null;
+    }
+  }
+
+  /** The previous chat of the trace, rendered the same way (in its own dialect), against this prompt. */
+  private async diff(
+    ex: Exchange,
+    text: string,
+    opts: { ollamaVersion?: string },
+  ): Promise<ExchangeViews["diff"] | null> {
+    const prev = await this.deps.store.previousChat(ex.traceId, ex.seq);
+    const d: Dialect | null = prev ? viewDialect(prev) : null;
+    if (!prev || !d) return null;
+    const outcome = renderExchange(prev, d, opts);
+    if (outcome.kind !== "rendered") return null;
+    const prevText = outcome.render.text;
+    let i = 0;
+    while (i < prevText.length && i < text.length && prevText.charCodeAt(i) === text.charCodeAt(i)) i++;
+    return { previousExchangeId: prev.id, commonPrefixLength: i, previousLength: prevText.length };
+  }
+}
+
+/** The model a recorded request names, or null. */
+function modelOf(ex: Exchange): string | null {
+  const body = ex.requestBody?.encoding === "utf8" ? tryParseJson(ex.requestBody.data) : undefined;
+  const model = body && typeof body === "object" ? (body as { model?: unknown }).model : undefined;
+  return typeof model === "string" && model !== "" ? model : null;
+}
+
+/** The native body Ollama makes of the request (chat or generate: what a native `_debug_render_only` is asked with), or the body. */
+function nativeOrBody(ex: Exchange, d: Dialect, version: string | null): Record<string, unknown> {
+  const native = nativeRequestOf(ex, d, version ? { ollamaVersion: version } : {})?.native;
+  if (native) return native;
+  const body = ex.requestBody?.encoding === "utf8" ? tryParseJson(ex.requestBody.data) : undefined;
+  return body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}

@@ -1,0 +1,140 @@
+/**
+ * One exchange as the recording thread assembles it from the tap's events: redacted headers and URL,
+ * the bodies' kept bytes (chunks as they arrived, joined only when the exchange ends), chunk times, and
+ * the trace the recorder put it in. Data only: the Recorder decides what it means.
+ */
+import type { Chunk, Classification, Exchange, ExchangeState, ExchangeSummary } from "@hopscope/shared/trace/schemas";
+import type { GroupedBy } from "@hopscope/shared/trace/group";
+import { classifyExchange, type ClassifyInput } from "@hopscope/shared/trace/classify";
+import { headerValue, tryParseJson } from "@hopscope/shared/trace/json-text";
+import { BodyCollector, textOf, toBody, toStoredBody, type StoredBody } from "../link/stored-body";
+import { redactUrl } from "@hopscope/shared/trace/redact";
+import { fromHeaderBlock, redactHeaderBlock } from "@hopscope/shared/trace/header-block";
+import type { TapEvent } from "../link/protocol";
+
+type Begin = Extract<TapEvent, { k: "begin" }>;
+
+export class ExchangeDraft {
+  /** Redacted, as a header block (shared/trace/header-block.ts): stored as such, split only for the API. */
+  readonly requestHeaders: string;
+  readonly url: string;
+  traceId: string | null = null;
+  seq = 0;
+  groupedBy: GroupedBy = "single";
+  status: number | null = null;
+  state: ExchangeState = "pending";
+  error: string | null = null;
+  requestEnd: number | null = null;
+  firstByte: number | null = null;
+  end: number | null = null;
+  responseHeaders = "";
+  readonly chunks: Chunk[] = [];
+  /** The request body as stored, once the request is complete (or cut off). */
+  request: StoredBody | null = null;
+  requestSize = 0;
+  requestDone = false;
+  private readonly response: BodyCollector;
+  private json: unknown = NOT_PARSED;
+  private requestOnly: Classification | null = null;
+
+  constructor(
+    readonly begin: Begin,
+    /** The exchange id the recorder gave it. */
+    readonly id: number,
+    maxBodyBytes: number,
+  ) {
+    this.requestHeaders = redactHeaderBlock(begin.headers);
+    this.url = redactUrl(begin.url);
+    this.response = new BodyCollector(maxBodyBytes);
+  }
+
+  setRequest(parts: Buffer[], size: number, at: number | null): void {
+    this.requestDone = true;
+    this.requestEnd = at;
+    this.requestSize = size;
+    if (size === 0) return;
+    const bytes = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+    this.request = toStoredBody(bytes, size, headerValue(this.begin.headers, "content-type") ?? null);
+  }
+
+  addChunk(t: number, size: number, kept: Buffer | null): Chunk {
+    // Same sum as the stored start + chunk t, so the two agree to the last bit.
+    if (this.firstByte === null) this.firstByte = this.begin.start + t;
+    const chunk: Chunk = { index: this.chunks.length, t, offset: this.response.size, size };
+    this.chunks.push(chunk);
+    this.response.add(kept ?? EMPTY, size);
+    return chunk;
+  }
+
+  /** The complete request body parsed as JSON (undefined when it is not JSON); parsed once. */
+  requestJson(): unknown {
+    if (this.json === NOT_PARSED) this.json = tryParseJson(textOf(this.request));
+    return this.json;
+  }
+
+  /** Classified from the request alone (what `exchange.started` says: "chat, 5 messages, 5 tools"). */
+  requestClassification(): Classification {
+    this.requestOnly ??= this.classify(null, null);
+    return this.requestOnly;
+  }
+
+  responseBody(): StoredBody | null {
+    return this.status !== null && (this.response.size > 0 || this.chunks.length > 0)
+      ? this.response.finish(headerValue(this.responseHeaders, "content-type") ?? null)
+      : null;
+  }
+
+  classify(status: number | null, responseBody: StoredBody | null): Classification {
+    const { tap, method, url } = this.begin;
+    const input: ClassifyInput = {
+      tap,
+      method,
+      url,
+      status,
+      requestText: textOf(this.request),
+      responseText: textOf(responseBody),
+      responseHeaders: status === null ? "" : this.responseHeaders,
+    };
+    // Parsed once for grouping and every classification of the exchange (set, not spread: twice per exchange).
+    if (this.requestDone) input.requestJson = this.requestJson();
+    return classifyExchange(input);
+  }
+
+  summary(classification: Classification): ExchangeSummary {
+    const { tap, method, upstream, start } = this.begin;
+    return {
+      id: this.id,
+      traceId: this.traceId ?? "",
+      seq: this.seq,
+      tap,
+      method,
+      url: this.url,
+      upstream,
+      status: this.status,
+      state: this.state,
+      error: this.error,
+      timings: { start, requestEnd: this.requestEnd, firstByte: this.firstByte, end: this.end },
+      requestSize: this.requestSize,
+      responseSize: this.response.size,
+      chunkCount: this.chunks.length,
+      classification,
+    };
+  }
+
+  /** The exchange so far, with what of its bodies has arrived (the API, while it is in flight). */
+  snapshot(classification: Classification): Exchange {
+    const response =
+      this.status !== null ? this.response.finish(headerValue(this.responseHeaders, "content-type") ?? null) : null;
+    return {
+      ...this.summary(classification),
+      requestHeaders: fromHeaderBlock(this.requestHeaders),
+      requestBody: this.request ? toBody(this.request) : null,
+      responseHeaders: fromHeaderBlock(this.responseHeaders),
+      responseBody: response ? toBody(response) : null,
+      chunks: [...this.chunks],
+    };
+  }
+}
+
+const NOT_PARSED = Symbol("not parsed");
+const EMPTY = Buffer.alloc(0);
