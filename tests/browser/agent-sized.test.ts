@@ -16,7 +16,7 @@ import {
 import { browserSuite } from "./support/suite";
 
 describe("what the model saw, at an agent's size", () => {
-  const suite = browserSuite({}, "dark");
+  const suite = browserSuite({ colorScheme: "dark" });
 
   /** Sends the agent's request through the model tap and opens its trace at the request hop. */
   async function openAgent(r: AgentRequest): Promise<void> {

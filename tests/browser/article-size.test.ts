@@ -26,7 +26,10 @@ const overlaps = (a: DOMRect | null, b: DOMRect | null) =>
 
 describe("the article's question, at its size", () => {
   // The stand-in at the pace `npm start` gives it (30 tokens/s): the answer streams for well under a second.
-  const suite = browserSuite({ stream: true, simTokensPerSecond: 30, lesson: "write-instead-of-append" }, "dark");
+  const suite = browserSuite({
+    stack: { stream: true, simTokensPerSecond: 30, lesson: "write-instead-of-append" },
+    colorScheme: "dark",
+  });
 
   it(
     "following live shows the answer while it streams; the badges keep apart; hop 6's new result is in view",
