@@ -129,8 +129,7 @@ function TraceSummary() {
     <div class={s.summaryRow}>
       <p class={s.summary} data-testid="trace-summary">
         {last} hops · {http} HTTP exchange{http === 1 ? "" : "s"}
-        {stdio > 0 ? ` · ${stdio} stdio message${stdio === 1 ? "" : "s"}` : ""} · the model was in {modelCalls} of
-        them
+        {stdio > 0 ? ` · ${stdio} stdio message${stdio === 1 ? "" : "s"}` : ""} · the model was in {modelCalls} of them
         {grouping ? <span data-testid="trace-grouping"> · {grouping}</span> : null}
         {trace.loadState.value === "waiting" ? " · recording…" : ""}
       </p>
