@@ -25,9 +25,16 @@ export class ShownExchanges {
   /** The shown trace `id` belongs to, or null when a viewer may not read it. */
   async traceOf(id: number): Promise<string | null> {
     const known = this.find(id);
-    if (known !== null || Date.now() - this.refreshedAt < (this.deps.refreshMs ?? 100)) return known;
-    this.refreshing ??= this.refresh().finally(() => (this.refreshing = null));
-    await this.refreshing;
+    if (known !== null) return known;
+    // A trace shown since the last read is read at once; the ones known again only every `refreshMs`.
+    const unread = this.deps.session.shownTraceIds().some((t) => !this.byTrace.has(t));
+    if (!unread && Date.now() - this.refreshedAt < (this.deps.refreshMs ?? 100)) return null;
+    // A read under way may have begun before the newest trace was shown: then one more.
+    for (let pass = 0; pass < 2; pass++) {
+      this.refreshing ??= this.refresh().finally(() => (this.refreshing = null));
+      await this.refreshing;
+      if (this.deps.session.shownTraceIds().every((t) => this.byTrace.has(t))) break;
+    }
     return this.find(id);
   }
 
