@@ -271,6 +271,7 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
       await audience?.listener.close();
       liveFeed.close();
       await listening.close();
+      await views.close();
       // The taps close first; the exchanges they cut off reach the recording thread before it closes.
       await shutdown();
     },

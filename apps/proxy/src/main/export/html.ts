@@ -23,7 +23,6 @@ import {
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
 import { escapeHtml } from "../static";
 import { redactedExchange, redactedSummary } from "./redacted-exchange";
-import { promptTokenCounts } from "./token-counts";
 import { traceSlug, type ExportedFile } from "./trace-file";
 
 /**
@@ -37,6 +36,8 @@ export interface HtmlExportDeps {
   webDist: string;
   /** The recorder's derived views of one exchange (ExchangeViewBuilder.build). */
   views(exchange: Exchange): Promise<ExchangeViews>;
+  /** The token counts a prompt's budget asks for (ExchangeViewBuilder.budgetCounts), off the main thread. */
+  tokenCounts(prompt: NonNullable<ExchangeViews["prompt"]>): Promise<[number, number, number][]>;
 }
 
 function megabytes(bytes: number): string {
@@ -76,7 +77,10 @@ function redacted(bundle: TraceBundle): TraceBundle {
 }
 
 /** The document the page embeds: the bundle (redacted) and, for every model chat, its derived views. */
-export async function sharedTrace(stored: TraceBundle, deps: Pick<HtmlExportDeps, "views">): Promise<SharedTrace> {
+export async function sharedTrace(
+  stored: TraceBundle,
+  deps: Pick<HtmlExportDeps, "views" | "tokenCounts">,
+): Promise<SharedTrace> {
   const bundle = redacted(stored);
   const views: Record<string, ExchangeViews> = {};
   const tokenCounts: Record<string, [number, number, number][]> = {};
@@ -84,7 +88,7 @@ export async function sharedTrace(stored: TraceBundle, deps: Pick<HtmlExportDeps
     if (x.classification.kind !== "model.chat") continue;
     const v = await deps.views(x);
     views[String(x.id)] = v;
-    if (v.prompt?.tokens) tokenCounts[String(x.id)] = await promptTokenCounts(v);
+    if (v.prompt?.tokens) tokenCounts[String(x.id)] = await deps.tokenCounts(v.prompt);
   }
   return SharedTraceSchema.parse({ format: SHARED_TRACE_FORMAT, bundle, views, tokenCounts });
 }

@@ -76,7 +76,11 @@ export function tracesRoutes(deps: TracesDeps) {
       const bundle = await bundleOf(c.req.param("id"));
       const file = format.success
         ? exportTrace(bundle, format.data)
-        : await exportHtml(bundle, { webDist: deps.webDist, views: (x) => deps.views.build(x) });
+        : await exportHtml(bundle, {
+            webDist: deps.webDist,
+            views: (x) => deps.views.build(x),
+            tokenCounts: (p) => deps.views.budgetCounts(p),
+          });
       return c.body(file.body, 200, {
         "Content-Type": file.contentType,
         "Content-Disposition": `attachment; filename="${file.fileName}"`,

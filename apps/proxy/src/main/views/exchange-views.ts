@@ -9,14 +9,16 @@ import { isRecord, tryParseJson } from "@hopscope/shared/trace/json-text";
 import { verifyAgainstOllama } from "@hopscope/shared/prompt/verify";
 import { DEFAULT_OLLAMA_VERSION } from "@hopscope/shared/prompt/render";
 import { type DebugRenderRoute, debugRenderRoute } from "@hopscope/shared/dialects/debug-render";
-import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
+import type { QwenVocabulary } from "@hopscope/shared/tokens/qwen";
+import type { TokenizerChoice } from "../tokens/protocol";
 import type { TraceStore } from "../trace-store";
 import { familyComparisons } from "./family-comparison";
 import { PromptSources } from "./prompt-source";
 import { recordedVersion, type ModelUpstreamProbe } from "./upstream-info";
 import type { Logger } from "../../logger";
+import { TokenThread, tooLargeToTokenise } from "../tokens/token-thread-client";
 import {
   nativeChatOf,
   nativeRequestOf,
@@ -41,9 +43,21 @@ const MAX_VERIFIED = 200;
 export class ExchangeViewBuilder {
   private readonly verified = new Map<number, Verified>();
   private readonly sources: PromptSources;
+  /** Tokenising takes seconds per megabyte: it runs on its own thread, never on the API's. */
+  private readonly tokenThread = new TokenThread();
 
   constructor(private readonly deps: ViewsDeps) {
     this.sources = new PromptSources(deps.modelUpstream, deps.logger);
+  }
+
+  /** The token counts a shared page's budget asks for, counted on the tokenizer thread. */
+  budgetCounts(prompt: NonNullable<ExchangeViews["prompt"]>): Promise<[number, number, number][]> {
+    return this.tokenThread.budgetCounts(prompt);
+  }
+
+  /** Stops the tokenizer thread. */
+  close(): Promise<void> {
+    return this.tokenThread.close();
   }
 
   async build(ex: Exchange): Promise<ExchangeViews> {
@@ -85,18 +99,21 @@ export class ExchangeViewBuilder {
       };
     }
     const vocabulary = plan.vocabulary;
-    const tokenizer = !vocabulary
-      ? null
-      : await loadQwenTokenizer(version ?? undefined, vocabulary).catch((err: unknown) => {
-          notes.push(`no token counts: the tokenizer failed to load (${(err as Error).message})`);
-          this.deps.logger.error({ err }, "tokenizer failed to load");
-          return null;
-        });
-    const tokens = (text: string) => {
-      if (!tokenizer) return null;
-      const ids = tokenizer.encode(text);
-      return { count: ids.length, ids, pieces: tokenizer.pieces(ids) };
+    const choice = (vocabulary: QwenVocabulary) => ({ vocabulary, ...(version ? { ollamaVersion: version } : {}) });
+    const failed = (err: unknown) => {
+      notes.push(`no token counts: the tokenizer failed (${(err as Error).message})`);
+      this.deps.logger.error({ err }, "tokenizer failed");
+      return null;
     };
+    const tokens = async (text: string) => {
+      if (!vocabulary) return null;
+      const refused = tooLargeToTokenise(text);
+      if (!refused) return this.tokenThread.tokens(text, choice(vocabulary)).catch(failed);
+      notes.push(refused);
+      return null;
+    };
+    const countTokens = async (text: string, c: TokenizerChoice) =>
+      tooLargeToTokenise(text) ? null : this.tokenThread.count(text, c).catch(() => null);
     if (plan.kind === "server" && plan.text !== null) {
       // The server's own text: no segments (no engine ran), and nothing to verify it against.
       const text = plan.text;
@@ -106,7 +123,7 @@ export class ExchangeViewBuilder {
         ollamaVersion: version ?? "unknown",
         toolFormat: "json",
         notes: [],
-        tokens: tokens(text),
+        tokens: await tokens(text),
         verified: null,
         source: plan.source,
       };
@@ -116,13 +133,13 @@ export class ExchangeViewBuilder {
       const native = nativeChatOf(ex, d, opts);
       views.prompt = {
         ...rendered,
-        tokens: tokens(rendered.text),
+        tokens: await tokens(rendered.text),
         verified: await this.verify(ex, d, route, opts, info.simulated, notes),
         verifyRoute: route,
         ...(outcome.conversion ? { conversion: outcome.conversion } : {}),
         source: plan.source,
       };
-      const comparisons = native ? await familyComparisons(native, rendered, plan.opts, vocabulary) : [];
+      const comparisons = native ? await familyComparisons(native, rendered, plan.opts, vocabulary, countTokens) : [];
       if (comparisons.length > 0) views.prompt.comparisons = comparisons;
       const diff = await this.diffOrNote(ex, rendered.text, opts, notes);
       if (diff) views.diff = diff;
@@ -134,7 +151,7 @@ export class ExchangeViewBuilder {
       );
     }
     const raw = rawOutputOf(ex, d);
-    if (raw !== null) views.rawOutput = { text: raw, reconstructed: true, tokens: tokens(raw) };
+    if (raw !== null) views.rawOutput = { text: raw, reconstructed: true, tokens: await tokens(raw) };
     if (notes.length > 0) views.notes = notes;
     return views;
   }
