@@ -52,6 +52,29 @@ export default tseslint.config(
       ],
     },
   },
+  // The recorder's folders are its threads (docs/recorder.md): each imports link/ (the wire between them) and
+  // never another thread's folder, so no folder pair imports both ways. server.ts and app.ts at the top
+  // compose them. The stdio ingest, on the main thread, names and bounds its traces by the recording
+  // thread's own rules (recording/trace-title.ts, recording/recent-map.ts): those two it may read.
+  ...Object.entries({
+    tap: ["recording", "main"],
+    recording: ["tap", "main"],
+    link: ["tap", "recording", "main"],
+    main: ["tap", "recording"],
+  }).map(([folder, others]) => ({
+    files: [`apps/proxy/src/${folder}/**`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: others.map((other) => ({
+            regex: `^(\\.\\./)+${other}/${other === "recording" ? "(?!trace-title$|recent-map$)" : ""}`,
+            message: `apps/proxy/src/${folder}/ runs on its own thread: reach ${other}/ through link/ (see docs/recorder.md)`,
+          })),
+        },
+      ],
+    },
+  })),
   {
     // The SQLite worker is plain JavaScript run by Node.
     files: ["**/*.mjs"],

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { BenchResults, Section } from "./report";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 const FILE = join(import.meta.dirname, "results.json");
 
@@ -28,7 +29,7 @@ export function readPrevious(): BenchResults | null {
   const parsed = PreviousSchema.safeParse(JSON.parse(readFileSync(FILE, "utf8")));
   if (!parsed.success) {
     process.stderr.write(
-      `bench: ${FILE} is not in the current format (${parsed.error.issues[0]?.message}); earlier sections are not carried over\n`,
+      `bench: ${FILE} is not in the current format (${formatZodIssues(parsed.error, { whole: "file", max: 1 })}); earlier sections are not carried over\n`,
     );
     return null;
   }
@@ -57,6 +58,10 @@ export function carryOver(current: BenchResults, previous: BenchResults | null):
   if (!current.sectionsAt.ui && previous.ui) {
     out.ui = previous.ui;
     out.sectionsAt.ui = at("ui");
+  }
+  if (!current.sectionsAt.start && previous.start) {
+    out.start = previous.start;
+    out.sectionsAt.start = at("start");
   }
   if (!current.sectionsAt.soak && previous.soak) {
     out.soak = previous.soak;

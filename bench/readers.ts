@@ -3,8 +3,8 @@
  * stored; the upstream streams 40 NDJSON lines 25 ms apart through the model tap, once with nobody reading
  * the API and once with 50 concurrent clients reading it in a loop (GET /api/traces, then one trace).
  * Reported: the largest gap between lines as received, each way, alternated over `rounds` (median of each),
- * and as a baseline the same readers while the stream goes through the plain Node pass-through.
- * Issue 15 measured this on the recorder whose reads blocked the event loop: 32–58 ms idle, 84–196 ms read.
+ * and as a baseline the same readers while the stream goes through the plain Node pass-through. A read
+ * that blocks the recorder's event loop shows as gaps well above the upstream's interval while read.
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -99,7 +99,7 @@ export function readersSection(b: ReadersBench | null | undefined): string[] {
   return [
     "## A stream while the API is read",
     "",
-    `The upstream streams ${b.lines} lines ${b.intervalMs} ms apart through hopscope's model tap; the largest gap between lines as received, with nobody reading the API and with ${b.readers} concurrent clients reading it in a loop (\`GET /api/traces\`, then one trace; ${b.reads} reads answered), ${b.rounds} alternating rounds: idle ${b.idleMaxGapMs.map(f).join(", ")} ms (median ${f(idle)}), while read ${b.readMaxGapMs.map(f).join(", ")} ms (median ${f(read)}); baseline, the same readers on the recorder while the stream goes through the plain Node pass-through (no API; what the load alone does to a stream on this box): ${(b.baselineMaxGapMs ?? []).map(f).join(", ")} ms (median ${f(base)}). A gap is at least the upstream's ${b.intervalMs} ms; issue 15 measured 32–58 ms idle and 84–196 ms while read on the recorder whose reads blocked forwarding.`,
+    `The upstream streams ${b.lines} lines ${b.intervalMs} ms apart through hopscope's model tap; the largest gap between lines as received, with nobody reading the API and with ${b.readers} concurrent clients reading it in a loop (\`GET /api/traces\`, then one trace; ${b.reads} reads answered), ${b.rounds} alternating rounds: idle ${b.idleMaxGapMs.map(f).join(", ")} ms (median ${f(idle)}), while read ${b.readMaxGapMs.map(f).join(", ")} ms (median ${f(read)}); baseline, the same readers on the recorder while the stream goes through the plain Node pass-through (no API; what the load alone does to a stream on this box): ${(b.baselineMaxGapMs ?? []).map(f).join(", ")} ms (median ${f(base)}). A gap is at least the upstream's ${b.intervalMs} ms.`,
     "",
   ];
 }

@@ -5,6 +5,8 @@ import { writeFileSync } from "node:fs";
 import { cpus, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { readersSection, type ReadersBench } from "./readers";
+import { startSection } from "./start-report";
+import type { StartBench } from "./start";
 import { targets } from "./targets";
 
 export interface ContenderSummary {
@@ -146,7 +148,7 @@ export interface ProfileBench {
   recording?: { topSelf: { name: string; percent: number }[]; steps: ProfileStep[]; sqlitePercent?: number };
 }
 
-export type Section = "proxies" | "prompt" | "ui" | "soak";
+export type Section = "proxies" | "prompt" | "ui" | "soak" | "start";
 
 export interface BenchResults {
   startedAt: string;
@@ -167,6 +169,8 @@ export interface BenchResults {
   bigPrompt?: BigPromptBench | null;
   /** A stream's largest inter-line gap with and without concurrent API readers (measured with the proxies). */
   readers?: ReadersBench | null;
+  /** `npm start` and `hopscope wrap` against their floors (bench/start.ts). */
+  start?: StartBench | null;
 }
 
 function version(cmd: string, args: string[]): string {
@@ -228,6 +232,7 @@ export function writeResults(r: BenchResults): string[] {
     ...promptSection(r.prompt),
     ...bigPromptSection(r.bigPrompt ?? null),
     ...uiSection(r.ui),
+    ...startSection(r.start),
     ...soakSection(r.soak),
     ...HOW_TO_RUN,
   ].join("\n");
@@ -328,6 +333,7 @@ const HOW_TO_RUN = [
   "npm run bench -- --rounds 5 --seconds 6                  # more rounds, longer load runs",
   "npm run bench -- --only direct,node,hopscope             # a subset of contenders (name prefixes)",
   "npm run bench -- --no-proxies --no-ui                    # the prompt engine only",
+  "npm run bench -- --no-proxies --no-prompt --no-ui        # the start times only (npm start, hopscope wrap)",
   "npm run bench -- --soak --soak-minutes 10                # add the soak (not in the default run)",
   "```",
   "",

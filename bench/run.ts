@@ -8,7 +8,7 @@
  *        --no-profile (skip the CPU profile of the recorder taken after the proxies)
  *        --no-readers (skip the stream-while-the-API-is-read measurement)
  *        --fresh (drop sections of earlier runs instead of carrying them over)
- *        --no-proxies  --no-prompt  --no-ui  --no-big-prompt
+ *        --no-proxies  --no-prompt  --no-ui  --no-start  --no-big-prompt
  */
 import { ALL, type Contender } from "./contenders/index";
 import { CHAT_BODY, MCP_BODY, load, median, stream, type LoadResult, type StreamResult } from "./measure";
@@ -23,6 +23,7 @@ import { loadavg } from "node:os";
 import { carryOver, readPrevious } from "./previous";
 import { cleanupProfile, profileRecorder } from "./profile";
 import { runReadersBench } from "./readers";
+import { runStartBench } from "./start";
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -145,6 +146,7 @@ async function main() {
     ui: null,
     soak: null,
     readers: null,
+    start: null,
   };
   if (!has("no-proxies")) {
     results.sectionsAt.proxies = startedAt;
@@ -199,6 +201,10 @@ async function main() {
   if (!has("no-ui")) {
     results.sectionsAt.ui = startedAt;
     results.ui = await runUiBench(log);
+  }
+  if (!has("no-start")) {
+    results.sectionsAt.start = startedAt;
+    results.start = await runStartBench(log, rounds);
   }
   if (has("soak")) {
     results.sectionsAt.soak = startedAt;

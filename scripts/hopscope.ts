@@ -1,5 +1,8 @@
+#!/usr/bin/env node
 /**
- * The `hopscope` command line: `npm run -s hopscope -- <command> [args]`.
+ * The `hopscope` command line: `npm run -s hopscope -- <command> [args]` from the sources, or as built
+ * (`npm start` and `npm run build` bundle it into dist/hopscope.js, the package's `hopscope` bin) with
+ * `node <checkout>/dist/hopscope.js <command> [args]` from any directory.
  * Each command lives in scripts/cli/<command>.ts and exports `run(args: string[]): Promise<number>`
  * (the exit code). Commands talk to the running apps over HTTP or use shared/'s pure functions; they
  * never import an app.

@@ -21,7 +21,7 @@ import type { Trace } from "@hopscope/shared/trace/schemas";
 import { AgentResponseSchema, type AgentDialect } from "@hopscope/shared/agent/schemas";
 import { DEFAULT_OLLAMA_VERSION, atLeast } from "@hopscope/shared/prompt/version";
 import { formatHopLine } from "./launcher/hop-line";
-import { defaultConfig as simDefaults } from "../apps/model-sim/src/config";
+import { defaultConfig as simDefaults } from "../apps/model-sim/src/sim/config";
 import { startRecorderStack, type RecorderStack, type RecorderStackOptions } from "../tests/support/recorder-stack";
 import { recordMcpSession, type McpClientKind } from "./record-mcp-session";
 

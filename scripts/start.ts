@@ -3,7 +3,10 @@
  * (UI, API and its three taps) and a model server — a real Ollama when one answers with the model pulled,
  * otherwise the stand-in — wired so that every hop goes through a tap and is recorded. Prints one line per
  * service and the URL to open, then one line per hop as it is recorded (`--quiet` turns that off).
- * `--dev` (npm run dev) reloads the apps on change and serves the UI through Vite's dev server.
+ * The apps run as built (scripts/build/programs.ts), and so does this launcher (scripts/launch.mjs runs
+ * dist/start.js); what is older than its sources is built first.
+ * `--dev` (npm run dev) runs the apps' sources through tsx, reloads them on change and serves the UI through
+ * Vite's dev server.
  * `--audience [--audience-host ADDR]` also opens the read-only audience view for a room (scripts/launcher/audience.ts).
  */
 import { spawn } from "node:child_process";
@@ -13,6 +16,7 @@ import { busyPorts } from "./launcher/ports";
 import { chooseModel, type ModelChoice } from "./launcher/ollama-detect";
 import { startService, stopAll, waitReady, type RunningService, type ServiceSpec } from "./launcher/services";
 import { ensureUiBuilt } from "./launcher/build-ui";
+import { ensureBuilt } from "./build/programs";
 import { followHops } from "./launcher/hop-log";
 import { audienceHost, printAudience } from "./launcher/audience";
 
@@ -127,7 +131,11 @@ async function main(): Promise<number> {
     for (const p of problems) process.stderr.write(`hopscope: ${p}\n`);
     return 1;
   }
-  if (!dev) ensureUiBuilt(root, say);
+  if (!dev) {
+    // The apps and the CLI are bundled ahead (and only when their sources changed), so each starts as plain node.
+    await ensureBuilt(undefined, { root, log: (line) => say(line) });
+    ensureUiBuilt(root, say);
+  }
 
   say("hopscope is starting:");
   const running: RunningService[] = [];
@@ -197,13 +205,28 @@ async function main(): Promise<number> {
   });
 }
 
-main().then(
-  // main() only settles when it did not start (busy ports: 1); once running, stop() exits the process.
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`hopscope: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  },
-);
+/**
+ * Run as built (dist/start.js) while the sources are newer: build, and let the new build run this start, so
+ * a start always runs the current launcher. Returns true when it handed over.
+ */
+async function handedOver(): Promise<boolean> {
+  if (dev || !import.meta.url.endsWith(".js")) return false;
+  if ((await ensureBuilt(["scripts"], { root, log: say })).length === 0) return false;
+  await import(`${import.meta.url}?built=${Date.now()}`);
+  return true;
+}
+
+if (!(await handedOver())) void run();
+
+function run(): Promise<void> {
+  return main().then(
+    // main() only settles when it did not start (busy ports: 1); once running, stop() exits the process.
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`hopscope: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

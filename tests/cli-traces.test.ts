@@ -1,6 +1,6 @@
 /**
  * `hopscope import` and `hopscope traces` count a trace as the UI does: its HTTP exchanges (the article's
- * trace is 8 hops and 5 exchanges; the CLI used to call the 5 "hops"), and an error count in singular or
+ * trace is 8 hops and 5 exchanges, and the CLI says 5 exchanges, not 5 "hops"), and an error count in singular or
  * plural. Run as a user runs them, against a real recorder on port 0.
  */
 import { exchangesText, plural } from "../scripts/cli/counts";

@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "..");
+const rootScripts = () =>
+  (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
 
 function composeConfig(...args: string[]): string {
   return execFileSync("docker-compose", ["-f", join(root, "docker-compose.yml"), ...args, "config"], {
@@ -53,6 +55,16 @@ describe("docker-compose.yml", () => {
     for (const app of apps) expect(dockerfile).toContain(`COPY apps/${app}/package.json`);
     for (const pkg of ["shared", "nodekit"]) expect(dockerfile).toContain(`COPY ${pkg}/package.json`);
     expect(existsSync(join(root, "package-lock.json"))).toBe(true);
+  });
+
+  it("runs each service as built: plain node on the bundle the Dockerfile's npm run build writes", () => {
+    const resolved = composeConfig("--profile", "sim");
+    expect(readFileSync(join(root, "Dockerfile"), "utf8")).toMatch(/RUN npm run build\n/);
+    expect(rootScripts().build).toBeDefined();
+    for (const service of ["mcp-server", "proxy", "host", "model-sim"]) {
+      const block = resolved.split(/\n  (?=\S)/).find((b) => b.startsWith(`${service}:`)) ?? "";
+      expect(block, service).toMatch(new RegExp(`command:\\s*\\n\\s+- node\\n\\s+- apps/${service}/dist/main\\.js\\n`));
+    }
   });
 
   it("lets each service accept the service names the others reach it by (ALLOWED_HOSTS), and only those", () => {

@@ -209,7 +209,7 @@ describe("lessons (AGENT_LESSON → x-hopscope-lesson)", () => {
 
   it("unknown-tool: the host offers a stale tool, the MCP server answers a protocol error, the model retries", async () => {
     // The lesson makes the host play a stale host: it offers add_note, which the MCP server no longer has
-    // (apps/host/src/stale-tools.ts). The model picks it; the real server answers -32602 Unknown tool.
+    // (apps/host/src/agent/stale-tools.ts). The model picks it; the real server answers -32602 Unknown tool.
     const stack = await startStack({ lesson: "unknown-tool" });
     try {
       const r = ok(await stack.ask("Add buy milk to my notes"));

@@ -25,7 +25,7 @@ import { loadConfig as loadProxyConfig } from "../apps/proxy/src/config";
 import { start as startProxy, type RecorderHandle } from "../apps/proxy/src/server";
 import { loadConfig as loadMcpConfig } from "../apps/mcp-server/src/config";
 import { start as startMcp } from "../apps/mcp-server/src/server";
-import { defaultConfig as simDefaults } from "../apps/model-sim/src/config";
+import { defaultConfig as simDefaults } from "../apps/model-sim/src/sim/config";
 import { start as startSim } from "../apps/model-sim/src/server";
 import { loadConfig as loadHostConfig } from "../apps/host/src/config";
 import { start as startHost } from "../apps/host/src/server";

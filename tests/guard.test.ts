@@ -13,7 +13,7 @@ import { loadConfig as loadMcpConfig } from "../apps/mcp-server/src/config";
 import { start as startMcp } from "../apps/mcp-server/src/server";
 import { loadConfig as loadHostConfig } from "../apps/host/src/config";
 import { start as startHost } from "../apps/host/src/server";
-import { loadConfig as loadSimConfig } from "../apps/model-sim/src/config";
+import { loadConfig as loadSimConfig } from "../apps/model-sim/src/sim/config";
 import { start as startSim } from "../apps/model-sim/src/server";
 import { loadConfig as loadRecorderConfig } from "../apps/proxy/src/config";
 import { start as startRecorder } from "../apps/proxy/src/server";

@@ -3,7 +3,7 @@
  * when it died, so a running recorder that could not store a change said nothing): the line formatting,
  * and a real child process whose warning arrives in two reads.
  */
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -55,16 +55,12 @@ describe("startService", () => {
     async () => {
       const root = await mkdtemp(join(tmpdir(), "hopscope-launcher-"));
       roots.push(root);
-      await mkdir(join(root, "node_modules", ".bin"), { recursive: true });
-      await symlink(
-        join(import.meta.dirname, "..", "node_modules", ".bin", "tsx"),
-        join(root, "node_modules", ".bin", "tsx"),
-      );
-      await mkdir(join(root, "apps", "noisy", "src"), { recursive: true });
+      // An app as `npm start` runs it: its built entry, apps/<app>/dist/main.js, under plain node.
+      await mkdir(join(root, "apps", "noisy", "dist"), { recursive: true });
       const warning = JSON.stringify({ level: "warn", app: "noisy", msg: "the disk is full", file: "data/db" });
       const half = Math.floor(warning.length / 2);
       await writeFile(
-        join(root, "apps", "noisy", "src", "main.ts"),
+        join(root, "apps", "noisy", "dist", "main.js"),
         [
           `process.stderr.write(${JSON.stringify(JSON.stringify({ level: "info", msg: "listening" }) + "\n")});`,
           `process.stderr.write(${JSON.stringify(warning.slice(0, half))});`,

@@ -7,6 +7,7 @@
  * - every port of the map table is the launcher's default for the variable it names, and every port in
  *   the text is one of those (or Vite's dev port, which the launcher sets);
  * - every relative link and image exists;
+ * - each "Bring your own agent" recipe says what the launch of tests/agents/ sets (env, flags, config keys);
  * - the ask commands and the saved-trace commands, as written, work against the real stack with the
  *   recorder in the loop (only the port is moved, since the test stack binds free ports).
  */
@@ -18,6 +19,7 @@ import { AgentResponseSchema } from "@hopscope/shared/agent/schemas";
 import { parseTraceBundle } from "@hopscope/shared/trace/bundle";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
 import { LauncherConfigSchema } from "../scripts/launcher/config";
+import { recipeProblems } from "./support/agent-recipes";
 import { startRecorderStack, type RecorderStack } from "./support/recorder-stack";
 
 const root = join(import.meta.dirname, "..");
@@ -225,6 +227,11 @@ describe("README.md, checked against the code", () => {
     );
     expect(elsewhere.length).toBeGreaterThan(5);
     expect(elsewhere.filter((p) => !mapped.has(p) && p !== viteDev)).toEqual([]);
+  });
+
+  it("gives each agent's recipe the variables, flags and config keys its tested launch uses", async () => {
+    expect(await recipeProblems(section("Bring your own agent"))).toEqual([]);
+    expect(section("A guided tour: the eight hops on screen")).toContain("(#bring-your-own-agent)");
   });
 
   it("links only to files that exist", () => {

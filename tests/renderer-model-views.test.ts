@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExchangeSchema } from "@hopscope/shared/trace/schemas";
 import { ExchangeViewsSchema } from "@hopscope/shared/trace/views";
-import { renderBuiltin } from "../apps/model-sim/src/builtin-renderer";
+import { renderBuiltin } from "../apps/model-sim/src/sim/builtin-renderer";
 import { openBrowser, type Browser } from "./browser/support/browser";
 import { buildUi } from "./browser/support/build-ui";
 import { startRecorderStack, type RecorderStack } from "./support/recorder-stack";

@@ -7,6 +7,7 @@
  * default" is what a learner expects.
  */
 import { z } from "zod";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 type EnvObject = z.ZodObject;
 
@@ -28,11 +29,16 @@ export function readConfig<S extends EnvObject | z.ZodPipe<EnvObject, z.ZodType>
 
 /** `invalid <app> configuration:` then `  NAME="value": what is wrong` per issue. */
 export function formatConfigError(app: string, error: z.ZodError, env: Record<string, string | undefined>): string {
-  const lines = error.issues.map((i) => {
-    const name = String(i.path[0] ?? "environment");
-    return `  ${name}=${JSON.stringify(env[name] ?? "")}: ${i.message}`;
+  const lines = formatZodIssues(error, {
+    whole: "environment",
+    separator: "\n",
+    indent: "  ",
+    field: (path) => {
+      const name = String(path[0] ?? "environment");
+      return `${name}=${JSON.stringify(env[name] ?? "")}`;
+    },
   });
-  return `invalid ${app} configuration (see the Configuration table in README.md):\n${lines.join("\n")}`;
+  return `invalid ${app} configuration (see the Configuration table in README.md):\n${lines}`;
 }
 
 export const port = (name: string, fallback: number, min = 0) =>

@@ -25,7 +25,7 @@ describe("readConfig", () => {
   it("is the format every app uses", async () => {
     const { loadConfig: host } = await import("../../apps/host/src/config");
     const { loadConfig: mcp } = await import("../../apps/mcp-server/src/config");
-    const { loadConfig: sim } = await import("../../apps/model-sim/src/config");
+    const { loadConfig: sim } = await import("../../apps/model-sim/src/sim/config");
     const { loadConfig: recorder } = await import("../../apps/proxy/src/config");
     const { loadLauncherConfig } = await import("../../scripts/launcher/config");
     for (const [app, load] of [

@@ -1,6 +1,6 @@
 /** `hopscope export <traceId> [--format hopscope|har|otlp|mermaid|html] [--out FILE]`: a trace as a file (stdout by default). */
 import { writeFileSync } from "node:fs";
-import { callText, guarded } from "./recorder-client";
+import { callText, guarded } from "./api/recorder-client";
 
 const FORMATS = ["hopscope", "har", "otlp", "mermaid", "html"] as const;
 

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { TraceSummarySchema } from "@hopscope/shared/trace/schemas";
 import { exchangesText } from "./counts";
-import { call, guarded } from "./recorder-client";
+import { call, guarded } from "./api/recorder-client";
 
 export async function run(args: string[]): Promise<number> {
   return guarded(async () => {

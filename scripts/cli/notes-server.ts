@@ -1,11 +1,11 @@
 /**
  * `npm run -s hopscope -- notes-server [--stdio]`: the notes MCP server, over HTTP (as `npm start` runs it)
  * or over stdio, for a host such as Claude Desktop to launch (see the README, "Use the notes server from
- * your own host"). The CLI never imports an app: it runs the app's own entry point as a child with this
+ * your own host"). The CLI never imports an app: it runs the app's own built entry point as a child with this
  * process's stdin, stdout, stderr and environment, and ends as the child ends.
  */
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { builtFile, ensureBuilt } from "../build/programs";
 import { childExit, forwardSignals } from "./stdio/child-exit";
 
 const USAGE = `usage: npm run -s hopscope -- notes-server [--stdio]
@@ -25,9 +25,10 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   const entry = args.includes("--stdio") ? "stdio-main.ts" : "main.ts";
-  const script = fileURLToPath(new URL(`../../apps/mcp-server/src/${entry}`, import.meta.url));
-  // tsx resolved from here, so the host may launch us from any working directory.
-  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), script], { stdio: "inherit" });
+  // The app as built (bundled once, again only when its sources change): a host waits for a stdio server's
+  // first answer, so it starts as plain node, from any working directory. Build lines go to stderr.
+  await ensureBuilt(["mcp-server"], { log: (line) => process.stderr.write(`notes-server: ${line}\n`) });
+  const child = spawn(process.execPath, [builtFile("mcp-server", entry)], { stdio: "inherit" });
   const stop = forwardSignals(child);
   try {
     return await childExit(child);

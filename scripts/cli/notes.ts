@@ -9,7 +9,7 @@ import {
   NotesResetResultSchema,
   NotesStatusSchema,
 } from "@hopscope/shared/trace/notes-file";
-import { call, guarded } from "./recorder-client";
+import { call, guarded } from "./api/recorder-client";
 
 const USAGE = `usage: npm run -s hopscope -- notes [show]
        npm run -s hopscope -- notes reset [--set NAME]   NAME: ${NOTES_SET_NAMES.join(", ")} (default empty)\n`;

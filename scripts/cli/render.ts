@@ -11,6 +11,7 @@ import { renderChat } from "@hopscope/shared/prompt/render";
 import { DEFAULT_OLLAMA_VERSION, OLLAMA_FAMILIES, familyOf } from "@hopscope/shared/prompt/version";
 import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
 import type { z } from "zod";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 const USAGE = `usage: npm run -s hopscope -- render [--ollama-version V] [--tokens] [--json] < request.json
 
@@ -53,17 +54,12 @@ function parseArgs(args: string[]): Options | "help" {
   return options;
 }
 
-/** `messages[1].tool_calls[0].function.name` from zod's path. */
-function fieldName(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return "the body";
-  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("");
-}
-
 function formatIssues(error: z.ZodError): string {
   // zod calls a JSON object with any keys a "record"; say it the way the Ollama docs do.
-  return error.issues
-    .map((issue) => `  ${fieldName(issue.path)}: ${issue.message.replace("expected record", "expected a JSON object")}`)
-    .join("\n");
+  return formatZodIssues(error, { whole: "the body", separator: "\n", indent: "  " }).replaceAll(
+    "expected record",
+    "expected a JSON object",
+  );
 }
 
 async function readStdin(): Promise<string> {

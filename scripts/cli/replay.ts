@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { parseJson } from "@hopscope/shared/json/parse";
 import { ReplayStartedSchema } from "@hopscope/shared/trace/replay";
 import { exchangesText } from "./counts";
-import { call, guarded, recorderUrl } from "./recorder-client";
+import { call, guarded, recorderUrl } from "./api/recorder-client";
 
 export async function run(args: string[]): Promise<number> {
   return guarded(async () => {

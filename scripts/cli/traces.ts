@@ -1,7 +1,7 @@
 /** `hopscope traces [--json] [--limit N]`: the recorded traces, newest first. */
 import { TraceListSchema } from "@hopscope/shared/trace/api";
 import { exchangesText, plural } from "./counts";
-import { call, guarded } from "./recorder-client";
+import { call, guarded } from "./api/recorder-client";
 
 export async function run(args: string[]): Promise<number> {
   return guarded(async () => {

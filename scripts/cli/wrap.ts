@@ -9,9 +9,8 @@
  * tap (see wrap-config.ts); `unwrap` puts it back.
  */
 import { randomUUID } from "node:crypto";
+import type { StdioEvent } from "@hopscope/shared/trace/stdio-ingest";
 import { relay } from "./stdio/relay";
-import { RecorderLink } from "./stdio/recorder-link";
-import { wrapConfigCommand } from "./stdio/wrap-config-command";
 
 /** Bytes of each frame that are recorded (the recorder's MAX_BODY_BYTES default); frames always pass whole. */
 const RECORD_CAP = 4 * 1024 * 1024;
@@ -31,7 +30,10 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  if (args.includes("--config")) return wrapConfigCommand("wrap", args, USAGE);
+  if (args.includes("--config")) {
+    const { wrapConfigCommand } = await import("./stdio/wrap-config-command");
+    return wrapConfigCommand("wrap", args, USAGE);
+  }
   const command = args[0] === "--" ? args.slice(1) : args;
   const [program, ...rest] = command;
   if (!program) {
@@ -39,16 +41,23 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   const say = (line: string) => process.stderr.write(`hopscope wrap: ${line}\n`);
-  const link = new RecorderLink({ id: randomUUID(), command: command.map(quote).join(" ") }, say);
+  // The server is spawned first and the line to the recorder (its schemas, its HTTP client) loaded while it
+  // starts: a host waits for the server's first answer, not for the tap. Events wait for the link in order.
+  const session = { id: randomUUID(), command: command.map(quote).join(" ") };
+  const linked = import("./stdio/recorder-link").then(({ RecorderLink }) => new RecorderLink(session, say));
+  const record = (events: StdioEvent[]) => void linked.then((link) => link.send(events));
   let ended: Awaited<ReturnType<typeof relay>>;
   try {
-    ended = await relay({ command: program, args: rest, recordCap: RECORD_CAP, record: (events) => link.send(events) });
+    ended = await relay({ command: program, args: rest, recordCap: RECORD_CAP, record });
   } catch (err) {
     // The command could not be started: the host sees what a failed launch looks like, and why.
     say(`could not start ${program}: ${(err as Error).message}`);
     return 127;
   }
-  await Promise.race([link.flushed(), new Promise((resolve) => setTimeout(resolve, FLUSH_TIMEOUT_MS).unref())]);
+  await Promise.race([
+    linked.then((link) => link.flushed()),
+    new Promise((resolve) => setTimeout(resolve, FLUSH_TIMEOUT_MS).unref()),
+  ]);
   if (ended.signal) {
     // Die of the same signal (the relay's forwarding handlers are gone, so the default action runs).
     process.kill(process.pid, ended.signal);

@@ -22,7 +22,7 @@ export const LauncherConfigSchema = z.object({
   OLLAMA_MODEL: z.string().min(1).default("qwen2.5:7b"),
   /** auto: a real Ollama when one answers at OLLAMA_URL with the model pulled, else the stand-in. */
   HOPSCOPE_MODEL: z.enum(["auto", "ollama", "sim"]).default("auto"),
-  // Checked here, before anything starts: a typo used to surface as the agent host's crash, stack trace and all.
+  // Checked here, before anything starts: otherwise a typo would surface as the agent host's crash, stack trace and all.
   AGENT_LESSON: LessonSchema.optional(),
   AGENT_STREAM: z.enum(["true", "false"]).default("false"),
   AGENT_DIALECT: z

@@ -7,6 +7,7 @@ import { hopNumbers } from "@hopscope/shared/trace/hop-numbers";
 import { ServerFrameSchema, type ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { formatHopLine } from "./hop-line";
 import { formatNotesLine } from "./notes-line";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 export function followHops(wsUrl: string, print: (line: string) => void): { close(): void } {
   const traces = new Map<string, ExchangeSummary[]>();
@@ -32,7 +33,7 @@ export function followHops(wsUrl: string, print: (line: string) => void): { clos
       const parsed = ServerFrameSchema.safeParse(JSON.parse(data.toString()));
       if (!parsed.success) {
         print(
-          `hop log: ignoring a frame the recorder sent that does not match the schema: ${parsed.error.issues[0]?.message}`,
+          `hop log: ignoring a frame the recorder sent that does not match the schema: ${formatZodIssues(parsed.error, { whole: "frame", max: 1 })}`,
         );
         return;
       }

@@ -1,6 +1,7 @@
 /**
  * Runs each app as its own process (as in the article: separate processes talking HTTP), waits until it
- * answers, and stops them all on Ctrl-C. A child's output is kept in a short buffer and shown only when it
+ * answers, and stops them all on Ctrl-C. An app runs as built (`node apps/<app>/dist/main.js`, see
+ * scripts/build/programs.ts), or from its sources through tsx, reloading on change, with `--dev`. A child's output is kept in a short buffer and shown only when it
  * fails, so the terminal stays readable; its warnings and errors are shown as they happen (problem-line.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -33,9 +34,13 @@ export function startService(
   watch: boolean,
   onProblem: (line: string) => void = () => {},
 ): RunningService {
-  const tsx = join(root, "node_modules", ".bin", "tsx");
-  const args = [...(watch ? ["watch", "--clear-screen=false"] : []), join(root, "apps", spec.app, "src", "main.ts")];
-  const child = spawn(tsx, args, {
+  const [program, args] = watch
+    ? [
+        join(root, "node_modules", ".bin", "tsx"),
+        ["watch", "--clear-screen=false", join(root, "apps", spec.app, "src", "main.ts")],
+      ]
+    : [process.execPath, [join(root, "apps", spec.app, "dist", "main.js")]];
+  const child = spawn(program, args, {
     cwd: root,
     env: { ...process.env, ...spec.env },
     stdio: ["ignore", "pipe", "pipe"],

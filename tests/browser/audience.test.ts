@@ -1,5 +1,5 @@
 /**
- * The audience view (issue 16): the recorder runs with an audience listener; the presenter's page (the
+ * The audience view: the recorder runs with an audience listener; the presenter's page (the
  * live UI) and a viewer's page (the join URL) are open in Chromium. The presenter steps, presents and
  * replays, the viewer follows; the viewer steps on its own and jumps back. A wrong join code gets a bare
  * 403, anything that would change state is refused, a viewer speaking anything but the feed protocol is

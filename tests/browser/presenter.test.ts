@@ -376,7 +376,7 @@ describe("presenting the article's trace", () => {
     expect(steps[file - 1]).toBe("5:request");
     expect(steps.slice(file + 1).every((x) => x !== "5:request")).toBe(true);
     expect(await path.locator('button[data-side="notes"]').textContent()).toContain("notes file (data/db)");
-    // The append tool's example is no longer the article's value: nothing in the tools' wording matches.
+    // The append tool's example differs from the article's value: nothing in the tools' wording matches.
     expect(await page.getByTestId("follow-tool-definitions").count()).toBe(0);
     // Docked: the panel and the hop's detail do not overlap.
     const panel = await page.getByTestId("follow-panel").boundingBox();

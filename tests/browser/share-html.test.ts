@@ -1,5 +1,5 @@
 /**
- * The trace as one HTML file (issue 16): the article trace is imported into the real recorder, exported
+ * The trace as one HTML file: the article trace is imported into the real recorder, exported
  * with `format=html`, and opened from `file://` in Chromium with every non-file request aborted. Its hops,
  * prompt (with tokens) and replay work with no server; a trace whose bodies carry `</script><script>`,
  * `<img onerror>` and `<!--` runs nothing; secrets stay redacted; a 50 MB trace is refused. The

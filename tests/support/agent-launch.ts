@@ -2,13 +2,15 @@
  * How each agent CLI is launched by the README's "Bring your own agent" recipes: the environment variables,
  * the config files written into its throwaway HOME (or cwd) and its command line, for one non-interactive
  * question. Every telemetry, update and "nonessential traffic" switch is off, so the only hosts an agent
- * reaches are the recorder's taps. tests/readme.test.ts checks that the README names the same variables and
- * keys as `RECIPE_NAMES` below.
+ * reaches are the recorder's taps. tests/readme.test.ts checks that each README recipe names what its launch
+ * here sets (./agent-recipes.ts).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { defaultConfig as simDefaults, loadConfig as loadSimConfig } from "../../apps/model-sim/src/sim/config";
 import { AGENT_MODEL, type Agent, type AgentClis } from "./agent-clis";
+import type { RecorderStackOptions } from "./recorder-stack";
 import { wrapped } from "./stdio-host";
 
 /** The stdio server `wrap` runs in front of: the reference "everything" server (a devDependency). */
@@ -35,32 +37,16 @@ export interface AgentLaunch {
   cwd: string;
 }
 
-/** The names each recipe uses, for the README check: environment variables and config keys. */
-export const RECIPE_NAMES: Record<Agent, { env: string[]; keys: string[] }> = {
-  "claude-code": {
-    env: ["ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"],
-    keys: ["mcpServers", "--mcp-config", "--allowedTools", "mcp__notes__append"],
-  },
-  codex: {
-    env: ["CODEX_HOME"],
-    keys: [
-      "model_provider",
-      "[model_providers.hopscope]",
-      "base_url",
-      "wire_api",
-      "[mcp_servers.notes]",
-      "[analytics]",
-    ],
-  },
-  opencode: {
-    env: ["OPENCODE_CONFIG", "OPENCODE_DISABLE_AUTOUPDATE", "OPENCODE_DISABLE_MODELS_FETCH"],
-    keys: ['"provider"', '"baseURL"', '"mcp"', '"type": "remote"', '"share": "disabled"', '"autoupdate": false'],
-  },
-  "qwen-code": {
-    env: ["OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENAI_MODEL", "QWEN_USAGE_STATISTICS_ENABLED"],
-    keys: ["mcpServers", "httpUrl", "usageStatisticsEnabled", "enableAutoUpdate", "--yolo"],
-  },
-};
+/**
+ * The stand-in as the recipes start it: `OLLAMA_CONTEXT_LENGTH=32768`, read as Ollama reads it, since an
+ * agent's prompt of 10–20k tokens does not fit the 4,096-token default. Only the settings that variable
+ * changes are passed, so the stack keeps its test defaults (port 0, no load pause) for the rest.
+ */
+export function recipeSimSettings(): RecorderStackOptions["sim"] {
+  const base: Record<string, unknown> = simDefaults();
+  const recipe = loadSimConfig({ OLLAMA_CONTEXT_LENGTH: "32768" });
+  return Object.fromEntries(Object.entries(recipe).filter(([k, v]) => base[k] !== v));
+}
 
 export async function agentLaunch(agent: Agent, clis: AgentClis, t: AgentTargets): Promise<AgentLaunch> {
   const env: Record<string, string> = {
@@ -167,11 +153,13 @@ async function codex(
   await writeFile(join(codexHome, "config.toml"), toml.join("\n"));
   return {
     command: clis.bin("codex"),
-    args: ["exec", "--strict-config", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"].concat([
-      "-C",
-      t.cwd,
+    args: [
+      "exec",
+      "--strict-config",
+      "--skip-git-repo-check",
+      "--dangerously-bypass-approvals-and-sandbox",
       t.question,
-    ]),
+    ],
     env: { ...env, CODEX_HOME: codexHome },
     cwd: t.cwd,
   };

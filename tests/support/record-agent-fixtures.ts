@@ -11,6 +11,7 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { AGENTS, ensureAgentClis, type Agent } from "./agent-clis";
+import { recipeSimSettings } from "./agent-launch";
 import { runAgent } from "./agent-run";
 import { startRecorderStack } from "./recorder-stack";
 import { startRecordingProxy, type RecordedExchange } from "./recording-proxy";
@@ -21,7 +22,7 @@ const SECRET_HEADERS = /^(authorization|x-api-key|api-key|cookie|proxy-authoriza
 
 async function record(agent: Agent): Promise<void> {
   const clis = await ensureAgentClis();
-  const stack = await startRecorderStack();
+  const stack = await startRecorderStack({ sim: recipeSimSettings() });
   const model = await startRecordingProxy(stack.tapUrls.model);
   const mcp = await startRecordingProxy(stack.tapUrls.mcp);
   try {

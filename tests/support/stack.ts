@@ -16,7 +16,7 @@ import { loadConfig as loadHostConfig, type Config as HostConfig } from "../../a
 import { start as startHost } from "../../apps/host/src/server";
 import { loadConfig as loadMcpConfig } from "../../apps/mcp-server/src/config";
 import { start as startMcp } from "../../apps/mcp-server/src/server";
-import { defaultConfig as defaultSimConfig, type Config as SimConfig } from "../../apps/model-sim/src/config";
+import { defaultConfig as defaultSimConfig, type Config as SimConfig } from "../../apps/model-sim/src/sim/config";
 import { start as startModelSim } from "../../apps/model-sim/src/server";
 import type { Lesson } from "@hopscope/shared/ollama/lessons";
 import { startRecordingProxy, type RecordingProxy, type RecordingProxyOptions } from "./recording-proxy";

@@ -2,18 +2,18 @@
  * The host's HTTP app: `POST /agent` and `GET /health`, composed from one Hono per resource, with the
  * one place errors become responses. Tests and main.ts both build it through server.ts's start().
  */
-import { staleToolsFor } from "./stale-tools";
+import { staleToolsFor } from "./agent/stale-tools";
 import { Hono } from "hono";
 import type { AgentError } from "@hopscope/shared/agent/schemas";
 import type { Config } from "./config";
-import { ConversationStore } from "./conversation-store";
-import { HostError } from "./errors";
+import { ConversationStore } from "./agent/conversation-store";
+import { HostError } from "./agent/errors";
 import { guard } from "@hopscope/nodekit/guard";
 import { silentLogger, type Logger } from "@hopscope/nodekit/logger";
-import { McpClient } from "./mcp-client";
+import { McpClient } from "./agent/mcp-client";
 import type { AgentDialect } from "@hopscope/shared/agent/schemas";
-import { DialectClient } from "./dialect-client";
-import { OllamaClient, type ModelClient } from "./ollama-client";
+import { DialectClient } from "./agent/dialect-client";
+import { OllamaClient, type ModelClient } from "./agent/ollama-client";
 import { agentRoutes } from "./routes/agent";
 import { healthRoutes } from "./routes/health";
 
@@ -79,7 +79,8 @@ export function createApp(deps: AppDeps): Hono {
       conversations,
     }),
   );
-  app.route("/health", healthRoutes(config));
+  const { model, ollamaUrl, mcpUrl, maxSteps, stream, lesson } = config;
+  app.route("/health", healthRoutes({ model, ollamaUrl, mcpUrl, maxSteps, stream, lesson }));
 
   app.notFound((c) => {
     const body: AgentError = {

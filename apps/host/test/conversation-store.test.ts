@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConversationStore } from "../src/conversation-store";
+import { ConversationStore } from "../src/agent/conversation-store";
 
 describe("ConversationStore", () => {
   it("returns a copy, so a failed turn cannot change the stored history", () => {

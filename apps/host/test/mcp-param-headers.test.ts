@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Tool } from "@hopscope/shared/mcp/tools";
-import { paramHeadersOf, paramHeaderValues } from "../src/mcp-param-headers";
+import { paramHeadersOf, paramHeaderValues } from "../src/agent/mcp-param-headers";
 
 const tool = (properties: Record<string, Record<string, unknown>>): Tool => ({
   name: "t",

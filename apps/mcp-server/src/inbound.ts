@@ -19,6 +19,7 @@ import { ErrorCode } from "@hopscope/shared/mcp/errors";
 import { decodeHeaderValue } from "@hopscope/shared/mcp/headers";
 import { type JsonRpcId, JsonRpcIdSchema, RequestMetaSchema } from "@hopscope/shared/mcp/schemas";
 import { RpcError } from "./rpc-error";
+import { issueField } from "@hopscope/shared/json/zod-error";
 
 export type Era = "modern" | "legacy";
 
@@ -156,9 +157,7 @@ export function checkModern(
 
   const envelope = RequestMetaSchema.safeParse(params._meta);
   if (!envelope.success) {
-    const where = envelope.error.issues
-      .map((i) => (i.path.length ? `_meta["${i.path.join('"]["')}"]` : "_meta"))
-      .join(", ");
+    const where = envelope.error.issues.map((i) => issueField(["_meta", ...i.path], "_meta")).join(", ");
     throw new RpcError(
       400,
       ErrorCode.InvalidParams,

@@ -1,11 +1,13 @@
 /**
  * The notes file and the five operations on it. Every operation runs through one promise queue, so
  * mutations never interleave (200 concurrent appends leave 200 lines) and a read never sees a write
- * half done; every write is atomic (writeFileAtomic). The size cap refuses growth past `maxBytes`
+ * half done; every write is atomic (writeFileAtomic), and each read-modify-write holds the file's lock
+ * (@hopscope/nodekit/file-lock), which the recorder's reset takes too, so neither undoes the other. The size cap refuses growth past `maxBytes`
  * but still lets an oversized file shrink.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { withFileLock } from "@hopscope/nodekit/file-lock";
 import { writeFileAtomic } from "./atomic-write";
 import { NotesError, decodeNotes, textProblem } from "./text-check";
 
@@ -73,23 +75,25 @@ export class NotesStore {
    * (not UTF-8) can still be replaced or emptied.
    */
   private mutate(next: (old: string) => string, param: string, usesOld = true): Promise<void> {
-    return this.serial(async () => {
-      const old = usesOld ? await this.load() : "";
-      const oldSize = usesOld ? new TextEncoder().encode(old).byteLength : (await readIfPresent(this.path)).byteLength;
-      const text = next(old);
-      const problem = textProblem(text);
-      if (problem)
-        throw new NotesError(
-          `Refused: the text is not plain UTF-8 text, ${problem}. Param (${param}) must be plain text.`,
-        );
-      const bytes = new TextEncoder().encode(text);
-      if (bytes.byteLength > this.maxBytes && bytes.byteLength > oldSize) {
-        throw new NotesError(
-          `Refused: the notes file would grow to ${bytes.byteLength} bytes, over its ${this.maxBytes}-byte limit. Shorten the content, or free space first with update or clear.`,
-        );
-      }
-      await writeFileAtomic(this.path, bytes);
-    });
+    return this.serial(() => withFileLock(this.path, () => this.rewrite(next, param, usesOld)));
+  }
+
+  private async rewrite(next: (old: string) => string, param: string, usesOld: boolean): Promise<void> {
+    const old = usesOld ? await this.load() : "";
+    const oldSize = usesOld ? new TextEncoder().encode(old).byteLength : (await readIfPresent(this.path)).byteLength;
+    const text = next(old);
+    const problem = textProblem(text);
+    if (problem)
+      throw new NotesError(
+        `Refused: the text is not plain UTF-8 text, ${problem}. Param (${param}) must be plain text.`,
+      );
+    const bytes = new TextEncoder().encode(text);
+    if (bytes.byteLength > this.maxBytes && bytes.byteLength > oldSize) {
+      throw new NotesError(
+        `Refused: the notes file would grow to ${bytes.byteLength} bytes, over its ${this.maxBytes}-byte limit. Shorten the content, or free space first with update or clear.`,
+      );
+    }
+    await writeFileAtomic(this.path, bytes);
   }
 
   /** Run `op` after every earlier operation settles; a failure does not block later ones. */

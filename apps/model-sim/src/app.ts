@@ -8,18 +8,18 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { guard } from "@hopscope/nodekit/guard";
 import { SIMULATED_HEADER, SIMULATED_VERSION_HEADER } from "@hopscope/shared/ollama/schemas";
-import { OllamaError } from "./ollama-error";
-import { goJsonResponse } from "./respond";
+import { OllamaError } from "./sim/ollama-error";
+import { goJsonResponse } from "./sim/respond";
 import { chatRoutes } from "./routes/chat";
 import { generateRoutes } from "./routes/generate";
 import { psRoutes } from "./routes/ps";
-import { defaultNumCtx } from "./context-length";
+import { defaultNumCtx } from "./sim/context-length";
 import { rootRoutes } from "./routes/root";
 import { showRoutes } from "./routes/show";
 import { tagsRoutes } from "./routes/tags";
 import { v1Routes } from "./routes/v1";
 import { versionRoutes } from "./routes/version";
-import type { SimDeps } from "./sim-deps";
+import type { SimDeps } from "./sim/sim-deps";
 
 export function createApp(deps: SimDeps): Hono {
   const app = new Hono();

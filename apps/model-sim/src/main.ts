@@ -2,7 +2,7 @@
 import { closeOnSignals } from "@hopscope/nodekit/listen";
 import { stderrLogger } from "@hopscope/nodekit/logger";
 import { familyOf } from "@hopscope/shared/prompt/version";
-import { loadConfig } from "./config";
+import { loadConfig } from "./sim/config";
 import { start } from "./server";
 
 const logger = stderrLogger("model-sim");

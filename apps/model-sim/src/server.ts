@@ -6,10 +6,10 @@
 import { listen, type Listening } from "@hopscope/nodekit/listen";
 import { silentLogger, type Logger } from "@hopscope/nodekit/logger";
 import { createApp } from "./app";
-import type { Config } from "./config";
-import { loadPromptEngine } from "./engine";
-import { ModelState } from "./model-state";
-import type { RunnerEvent } from "./runner";
+import type { Config } from "./sim/config";
+import { loadPromptEngine } from "./sim/engine";
+import { ModelState } from "./sim/model-state";
+import type { RunnerEvent } from "./sim/runner";
 
 export interface StartDeps {
   logger?: Logger;

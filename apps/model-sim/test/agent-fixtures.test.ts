@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { glueChunk } from "@hopscope/shared/toolcall/chat-glue";
-import { loadPromptEngine } from "../src/engine";
+import { loadPromptEngine } from "../src/sim/engine";
 import type { RunningServer } from "../src/server";
 import { post, startSim } from "./helpers";
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../src/server";
-import { CUT_AFTER_TEXT_CHUNKS, STALL_MS } from "../src/lessons/cut-stream";
+import { CUT_AFTER_TEXT_CHUNKS, STALL_MS } from "../src/sim/cut-stream";
 import { NOTES_TOOLS, assistantCall, post, startSim, toolResult, user } from "./helpers";
 
 const ADD = user("Add buy milk to my notes");

@@ -3,7 +3,7 @@
  * the article's five notes tools as a host declares them (the MCP tools mapped to Ollama's shape).
  */
 import type { OllamaMessage, OllamaTool } from "@hopscope/shared/ollama/schemas";
-import { defaultConfig, type Config } from "../src/config";
+import { defaultConfig, type Config } from "../src/sim/config";
 import { start, type RunningServer, type StartDeps } from "../src/server";
 
 export async function startSim(overrides: Partial<Config> = {}, deps: StartDeps = {}): Promise<RunningServer> {

@@ -1,11 +1,12 @@
 /** The helpers model-sim added under shared/src/ollama/, one behaviour per test. */
 import { describe, expect, it } from "vitest";
-import { goJson } from "@hopscope/shared/ollama/go-json";
 import { LESSONS, LESSON_NOTES, LessonSchema, splitLessonSuffix } from "@hopscope/shared/ollama/lessons";
-import { ndjsonLine, parseNdjson } from "@hopscope/shared/ollama/ndjson";
+import { ndjsonLine } from "@hopscope/shared/ollama/ndjson";
 import { QWEN25_DETAILS } from "@hopscope/shared/ollama/qwen25-facts";
 import { ModelDetailsSchema } from "@hopscope/shared/ollama/schemas";
 import { SimulatedVersionResponseSchema } from "@hopscope/shared/ollama/simulated";
+import { parseNdjson } from "@hopscope/shared/framing/ndjson";
+import { goJson } from "@hopscope/shared/json/go-json";
 
 describe("shared/ollama helpers", () => {
   it("goJson escapes < > & U+2028 U+2029 as Go does, and nothing else", () => {
@@ -14,10 +15,10 @@ describe("shared/ollama helpers", () => {
     );
   });
 
-  it("ndjsonLine ends with a newline; parseNdjson skips blank lines and names a bad line", () => {
-    expect(ndjsonLine({ done: true })).toBe('{"done":true}\n');
-    expect(parseNdjson('{"a":1}\n\n{"b":2}\n')).toEqual([{ a: 1 }, { b: 2 }]);
-    expect(() => parseNdjson('{"a":1}\n{oops\n')).toThrow(/line 2/);
+  it("ndjsonLine ends with a newline, and its lines read back through parseNdjson", () => {
+    const text = ndjsonLine({ done: false }) + ndjsonLine({ done: true });
+    expect(text).toBe('{"done":false}\n{"done":true}\n');
+    expect(parseNdjson(text, { onBadLine: "throw" })).toEqual([{ done: false }, { done: true }]);
   });
 
   it("splitLessonSuffix separates the model name from the lesson", () => {

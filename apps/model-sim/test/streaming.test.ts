@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Ollama } from "ollama";
-import type { RunnerEvent } from "../src/runner";
+import type { RunnerEvent } from "../src/sim/runner";
 import type { RunningServer } from "../src/server";
 import { NOTES_TOOLS, assistantCall, startSim, toolResult, user } from "./helpers";
 

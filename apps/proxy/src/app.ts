@@ -1,8 +1,8 @@
 /** The recorder's HTTP app on UI_PORT: one Hono per resource, composed here, with one error handler. */
 import { Hono } from "hono";
 import type { Tap } from "@hopscope/shared/trace/schemas";
-import type { TraceStore } from "./main/trace-store";
-import type { RecorderClient } from "./main/recorder-client";
+import type { RecordingLink } from "./link/calls";
+import type { InFlight } from "./main/in-flight";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
 import type { Announce } from "./link/frames";
 import type { LiveFeed } from "./main/live/feed";
@@ -28,8 +28,8 @@ import { notesRoutes } from "./main/routes/notes";
 import type { NotesService } from "./main/notes/notes-service";
 
 export interface AppDeps {
-  store: TraceStore;
-  recorder: RecorderClient;
+  link: RecordingLink;
+  inFlight: InFlight;
   storage: () => StorageHealth;
   announce: Announce;
   feed: LiveFeed;
@@ -54,7 +54,7 @@ export interface AppDeps {
 }
 
 export function createApp(deps: AppDeps) {
-  const importDeps = { store: deps.store, recorder: deps.recorder, announce: deps.announce, notes: deps.notes };
+  const importDeps = { link: deps.link, announce: deps.announce, notes: deps.notes };
   const app = new Hono()
     .use("*", localGuard(deps.guard))
     .route("/api/health", healthRoutes(deps))

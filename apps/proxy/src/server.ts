@@ -1,37 +1,35 @@
 /**
- * start(config): the recorder: SQLite store, recorder, live feed, the three taps and the UI/API server.
- * Returns handles for tests and the launcher; close() stops accepting, flushes and closes the database.
- * Three threads (link/threads.ts): the taps forward on their own, the recording thread records and
- * stores, and this one serves the API and the live feed.
+ * start(config): the recorder: the taps thread, the recording thread (SQLite), and on this thread the live
+ * feed, the notes watcher, OTLP export, the audience view and the UI/API server. Each part is built by one
+ * function below, in order; `close` runs one ordered list that closes whatever was opened, whether start()
+ * failed halfway or the recorder is stopped.
  */
 import { createAdaptorServer } from "@hono/node-server";
 import type { Server } from "node:http";
 import type { Tap } from "@hopscope/shared/trace/schemas";
-import type { Config } from "./config";
-import { dbLocation, openDb, type Db } from "./recording/db";
-import { TraceStore } from "./main/trace-store";
-import { TraceReader } from "./recording/trace-reader";
-import { RecorderClient } from "./main/recorder-client";
-import { RecorderThreads } from "./link/threads";
-import type { QueueLimits } from "./link/protocol";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
-import { LiveFeed } from "./main/live/feed";
-import type { Announce } from "./link/frames";
 import { listenServer } from "@hopscope/nodekit/listen";
+import { REPO_ROOT, type Config } from "./config";
+import { silentLogger, type Logger } from "./logger";
+import { createApp } from "./app";
+import { dbLocation } from "./recording/db";
+import { ThreadLink } from "./link/threads";
+import type { QueueLimits } from "./link/protocol";
+import type { AnyEvent } from "./link/frames";
+import { InFlight } from "./main/in-flight";
+import { LiveFeed } from "./main/live/feed";
+import { subscriptionWhile } from "./main/live/subscription";
 import { ModelUpstreamProbe } from "./main/views/upstream-info";
 import { ExchangeViewBuilder } from "./main/views/exchange-views";
 import { ingestCap } from "./main/routes/ingest";
-import { createApp } from "./app";
 import { StdioIngest } from "./main/ingest/stdio-ingest";
 import { Replays } from "./main/replay/replays";
-import { silentLogger, type Logger } from "./logger";
 import type { TapInfo } from "./main/routes/status";
 import { OtlpForwarder } from "./main/otlp-forwarder";
 import { withNotes } from "./main/notes/notes-bundle";
 import { createOtlpLiveExporter, parseOtlpHeaders } from "./main/export/otlp-live";
 import { openAudience } from "./main/audience/open";
 import { startNotes, type NotesService } from "./main/notes/notes-service";
-import { REPO_ROOT } from "./config";
 
 export interface StartDeps {
   logger?: Logger;
@@ -57,180 +55,131 @@ const TAPS: Tap[] = ["model", "mcp", "agent"];
 /** What a parked frame is counted as in the feed's ring bound (its real size is unknown until fetched). */
 const PARKED_SIZE = 512;
 
+/** The parts start() builds, each set once it is open (what `closeParts` closes). */
+interface Parts {
+  location: { file: string; remove: () => void };
+  threads: ThreadLink;
+  feed: LiveFeed;
+  notes: NotesService;
+  otlp: OtlpForwarder;
+  audience: Awaited<ReturnType<typeof openAudience>>;
+  replays: Replays;
+  listening: Awaited<ReturnType<typeof listenServer>>;
+  views: ExchangeViewBuilder;
+}
+
+/**
+ * The one close order: replays first (they remove their unfinished traces), then what serves clients, then
+ * the taps and the recording thread (the exchanges the taps cut off reach it before it closes), then OTLP
+ * (it sends what those last commits touched) and the database file of a `:memory:` store.
+ */
+async function closeParts(p: Partial<Parts>): Promise<void> {
+  await p.replays?.close();
+  await p.audience?.listener.close();
+  p.feed?.close();
+  await p.listening?.close();
+  await p.views?.close();
+  p.notes?.close();
+  await p.threads?.close();
+  await p.otlp?.close();
+  p.location?.remove();
+}
+
 export async function start(config: Config, deps: StartDeps = {}): Promise<RecorderHandle> {
   const logger = deps.logger ?? silentLogger;
-  const location = dbLocation(config.dbFile);
-  const guard = { allowedHosts: config.allowedHosts, bindHost: config.host };
-  let feed: LiveFeed | null = null;
-  // The audience view (when open) sees the same events, for the traces the speaker has shown.
-  let audienceRelay: Announce | null = null;
-  const announce: Announce = (event) => {
-    feed?.publish(event);
-    audienceRelay?.(event);
-    // A notes-file change is decided a moment after its tool call ended: its trace is exported (again) with it.
-    if ("type" in event && event.type === "notes.changed" && event.change.traceId)
-      otlp?.traceUpdated(event.change.traceId);
-  };
-  let otlp: OtlpForwarder | null = null;
-  let store: TraceStore | null = null;
-  let resumeReader: TraceReader | null = null;
-  const threads = new RecorderThreads(
-    {
-      file: location.file,
-      maxBodyBytes: config.maxBodyBytes,
-      flushIntervalMs: config.flushIntervalMs,
-      maxTraces: config.maxTraces,
-      host: config.host,
-      taps: TAPS.map((tap) => ({ tap, upstream: config.taps[tap].upstream, port: config.taps[tap].port })),
-      timeoutMs: config.upstreamTimeoutMs,
-      headersTimeoutMs: config.headersTimeoutMs,
-      guard,
-      ...(deps.queueLimits ? { queueLimits: deps.queueLimits } : {}),
-    },
-    {
-      // Serialised on the recording thread already; numbered and sent (or kept for resumes) here.
-      announce: (frames) => {
-        for (const f of frames)
-          announce(typeof f === "number" ? { park: f, size: PARKED_SIZE } : { json: () => f, size: f.length });
-      },
-      committed: (traceIds) => {
-        for (const id of traceIds) otlp?.traceUpdated(id);
-        if (feed && feed.clientCount > 0 && store) {
-          // Someone is watching: read on the recording thread (this thread never queries SQLite for it).
-          store.storedTraces(traceIds).then(
-            (stored) =>
-              stored.forEach((t, i) =>
-                announce(
-                  t ? { type: "trace.updated", ...t } : { type: "trace.deleted", traceId: traceIds[i] as string },
-                ),
-              ),
-            (err: unknown) => logger.error({ err }, "could not read committed traces for the live feed"),
-          );
-          return;
-        }
-        for (const id of traceIds) {
-          // Nobody is watching: built only if a client later resumes past it (two queries on this thread's own
-          // reader, rare); a trace deleted by then is reported as such.
-          announce({
-            lazy: () => {
-              const t = resumeReader?.storedTrace(id);
-              return t ? { type: "trace.updated", ...t } : { type: "trace.deleted", traceId: id };
-            },
-            size: 1024,
-          });
-        }
-      },
-    },
-    logger,
-  );
-  let db: Db;
-  let tapList: Awaited<typeof threads.ready>;
+  const parts: Partial<Parts> = {};
   try {
-    tapList = await threads.ready;
-    // A reader for frames built when a client resumes (opened once the recording thread created the schema).
-    db = openDb(location.file);
+    return await build(config, deps, logger, parts);
   } catch (err) {
-    await threads.close();
-    location.remove();
-    throw new Error(`could not start the recorder: ${(err as Error).message}`, { cause: err });
-  }
-  store = new TraceStore(threads);
-  resumeReader = new TraceReader(db);
-  const traceStore = store;
-  const recorder = new RecorderClient(threads);
-  let notes: NotesService | null = null;
-  const shutdown = async () => {
-    notes?.close();
-    await threads.close();
-    await otlp?.close();
-    db.close();
-    location.remove();
-  };
-  if (config.otlp) {
-    try {
-      const exporter = createOtlpLiveExporter({
-        endpoint: config.otlp.endpoint,
-        ...(config.otlp.headers ? { headers: parseOtlpHeaders(config.otlp.headers) } : {}),
-      });
-      otlp = new OtlpForwarder({
-        exporter,
-        store: traceStore,
-        recorder,
-        logger,
-        quietMs: config.otlp.quietMs,
-        // The notes file's changes go with the trace, as in the file and OTLP downloads (started below).
-        complete: (bundle) => (notes ? withNotes(bundle, notes.table) : bundle),
-      });
-    } catch (err) {
-      await shutdown();
-      throw err;
-    }
-  }
-  // The recording thread serialises live frames only while someone watches (a feed client, an audience viewer).
-  let watching = false;
-  let audienceViewers = () => 0;
-  const watchersChanged = () => {
-    const now = (feed?.clientCount ?? 0) > 0 || audienceViewers() > 0;
-    if (now !== watching) threads.setWatching((watching = now));
-  };
-  feed = new LiveFeed({
-    maxBufferedBytes: config.wsMaxBufferedBytes,
-    ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }),
-    snapshot: () => recorder.snapshot(50),
-    parked: (parks) => recorder.parkedFrames(parks),
-    onClientsChanged: watchersChanged,
-    logger,
-    guard,
-  });
-  const liveFeed = feed;
-  try {
-    notes = await startNotes(
-      { ...config.notes, mcpUpstream: config.taps.mcp.upstream, root: REPO_ROOT, dbFile: location.file },
-      { announce, inFlight: () => recorder.inFlight(), reader: db, logger },
-    );
-  } catch (err) {
-    liveFeed.close();
-    await shutdown();
+    await closeParts(parts);
     throw err;
   }
-  const notesService = notes;
+}
+
+async function build(config: Config, deps: StartDeps, logger: Logger, parts: Partial<Parts>): Promise<RecorderHandle> {
+  const guard = { allowedHosts: config.allowedHosts, bindHost: config.host };
+  // Every announced event goes to the parts that show or export it, added as they are built.
+  const listeners: ((event: AnyEvent) => void)[] = [];
+  const announce = (event: AnyEvent) => listeners.forEach((listen) => listen(event));
+  const committed: ((traceIds: string[]) => void)[] = [];
+  const location = (parts.location = dbLocation(config.dbFile));
+  const threads = (parts.threads = startThreads(config, deps, logger, location.file, {
+    // Serialised on the recording thread already; numbered and sent (or kept for resumes) by the feed.
+    announce: (frames) => {
+      for (const f of frames)
+        announce(typeof f === "number" ? { park: f, size: PARKED_SIZE } : { json: () => f, size: f.length });
+    },
+    committed: (traceIds) => committed.forEach((c) => c(traceIds)),
+  }));
+  const tapList = await threads.ready.catch((err: unknown) => {
+    throw new Error(`could not start the recorder: ${(err as Error).message}`, { cause: err });
+  });
+  const inFlight = new InFlight(threads);
+  const feed = (parts.feed = new LiveFeed({
+    maxBufferedBytes: config.wsMaxBufferedBytes,
+    ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }),
+    snapshot: () => inFlight.snapshot(50),
+    parked: (parks) => threads.call("parkedFrames", parks),
+    subscribe: () => threads.subscribe(),
+    logger,
+    guard,
+  }));
+  listeners.push((event) => feed.publish(event));
+  const notes = (parts.notes = await startNotes(
+    { ...config.notes, mcpUpstream: config.taps.mcp.upstream, root: REPO_ROOT, dbFile: location.file },
+    {
+      announce,
+      inFlight: () => inFlight.exchanges(),
+      stored: (window) => threads.call("mcpExchangesIn", window),
+      logger,
+    },
+  ));
+  const otlp = buildOtlp(config, { threads, inFlight, notes, logger });
+  if (otlp) {
+    parts.otlp = otlp;
+    committed.push((traceIds) => traceIds.forEach((id) => otlp.traceUpdated(id)));
+    // A notes-file change is decided a moment after its tool call ended: its trace is exported (again) with it.
+    listeners.push((event) => {
+      if ("type" in event && event.type === "notes.changed" && event.change.traceId)
+        otlp.traceUpdated(event.change.traceId);
+    });
+  }
   const taps = Object.fromEntries(
     tapList.map((h) => [h.tap, { port: h.port, upstream: h.upstream, url: h.url }]),
   ) as Record<Tap, TapInfo>;
+  return serve(config, parts, { threads, inFlight, notes, logger, feed, taps, announce, listeners });
+}
+
+/** The API, the audience view and replays, served on UI_PORT; the handle start() returns. */
+async function serve(
+  config: Config,
+  parts: Partial<Parts>,
+  main: MainParts & {
+    feed: LiveFeed;
+    taps: Record<Tap, TapInfo>;
+    announce: (event: AnyEvent) => void;
+    listeners: ((event: AnyEvent) => void)[];
+  },
+): Promise<RecorderHandle> {
+  const { threads, inFlight, notes, logger, feed, taps, announce } = main;
+  const guard = { allowedHosts: config.allowedHosts, bindHost: config.host };
   const probe = new ModelUpstreamProbe(config.taps.model.upstream, logger);
-  const views = new ExchangeViewBuilder({
-    store: traceStore,
+  const views = (parts.views = new ExchangeViewBuilder({
+    link: threads,
     probe,
     modelUpstream: config.taps.model.upstream,
     logger,
-  });
-  const replays = new Replays({ store: traceStore, recorder, announce, logger });
+  }));
+  const replays = (parts.replays = new Replays({ link: threads, inFlight, announce, logger }));
   const audience = config.audience
-    ? await openAudience({
-        ...config.audience,
-        store: traceStore,
-        views,
-        webDist: config.webDist,
-        logger,
-        notes: notesService,
-        live: { exchange: (id) => recorder.inFlightExchange(id), trace: (id) => recorder.liveTrace(id) },
-      }).catch(async (err: unknown) => {
-        liveFeed.close();
-        await shutdown();
-        throw err;
-      })
+    ? (parts.audience = await buildAudience(config, { threads, inFlight, views, notes, logger }))
     : null;
-  if (audience) {
-    audienceRelay = (event) => audience.session.relay(event);
-    audienceViewers = () => audience.session.viewerCount;
-    audience.session.onViewersChanged = watchersChanged;
-  }
-  const stdioIngest = new StdioIngest({ store: traceStore, recorder, announce, maxBodyBytes: config.maxBodyBytes });
+  if (audience) main.listeners.push((event) => audience.session.relay(event));
   const app = createApp({
-    store: traceStore,
-    recorder,
+    link: threads,
+    inFlight,
     announce,
-    feed: liveFeed,
+    feed,
     probe,
     views,
     taps,
@@ -242,38 +191,92 @@ export async function start(config: Config, deps: StartDeps = {}): Promise<Recor
     maxIngestBytes: ingestCap(config.maxBodyBytes),
     logger,
     replays,
-    stdioIngest,
+    stdioIngest: new StdioIngest({ link: threads, inFlight, announce, maxBodyBytes: config.maxBodyBytes }),
     audience,
-    notes: notesService,
+    notes,
   });
-
   const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
-  liveFeed.attach(server);
-  const listening = await listenServer(server, config.uiPort, config.host).catch(async (err: unknown) => {
-    await audience?.listener.close();
-    liveFeed.close();
-    await shutdown();
+  feed.attach(server);
+  const listening = (parts.listening = await listenServer(server, config.uiPort, config.host).catch((err: unknown) => {
     throw new Error(`could not listen on ${config.host}:${config.uiPort}: ${(err as Error).message}`, { cause: err });
-  });
-  const { port, url } = listening;
-  let closed = false;
+  }));
+  let closing: Promise<void> | null = null;
   return {
-    url,
-    port,
-    wsUrl: `${url.replace(/^http/, "ws")}/ws`,
+    url: listening.url,
+    port: listening.port,
+    wsUrl: `${listening.url.replace(/^http/, "ws")}/ws`,
     taps,
-    liveClients: () => liveFeed.clientCount,
+    liveClients: () => feed.clientCount,
     storage: () => threads.health(),
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      await replays.close();
-      await audience?.listener.close();
-      liveFeed.close();
-      await listening.close();
-      await views.close();
-      // The taps close first; the exchanges they cut off reach the recording thread before it closes.
-      await shutdown();
-    },
+    close: () => (closing ??= closeParts(parts)),
   };
+}
+
+function startThreads(
+  config: Config,
+  deps: StartDeps,
+  logger: Logger,
+  file: string,
+  handlers: ConstructorParameters<typeof ThreadLink>[1],
+): ThreadLink {
+  return new ThreadLink(
+    {
+      file,
+      maxBodyBytes: config.maxBodyBytes,
+      flushIntervalMs: config.flushIntervalMs,
+      maxTraces: config.maxTraces,
+      host: config.host,
+      taps: TAPS.map((tap) => ({ tap, upstream: config.taps[tap].upstream, port: config.taps[tap].port })),
+      timeoutMs: config.upstreamTimeoutMs,
+      headersTimeoutMs: config.headersTimeoutMs,
+      guard: { allowedHosts: config.allowedHosts, bindHost: config.host },
+      ...(deps.queueLimits ? { queueLimits: deps.queueLimits } : {}),
+    },
+    handlers,
+    logger,
+  );
+}
+
+interface MainParts {
+  threads: ThreadLink;
+  inFlight: InFlight;
+  notes: NotesService;
+  logger: Logger;
+}
+
+function buildOtlp(config: Config, { threads, inFlight, notes, logger }: MainParts): OtlpForwarder | null {
+  if (!config.otlp) return null;
+  const exporter = createOtlpLiveExporter({
+    endpoint: config.otlp.endpoint,
+    ...(config.otlp.headers ? { headers: parseOtlpHeaders(config.otlp.headers) } : {}),
+  });
+  return new OtlpForwarder({
+    exporter,
+    link: threads,
+    inFlight,
+    logger,
+    quietMs: config.otlp.quietMs,
+    // The notes file's changes go with the trace, as in the file and OTLP downloads.
+    complete: (bundle) => withNotes(bundle, notes.table),
+  });
+}
+
+/** The audience view; it subscribes to serialised frames while it has a viewer, as the feed does. */
+async function buildAudience(
+  config: Config,
+  { threads, inFlight, views, notes, logger }: MainParts & { views: ExchangeViewBuilder },
+): Promise<Parts["audience"]> {
+  if (!config.audience) throw new Error("no audience view configured");
+  const audience = await openAudience({
+    ...config.audience,
+    link: threads,
+    views,
+    webDist: config.webDist,
+    logger,
+    notes,
+    live: { exchange: (id) => inFlight.exchange(id), trace: (id) => inFlight.trace(id) },
+  });
+  const subscribed = subscriptionWhile(() => threads.subscribe());
+  audience.session.onViewersChanged = () => subscribed(audience.session.viewerCount > 0);
+  return audience;
 }

@@ -58,7 +58,9 @@ function importText(text: string): Promise<{ status: number; body: Record<string
       method: "POST",
       headers: { "content-type": "application/json", "content-length": data.length },
     });
+    let answered = false;
     req.on("response", (res) => {
+      answered = true;
       const parts: Buffer[] = [];
       res.on("data", (c: Buffer) => parts.push(c));
       res.on("end", () =>
@@ -66,7 +68,7 @@ function importText(text: string): Promise<{ status: number; body: Record<string
       );
     });
     req.on("error", (err) => {
-      if (!req.destroyed || !req.res) reject(err);
+      if (!answered) reject(err);
     });
     req.end(data);
   });

@@ -20,7 +20,8 @@ import Database from "better-sqlite3";
 import { NotesTable } from "../src/main/notes/notes-table";
 import { NotesWatcher } from "../src/main/notes/notes-watcher";
 import { resetNotes, ResetRefused } from "../src/main/notes/notes-reset";
-import { causeAmong, causeAt, causeInStore } from "../src/main/notes/cause-now";
+import { causeAmong, causeAt, causeInStore, causeWindow } from "../src/main/notes/cause-now";
+import { TraceReader } from "../src/recording/trace-reader";
 import { openDb } from "../src/recording/db";
 import { silentLogger } from "../src/logger";
 import type { AnyEvent, FeedEvent } from "../src/link/frames";
@@ -28,7 +29,6 @@ import type { AnyEvent, FeedEvent } from "../src/link/frames";
 /** What an announced event says, however it was announced. */
 function feedEventOf(e: AnyEvent): FeedEvent {
   if ("park" in e) throw new Error("the notes watcher announces on the main thread: nothing of it is parked");
-  if ("lazy" in e) return e.lazy();
   if ("json" in e) return JSON.parse(e.json()) as FeedEvent;
   return e;
 }
@@ -184,15 +184,19 @@ describe("which stored tool call caused a change (the call ended before the chan
       put.run(1, 1, 100, 110, mcp("tools/call", "append"));
       put.run(2, 2, 200, 207, mcp("tools/call", "write"));
       put.run(3, 3, 300, 400, mcp("tools/call", "read"));
+      const reader = new TraceReader(db);
+      const inStore = (at: number) => causeInStore(reader.mcpExchangesIn(causeWindow(at)));
       // Seen at 205 (the response left at 207): the write, although it is no longer in flight.
-      expect(causeInStore(db, 205)).toEqual({ kind: "tool-call", traceId: "t", exchangeId: 2, toolName: "write" });
+      expect(inStore(205)).toEqual({ kind: "tool-call", traceId: "t", exchangeId: 2, toolName: "write" });
       // Seen after the write had answered (the folder watch missed it and the poll found it): still the write's.
-      expect(causeInStore(db, 240)).toEqual({ kind: "tool-call", traceId: "t", exchangeId: 2, toolName: "write" });
+      expect(inStore(240)).toEqual({ kind: "tool-call", traceId: "t", exchangeId: 2, toolName: "write" });
       // Seen long after every call ended, or during a read only: nobody's.
-      expect(causeInStore(db, 1000)).toEqual({ kind: "none" });
-      expect(causeInStore(db, 350)).toEqual({ kind: "none" });
+      expect(inStore(1000)).toEqual({ kind: "none" });
+      expect(inStore(350)).toEqual({ kind: "none" });
       // Decided a moment later, in flight first, then the store.
-      expect(await causeAt({ inFlight: async () => [], db, settleMs: 1 }, 205)).toMatchObject({ exchangeId: 2 });
+      expect(
+        await causeAt({ inFlight: async () => [], stored: async (w) => reader.mcpExchangesIn(w), settleMs: 1 }, 205),
+      ).toMatchObject({ exchangeId: 2 });
     } finally {
       db.close();
       await rm(dir, { recursive: true, force: true });

@@ -294,7 +294,7 @@ describe("POST /api/replay", () => {
     const res = await post(rec, { bundle: broken, speed: 2 });
     expect(res.status).toBe(400);
     expect((res.body as { error: string }).error).toContain(
-      'exchanges.1.requestBody.encoding: expected "utf8" or "base64", got "latin1"',
+      'exchanges[1].requestBody.encoding: expected "utf8" or "base64", got "latin1"',
     );
 
     const notTrace = await post(rec, { bundle: { log: { entries: [] } } });

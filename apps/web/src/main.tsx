@@ -4,7 +4,7 @@ import "./styles/tokens.css";
 import "./styles/global.css";
 import { feedUrl } from "./api/feed";
 import { App } from "./components/App";
-import { createAppContext } from "./context";
+import { createAppContext } from "./models/app-context";
 import { AudienceBadge } from "./audience/AudienceBadge";
 import { PresenterAudienceModel } from "./audience/PresenterAudienceModel";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SHORTCUTS, readOnlyShortcuts, type Shortcut } from "../src/keyboard";
+import { SHORTCUTS, readOnlyShortcuts, type Shortcut } from "../src/models/keyboard";
 
 const keysOf = (table: Shortcut[]) => table.flatMap((s) => s.keys);
 

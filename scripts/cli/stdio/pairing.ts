@@ -7,8 +7,9 @@
 import { createHash } from "node:crypto";
 import type { StdioFrame } from "@hopscope/shared/mcp/stdio-frames";
 import type { StdioEvent, StdioFrameData } from "@hopscope/shared/trace/stdio-ingest";
-import { isRecord, tryParseJson } from "@hopscope/shared/trace/json-text";
+import { isRecord } from "@hopscope/shared/trace/json-text";
 import { frameData } from "./frame-data";
+import { tryParseJson } from "@hopscope/shared/json/parse";
 
 type Side = "stdin" | "stdout";
 

@@ -8,10 +8,10 @@
  * with the recorder's reason, and everything after it is recorded as usual.
  */
 import { StdioIngestResultSchema, type StdioBatch, type StdioEvent } from "@hopscope/shared/trace/stdio-ingest";
-import { RecorderError, call, recorderUrl } from "../recorder-client";
+import { RecorderError, call, recorderUrl } from "../api/recorder-client";
 
 /** A send waits this long after the first queued event, so events travel in batches (one HTTP request per
- * message pair cost a busy session several times the relay itself; 50 ms is not seen on a live timeline). */
+ * message pair would cost a busy session more than the relay itself; 50 ms is not seen on a live timeline). */
 const BATCH_DELAY_MS = 50;
 /** After a failed send, the next waits this long. */
 const RETRY_MS = 1000;

@@ -7,7 +7,7 @@
  * they do not own is kept (config-file.ts); every refusal is one line and changes nothing.
  */
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { builtFile, ensureBuilt } from "../../build/programs";
 import {
   ConfigError,
   configBytes,
@@ -20,10 +20,12 @@ import {
 } from "./config-file";
 import { findEntry, restoreEntry, wrapEntry, wrappedCommand, type TapCommand } from "./wrap-config";
 
-/** node + the tsx loader + scripts/hopscope.ts, all by absolute path: what the host will launch. */
+/**
+ * node + the built CLI (dist/hopscope.js), both by absolute path: what the host will launch. Built, so the
+ * tap adds a Node start to the server's, not a TypeScript loader's (a host may begin without a slow server).
+ */
 export function tapCommand(): TapCommand {
-  const cli = fileURLToPath(new URL("../../hopscope.ts", import.meta.url));
-  return { command: process.execPath, args: ["--import", import.meta.resolve("tsx"), cli] };
+  return { command: process.execPath, args: [builtFile("scripts", "hopscope.ts")] };
 }
 
 export function backupPath(file: string, server: string): string {
@@ -38,6 +40,8 @@ export async function wrapConfigCommand(verb: "wrap" | "unwrap", args: string[],
     return 2;
   }
   const path = resolve(file);
+  // The entry will name the built CLI: it must be there, and current, before a host launches it.
+  if (verb === "wrap") await ensureBuilt(["scripts"]);
   try {
     const message =
       verb === "wrap"

@@ -1,6 +1,6 @@
 /** Reading the native chat/generate response chunks the dialect writers convert (api.ChatResponse, api.GenerateResponse). */
-import { goJson } from "../ollama/go-json";
 import { type Json, isObject } from "./go-decode";
+import { goJson } from "../json/go-json";
 
 export interface NativeCall {
   id?: string;

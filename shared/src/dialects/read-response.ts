@@ -5,8 +5,9 @@
  */
 import type { Dialect } from "./dialect";
 import { type Json, isObject } from "./go-decode";
-import { parseSse } from "../trace/sse";
-import { parseNdjson, tryParseJson } from "../trace/json-text";
+import { tryParseJson } from "../json/parse";
+import { parseSse } from "../framing/sse";
+import { parseNdjson } from "../framing/ndjson";
 
 export interface ReadCall {
   id?: string;
@@ -193,7 +194,7 @@ function readAnthropic(bodies: Json[], out: ReadResponse): void {
 
 function readOllama(text: string, out: ReadResponse): void {
   const whole = tryJson(text);
-  const lines = whole !== undefined ? [whole] : parseNdjson(text);
+  const lines = whole !== undefined ? [whole] : parseNdjson(text, { onBadLine: "skip" });
   for (const l of lines) {
     if (!isObject(l)) continue;
     const m = isObject(l.message) ? l.message : null;

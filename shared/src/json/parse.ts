@@ -94,3 +94,17 @@ export function parseJson(text: string, limits: JsonLimits = {}): unknown {
   checkJsonLimits(text, limits);
   return JSON.parse(text) as unknown;
 }
+
+/**
+ * parseJson for recorded bytes, which may be anything: `undefined` for empty text, text that is not JSON
+ * and text nested too deep (the depth limit keeps the classifiers off the stack's limit). The caller
+ * reads what it can; the raw bytes stay stored.
+ */
+export function tryParseJson(text: string | null | undefined): unknown {
+  if (text === null || text === undefined || text.trim() === "") return undefined;
+  try {
+    return parseJson(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -5,7 +5,6 @@
  *  - ≥ 0.14: templateTools / templateTool / templateToolFunction (no String(): fmt dumps the struct, with
  *    templateProperties printed as JSON), []*templateMessage, and templateArgs (JSON, nil → {}).
  */
-import { goJsonString, marshalGo } from "./gojson";
 import {
   type GoField,
   type GoValue,
@@ -20,6 +19,8 @@ import {
 } from "./gotemplate/values";
 import type { DecodedProperty, DecodedTool } from "./tool-decode";
 import type { OllamaFeatures } from "./version";
+import { goJsonString } from "../json/go-json";
+import { marshalGo } from "./marshal-go";
 
 const field = (name: string, value: GoValue, json?: string, omitempty = false): GoField =>
   json === undefined ? { name, value } : { name, value, json: { name: json, omitempty } };

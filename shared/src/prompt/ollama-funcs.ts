@@ -2,9 +2,9 @@
  * The functions Ollama adds to text/template (template/template.go `funcs`): json, currentDate, yesterdayDate,
  * toTypeScriptType.
  */
-import { marshalGo } from "./gojson";
 import type { TemplateFunc } from "./gotemplate/funcs";
 import { type GoValue, goString, indirect } from "./gotemplate/values";
+import { marshalGo } from "./marshal-go";
 
 const ymd = (d: Date): string =>
   `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;

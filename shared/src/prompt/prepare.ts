@@ -72,7 +72,7 @@ function toolCalls(m: LooseMessage, i: number): CallInput[] {
 }
 
 /** `m.System` insertion and `collate`, for the chat endpoint. `modelSystem` is the model's SYSTEM text. */
-export function prepareChat(reqMessages: LooseMessage[], modelSystem: string, f: OllamaFeatures): Prepared {
+export function collateChat(reqMessages: LooseMessage[], modelSystem: string, f: OllamaFeatures): Prepared {
   const notes: string[] = [];
   type Item = MessageInput & { origin: number[] };
   const items: Item[] = reqMessages.map((m, i) => {

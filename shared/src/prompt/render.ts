@@ -13,7 +13,7 @@ import { type ExecOptions, compileTemplate, executeTree } from "./gotemplate/exe
 import type { GoValue } from "./gotemplate/values";
 import { executeLegacy, cutAfterResponse, withResponseAppended } from "./legacy";
 import { ollamaFuncs } from "./ollama-funcs";
-import { type LooseMessage, type Prepared, prepareChat } from "./prepare";
+import { type LooseMessage, type Prepared, collateChat } from "./prepare";
 import { QWEN25_SYSTEM, QWEN25_TEMPLATE } from "./qwen25";
 import { type Segment, SegmentBuilder } from "./segments";
 import { type DecodedTool, RenderInputError, decodeTool } from "./tool-decode";
@@ -165,7 +165,7 @@ export function renderChat(req: ChatRequestLike, opts: RenderOptions = {}): Rend
     );
   }
 
-  const prepared = prepareChat(messages, modelSystem, f);
+  const prepared = collateChat(messages, modelSystem, f);
   if (prepared.defaultSystemUsed) {
     notes.push(
       'The first message is not a system message, so Ollama put the model\'s own SYSTEM text first (path "model SYSTEM").',

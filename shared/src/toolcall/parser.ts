@@ -33,8 +33,8 @@ export interface ParserOutput {
 
 export interface ToolCallParserOptions {
   /**
-   * Ollama version whose `done()` to reproduce (matters only for the `{` and `[` tags): from 0.30.12 the
-   * closing bracket inside a JSON string no longer ends the call. Default "0.13.5".
+   * Ollama version whose `done()` to reproduce (matters only for the `{` and `[` tags): from 0.30.12 a
+   * closing bracket inside a JSON string does not end the call. Default "0.13.5".
    */
   ollamaVersion?: string;
 }

@@ -1,5 +1,5 @@
 /**
- * The audience view's wire shapes (issue 16). The presenter's UI publishes where it is
+ * The audience view's wire shapes. The presenter's UI publishes where it is
  * (`PUT /api/audience/position` on the recorder's loopback API); the audience listener mirrors it to
  * every viewer on its read-only feed (`/j/<code>/feed`). A viewer may only send `ping`.
  */

@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import { ExchangeSchema, NotesChangeSchema, TraceSchema } from "./schemas";
+import { formatZodIssues } from "../json/zod-error";
 
 export const TRACE_BUNDLE_FORMAT = "hopscope-trace";
 /** The version this build writes, and the newest it reads. */
@@ -180,21 +181,12 @@ export function parseTraceBundle(json: unknown): TraceBundle {
   return TraceBundleSchema.parse(doc, { error: bundleErrorMap });
 }
 
-/** At most this many issues are listed; a wholly wrong file would otherwise give thousands of lines. */
-const MAX_ISSUES = 10;
-
 /**
- * One line per problem, `field.path: message`, e.g.
- * `exchanges.3.requestBody.encoding: expected "utf8" or "base64", got "latin1"`.
+ * One line per problem (at most ten), `field.path: message`, e.g.
+ * `exchanges[3].requestBody.encoding: expected "utf8" or "base64", got "latin1"`.
  * Errors that are not validation errors give their message.
  */
 export function formatBundleError(err: unknown): string {
-  if (err instanceof z.ZodError) {
-    const lines = err.issues
-      .slice(0, MAX_ISSUES)
-      .map((i) => `${i.path.length > 0 ? i.path.map(String).join(".") : "(file)"}: ${i.message}`);
-    if (err.issues.length > MAX_ISSUES) lines.push(`… and ${err.issues.length - MAX_ISSUES} more problems`);
-    return lines.join("\n");
-  }
+  if (err instanceof z.ZodError) return formatZodIssues(err, { whole: "(file)", separator: "\n", max: 10 });
   return err instanceof Error ? err.message : String(err);
 }

@@ -1,6 +1,7 @@
 /** Classification of a user → host exchange (`POST /agent`): the question and the host's reply. */
 import type { Classification } from "./schemas";
-import { clipText, isRecord, requestJsonOf, tryParseJson, type RequestInput } from "./json-text";
+import { clipText, isRecord, parsedRequestJson, type RequestInput } from "./json-text";
+import { tryParseJson } from "../json/parse";
 
 type Agent = Extract<Classification, { kind: "agent" }>;
 
@@ -9,7 +10,7 @@ const REPLY_FIELDS = ["reply", "answer", "content", "text", "message", "output"]
 
 export function classifyAgent(input: RequestInput & { responseText: string | null }): Classification {
   const out: Agent = { kind: "agent" };
-  const req = requestJsonOf(input);
+  const req = parsedRequestJson(input);
   if (isRecord(req)) {
     const message = req.message ?? req.question ?? req.prompt ?? req.input;
     if (typeof message === "string") out.message = clipText(message);

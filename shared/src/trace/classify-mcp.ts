@@ -3,8 +3,9 @@
  * answered with `application/json` or with an SSE stream whose last JSON-RPC response answers it.
  */
 import type { Classification } from "./schemas";
-import { clipText, isRecord, requestJsonOf, tryParseJson, type RequestInput } from "./json-text";
-import { parseSse } from "./sse";
+import { clipText, isRecord, parsedRequestJson, type RequestInput } from "./json-text";
+import { tryParseJson } from "../json/parse";
+import { parseSse } from "../framing/sse";
 
 type Mcp = Extract<Classification, { kind: "mcp" }>;
 
@@ -15,7 +16,7 @@ export interface McpClassifyInput extends RequestInput {
 }
 
 export function classifyMcp(input: McpClassifyInput): Classification {
-  const req = requestJsonOf(input);
+  const req = parsedRequestJson(input);
   const out: Mcp = { kind: "mcp", outcome: "pending" };
   if (isRecord(req)) {
     if (typeof req.method === "string") out.method = req.method;

@@ -6,7 +6,7 @@
  * dialect has no prompt_eval_count. Generate endpoints (`/api/generate`, `/v1/completions`) are "model.other".
  */
 import type { Classification } from "./schemas";
-import { clipText, isRecord, pathOf, requestJsonOf, type RequestInput } from "./json-text";
+import { clipText, isRecord, pathOf, parsedRequestJson, type RequestInput } from "./json-text";
 import { toNative } from "../dialects/convert";
 import { type Dialect, dialectOfPath, isChatDialect, wantsStream } from "../dialects/dialect";
 import { readResponse } from "../dialects/read-response";
@@ -35,7 +35,7 @@ function messageCount(d: Dialect, req: Record<string, unknown>): number {
 
 export function classifyModel(input: ModelClassifyInput): Classification {
   const path = pathOf(input.url);
-  const req = requestJsonOf(input);
+  const req = parsedRequestJson(input);
   const model = isRecord(req) && typeof req.model === "string" ? req.model : undefined;
   const simulated = input.simulated;
   const d = dialectOfPath(path);

@@ -67,7 +67,7 @@ function withRequestJson<T extends RequestInput>(to: T, from: RequestInput): T {
 }
 
 /** Decodes a recorded body to text for classification; base64 bodies are not text and classify as absent. */
-export function bodyText(body: { encoding: "utf8" | "base64"; data: string } | null | undefined): string | null {
+export function utf8BodyText(body: { encoding: "utf8" | "base64"; data: string } | null | undefined): string | null {
   if (!body || body.encoding !== "utf8") return null;
   return body.data;
 }

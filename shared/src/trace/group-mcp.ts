@@ -24,7 +24,7 @@
 import { headerValue, isRecord } from "./json-text";
 
 /** Who sent an MCP message: what the tap knows about the client's end of the wire. */
-export interface McpClient {
+export interface McpClientIdentity {
   /** One TCP connection, or one wrapped stdio process. */
   connection: string;
   /** What a client's connections share: remote address and User-Agent. */
@@ -85,19 +85,19 @@ export function connectionAddress(connection: Connection): string {
   return colon > 0 && /^\d+$/.test(connection.slice(colon + 1)) ? connection.slice(0, colon) : connection;
 }
 
-/** The McpClient of an exchange, from the tap's connection and the request's headers and JSON body. */
+/** Who sent an exchange (its McpClientIdentity), from the tap's connection and the request's headers and JSON body. */
 export function mcpClientOf(
   connection: Connection | null | undefined,
   headers: ReadonlyArray<readonly [string, string]> | string,
   body: unknown,
-): McpClient | undefined {
+): McpClientIdentity | undefined {
   if (!connection) return undefined;
   const stdio = connection.startsWith(STDIO_CONNECTION_PREFIX);
   const sessionId = headerValue(headers, "mcp-session-id");
   const id = isRecord(body) && typeof body.id === "number" ? body.id : undefined;
   const remote = connectionAddress(connection);
   // One object literal, optional fields set or absent: built per MCP exchange, on the recording thread.
-  const client: McpClient = {
+  const client: McpClientIdentity = {
     connection,
     peer: stdio ? connection : `${remote} ${headerValue(headers, "user-agent") ?? ""}`,
   };
@@ -129,7 +129,7 @@ export class McpSessionGrouper {
   }
 
   /** The session trace of one message; `fresh` when the trace id was just made. */
-  assign(client: McpClient, method: string | undefined, now: number): { traceId: string; fresh: boolean } {
+  assign(client: McpClientIdentity, method: string | undefined, now: number): { traceId: string; fresh: boolean } {
     this.expire(now);
     const opener = method !== undefined && SESSION_OPENERS.has(method);
     let session = this.find(client, opener, now);
@@ -172,11 +172,11 @@ export class McpSessionGrouper {
   }
 
   /** When the session a (non-opening) message of `client` would join began, or undefined when it would open one. */
-  sessionStart(client: McpClient, now: number): number | undefined {
+  sessionStart(client: McpClientIdentity, now: number): number | undefined {
     return this.find(client, false, now)?.started;
   }
 
-  private find(client: McpClient, opener: boolean, now: number): Session | undefined {
+  private find(client: McpClientIdentity, opener: boolean, now: number): Session | undefined {
     const own = this.alive(this.byConnection.get(client.connection), now);
     if (client.stdio) return own;
     const known = client.sessionId ? this.alive(this.bySessionId.get(client.sessionId), now) : undefined;

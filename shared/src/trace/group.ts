@@ -20,7 +20,7 @@
  * means a conversation that spans a restart is split in two).
  */
 import { isRecord } from "./json-text";
-import { McpSessionGrouper, connectionAddress, type McpClient } from "./group-mcp";
+import { McpSessionGrouper, connectionAddress, type McpClientIdentity } from "./group-mcp";
 import { toNative } from "../dialects/convert";
 import { dialectOfPath, isChatDialect } from "../dialects/dialect";
 import { TurnIndex } from "./turn-index";
@@ -201,7 +201,12 @@ export class FallbackGrouper {
   }
 
   /** Trace of an MCP request without traceparent; `client` (who sent it) groups it into its MCP session. */
-  assignMcp(method: string | undefined, toolName: string | undefined, now: number, client?: McpClient): GroupResult {
+  assignMcp(
+    method: string | undefined,
+    toolName: string | undefined,
+    now: number,
+    client?: McpClientIdentity,
+  ): GroupResult {
     this.expire(now);
     // A wrapped stdio server's messages all come from its one host process: they stay in its session.
     if (method === "tools/call" && toolName !== undefined && !client?.stdio && this.pendingCalls.length > 0) {

@@ -1,8 +1,8 @@
 /**
  * Header fields as one string, "Name: value\r\n" per field, names, order and repeats as received: how tap
  * events carry them across threads and how the recorder stores a live exchange's headers. One string is far
- * cheaper to clone, keep and store than an array of pairs (measured: about a third of the hand-off per
- * exchange, and the recording thread no longer builds, redacts and re-serialises pairs for each exchange).
+ * cheaper to clone, keep and store than an array of pairs, and the recording thread stores it without
+ * building, redacting and re-serialising pairs for each exchange.
  *
  * Unambiguous for what the taps record: llhttp refuses CR and LF inside names and values, names are tokens
  * (no ':'), and values have no leading white space; values are latin1 strings of their bytes either way.

@@ -1,30 +1,6 @@
-/** Small helpers to read recorded bodies as JSON without throwing: recorded bytes are untrusted. */
-import { parseJson } from "../json/parse";
+/** Small helpers to read recorded exchanges without throwing: recorded bytes are untrusted. */
+import { tryParseJson } from "../json/parse";
 import { blockHeaderValue } from "./header-block";
-
-/**
- * Parses JSON, returning `undefined` for anything that is not valid JSON or is nested too deep (a
- * recorded body may be anything; the depth-limited parse keeps the classifiers off the stack's limit).
- */
-export function tryParseJson(text: string | null | undefined): unknown {
-  if (text === null || text === undefined || text.trim() === "") return undefined;
-  try {
-    return parseJson(text);
-  } catch {
-    // Not JSON (or too deep): the caller classifies the exchange from what it has; the raw bytes stay stored.
-    return undefined;
-  }
-}
-
-/** Parses every non-empty line of an NDJSON text; lines that are not JSON are skipped. */
-export function parseNdjson(text: string): unknown[] {
-  const out: unknown[] = [];
-  for (const line of text.split("\n")) {
-    const v = tryParseJson(line);
-    if (v !== undefined) out.push(v);
-  }
-  return out;
-}
 
 /** What a classifier reads of a request: the body as the caller parsed it already, else its text parsed here. */
 export interface RequestInput {
@@ -33,7 +9,8 @@ export interface RequestInput {
   requestJson?: unknown;
 }
 
-export function requestJsonOf(input: RequestInput): unknown {
+/** The request body as JSON: the caller's parse when it gave one, else the text parsed here (undefined when not JSON). */
+export function parsedRequestJson(input: RequestInput): unknown {
   return "requestJson" in input ? input.requestJson : tryParseJson(input.requestText);
 }
 

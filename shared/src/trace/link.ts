@@ -10,7 +10,8 @@
  *   claimed at most once.
  */
 import type { Classification, Link } from "./schemas";
-import { clipText, isRecord, tryParseJson } from "./json-text";
+import { clipText, isRecord } from "./json-text";
+import { tryParseJson } from "../json/parse";
 
 /** A `role: tool` message of a chat request: where a tool result travels back to the model. */
 export interface ToolMessage {

@@ -4,8 +4,9 @@
  * response), and where in the body each event ends, so a view can say when it arrived (the chunk that
  * held its end).
  */
-import { isRecord, tryParseJson } from "./json-text";
-import { parseSse } from "./sse";
+import { isRecord } from "./json-text";
+import { tryParseJson } from "../json/parse";
+import { parseSse } from "../framing/sse";
 
 export interface McpSseEvent {
   index: number;

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { dialectWriter } from "@hopscope/shared/dialects/convert";
 import { readResponse } from "@hopscope/shared/dialects/read-response";
-import { parseSse } from "@hopscope/shared/trace/sse";
+import { parseSse } from "@hopscope/shared/framing/sse";
 
 const ids = { random: () => 0.5, hex: (n: number) => "ab".repeat(n), now: () => Date.UTC(2026, 11, 1) };
 const at = "2026-12-01T09:00:00.123456789Z";

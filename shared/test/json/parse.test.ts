@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_MAX_DEPTH, JsonLimitError, depthExceededAt, parseJson } from "../../src/json/parse";
-import { tryParseJson } from "../../src/trace/json-text";
 import { goUnmarshal } from "../../src/toolcall/find-arguments";
+import { tryParseJson } from "@hopscope/shared/json/parse";
 
 const nested = (n: number) => "[".repeat(n) + "]".repeat(n);
 

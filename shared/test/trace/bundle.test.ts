@@ -113,7 +113,7 @@ describe("parseTraceBundle", () => {
   it("names the path and the allowed values of a bad enum", () => {
     const b = bundle() as unknown as { exchanges: { requestBody: { encoding: string } }[] };
     b.exchanges[1]!.requestBody.encoding = "latin1";
-    expect(errorOf(b)).toBe('exchanges.1.requestBody.encoding: expected "utf8" or "base64", got "latin1"');
+    expect(errorOf(b)).toBe('exchanges[1].requestBody.encoding: expected "utf8" or "base64", got "latin1"');
   });
 
   it("says when a required field is missing", () => {
@@ -125,7 +125,7 @@ describe("parseTraceBundle", () => {
   it("names a wrong type with the value found", () => {
     const b = bundle() as unknown as { exchanges: { chunks: { t: unknown }[] }[] };
     b.exchanges[0]!.chunks[0]!.t = "fast";
-    expect(errorOf(b)).toBe('exchanges.0.chunks.0.t: expected number, got "fast"');
+    expect(errorOf(b)).toBe('exchanges[0].chunks[0].t: expected number, got "fast"');
   });
 
   it("refuses a file that disagrees with itself", () => {
@@ -133,8 +133,8 @@ describe("parseTraceBundle", () => {
     b.exchanges[1] = { ...b.exchanges[1]!, traceId: "other" };
     b.trace.links = [{ kind: "tool-result", from: 2, to: 9, toolName: "append" }];
     expect(errorOf(b).split("\n")).toEqual([
-      `exchanges.1.traceId: expected "${TRACE_ID}" (the id of trace), got "other"`,
-      'trace.links.0.to: link points to exchange 9, which is not in "exchanges"',
+      `exchanges[1].traceId: expected "${TRACE_ID}" (the id of trace), got "other"`,
+      'trace.links[0].to: link points to exchange 9, which is not in "exchanges"',
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { classifyExchange } from "@hopscope/shared/trace/classify";
-import { parseSse } from "@hopscope/shared/trace/sse";
 import { MAX_SUMMARY_TEXT } from "@hopscope/shared/trace/json-text";
+import { parseSse } from "@hopscope/shared/framing/sse";
 
 const chatReq = JSON.stringify({
   model: "qwen2.5:7b",

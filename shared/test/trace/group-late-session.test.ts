@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { FallbackGrouper } from "@hopscope/shared/trace/group";
-import type { McpClient } from "@hopscope/shared/trace/group-mcp";
+import type { McpClientIdentity } from "@hopscope/shared/trace/group-mcp";
 
 let n = 0;
 const grouper = () => new FallbackGrouper({ newTraceId: () => `t${++n}`, mcpWindowMs: 30_000 });
-const client = (port: number, ua: string, id?: number): McpClient => ({
+const client = (port: number, ua: string, id?: number): McpClientIdentity => ({
   connection: `127.0.0.1:${port}`,
   peer: `127.0.0.1 ${ua}`,
   ...(id === undefined ? {} : { jsonrpcId: id }),

@@ -1,12 +1,12 @@
 /** The MCP session rule on its own: session ids, openers, the quiet window, id continuation, stdio. */
 import { describe, expect, it } from "vitest";
-import { McpSessionGrouper, mcpClientOf, mcpSessionTitle, type McpClient } from "../../src/trace/group-mcp";
+import { McpSessionGrouper, mcpClientOf, mcpSessionTitle, type McpClientIdentity } from "../../src/trace/group-mcp";
 
 function grouper(quietMs = 1000) {
   let n = 0;
   return new McpSessionGrouper({ newTraceId: () => `t${++n}`, quietMs, ttlMs: 10_000 });
 }
-const on = (connection: string, extra: Partial<McpClient> = {}): McpClient => ({
+const on = (connection: string, extra: Partial<McpClientIdentity> = {}): McpClientIdentity => ({
   connection,
   peer: "127.0.0.1 node",
   ...extra,

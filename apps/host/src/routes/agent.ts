@@ -7,12 +7,13 @@ import { JsonLimitError, parseJson } from "@hopscope/shared/json/parse";
 import { Hono } from "hono";
 import { AgentRequestSchema, type AgentDialect, type AgentResponse } from "@hopscope/shared/agent/schemas";
 import type { OllamaMessage } from "@hopscope/shared/ollama/schemas";
-import { runAgentTurn, type AgentLoopDeps } from "../agent-loop";
-import type { ConversationStore } from "../conversation-store";
-import type { ModelClient } from "../ollama-client";
-import { HostError, unknownConversation } from "../errors";
+import { runAgentTurn, type AgentLoopDeps } from "../agent/agent-loop";
+import type { ConversationStore } from "../agent/conversation-store";
+import type { ModelClient } from "../agent/ollama-client";
+import { HostError, unknownConversation } from "../agent/errors";
 import { readBodyCapped } from "@hopscope/nodekit/body";
 import { continueOrStartTrace } from "@hopscope/nodekit/trace-ids";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 export function agentRoutes(
   deps: AgentLoopDeps & { conversations: ConversationStore; clients: Record<AgentDialect, ModelClient> },
@@ -22,11 +23,7 @@ export function agentRoutes(
   agent.post("/", async (c) => {
     const request = AgentRequestSchema.safeParse(await readJson(c.req.raw));
     if (!request.success) {
-      const issues = request.error.issues.map((i) => {
-        const field = i.path.length > 0 ? i.path.join(".") : "body";
-        return `${field}: ${i.message}`;
-      });
-      throw new HostError(400, `invalid /agent body: ${issues.join("; ")}`);
+      throw new HostError(400, `invalid /agent body: ${formatZodIssues(request.error, { whole: "body" })}`);
     }
     const { message, conversationId: given, dialect } = request.data;
     // The history is native whatever the dialect, so a conversation may even change dialect between questions.

@@ -1,21 +1,10 @@
 /** `GET /health`: the host is up, and where it sends its calls, so a learner can check the wiring. */
 import { Hono } from "hono";
 import type { AgentHealth } from "@hopscope/shared/agent/schemas";
-import type { Config } from "../config";
 
-export function healthRoutes(config: Config): Hono {
+/** `wiring`: what the host was configured with (app.ts takes it from the config). */
+export function healthRoutes(wiring: Omit<AgentHealth, "ok">): Hono {
   const health = new Hono();
-  health.get("/", (c) => {
-    const body: AgentHealth = {
-      ok: true,
-      model: config.model,
-      ollamaUrl: config.ollamaUrl,
-      mcpUrl: config.mcpUrl,
-      maxSteps: config.maxSteps,
-      stream: config.stream,
-      lesson: config.lesson,
-    };
-    return c.json(body);
-  });
+  health.get("/", (c) => c.json({ ok: true, ...wiring } satisfies AgentHealth));
   return health;
 }

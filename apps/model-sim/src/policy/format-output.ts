@@ -5,7 +5,7 @@
  * parser, never seeing the tag, returns it as content — what a real qwen2.5 does under `format`.
  */
 import { pythonJson } from "@hopscope/shared/toolcall/raw-output";
-import type { PromptEngine } from "../engine";
+import { rawOutputFromMessage } from "@hopscope/shared/toolcall/raw-output";
 import type { Decision } from "./decide";
 
 /** A value conforming to a (simple) JSON Schema, carrying `text` in its first string slot. */
@@ -39,9 +39,9 @@ function conforming(schema: unknown, text: string): unknown {
   }
 }
 
-export function outputText(decision: Decision, format: unknown, engine: PromptEngine): string {
+export function outputText(decision: Decision, format: unknown): string {
   if (format === undefined || format === null || format === "") {
-    return engine.rawOutput({
+    return rawOutputFromMessage({
       content: decision.content,
       tool_calls: decision.toolCalls.map((c) => ({ function: { name: c.name, arguments: c.arguments } })),
     });

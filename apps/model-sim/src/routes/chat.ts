@@ -2,12 +2,12 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ChatRequestSchema, LESSON_HEADER } from "@hopscope/shared/ollama/schemas";
-import { OllamaError } from "../ollama-error";
-import { resolveModel } from "../model-name";
-import { parseOllamaBody } from "../read-body";
-import { aggregateChat, goJsonResponse, ndjsonResponse } from "../respond";
-import { prepareChat } from "../simulate-chat";
-import type { SimDeps } from "../sim-deps";
+import { OllamaError } from "../sim/ollama-error";
+import { resolveModel } from "../sim/model-name";
+import { parseOllamaBody } from "../sim/read-body";
+import { aggregateChat, goJsonResponse, ndjsonResponse } from "../sim/respond";
+import { planChat } from "../sim/simulate-chat";
+import type { SimDeps } from "../sim/sim-deps";
 
 // The model is checked by the handler, with Ollama's own message, not by the schema.
 const BodySchema = ChatRequestSchema.extend({ model: z.string().default("") });
@@ -18,7 +18,7 @@ export function chatRoutes(deps: SimDeps): Hono {
     if (req.model === "") throw new OllamaError(400, "model is required");
     const model = resolveModel(req.model, c.req.header(LESSON_HEADER), deps.config.builtinRendererModel);
     const signal = c.req.raw.signal;
-    const outcome = await prepareChat(req, raw, model, deps, { signal });
+    const outcome = await planChat(req, raw, model, deps, { signal });
     let res: Response;
     if (outcome.kind === "immediate") res = goJsonResponse(outcome.body);
     else if (req.stream === false) res = goJsonResponse(await aggregateChat(outcome.chunks));

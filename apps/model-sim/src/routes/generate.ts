@@ -2,12 +2,12 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { GenerateRequestSchema, LESSON_HEADER } from "@hopscope/shared/ollama/schemas";
-import { modelNotFound } from "../ollama-error";
-import { resolveModel } from "../model-name";
-import { parseOllamaBody } from "../read-body";
-import { aggregateGenerate, goJsonResponse, ndjsonResponse } from "../respond";
-import { prepareGenerate } from "../simulate-generate";
-import type { SimDeps } from "../sim-deps";
+import { modelNotFound } from "../sim/ollama-error";
+import { resolveModel } from "../sim/model-name";
+import { parseOllamaBody } from "../sim/read-body";
+import { aggregateGenerate, goJsonResponse, ndjsonResponse } from "../sim/respond";
+import { planGenerate } from "../sim/simulate-generate";
+import type { SimDeps } from "../sim/sim-deps";
 
 const BodySchema = GenerateRequestSchema.extend({ model: z.string().default("") });
 
@@ -17,7 +17,7 @@ export function generateRoutes(deps: SimDeps): Hono {
     // GenerateHandler answers an invalid (e.g. empty) name with the not-found 404, unlike ChatHandler.
     if (req.model === "") throw modelNotFound("");
     const model = resolveModel(req.model, c.req.header(LESSON_HEADER));
-    const outcome = await prepareGenerate(req, raw, model, deps, c.req.raw.signal);
+    const outcome = await planGenerate(req, raw, model, deps, c.req.raw.signal);
     let res: Response;
     if (outcome.kind === "immediate") res = goJsonResponse(outcome.body);
     else if (req.stream === false) res = goJsonResponse(await aggregateGenerate(outcome.chunks));

@@ -1,9 +1,9 @@
 /** `GET /api/ps`: qwen2.5:7b while it is "loaded" (until its keep_alive runs out), else nothing. */
 import { Hono } from "hono";
 import { QWEN25_DETAILS, QWEN25_DIGEST, QWEN25_LOADED_SIZE, QWEN25_MODEL } from "@hopscope/shared/ollama/qwen25-facts";
-import { goTimeIn } from "../go-time";
-import type { ModelState } from "../model-state";
-import { goJsonResponse } from "../respond";
+import { goTimeIn } from "../sim/go-time";
+import type { ModelState } from "../sim/model-state";
+import { goJsonResponse } from "../sim/respond";
 
 /** @param contextLength the window a load without num_ctx gets (./context-length.ts `defaultNumCtx`) */
 export function psRoutes(state: ModelState, contextLength: number): Hono {

@@ -14,13 +14,13 @@ import {
   QWEN25_MODIFIED_AT,
 } from "@hopscope/shared/ollama/qwen25-facts";
 import { SIMULATED_FIELD } from "@hopscope/shared/ollama/simulated";
-import { BUILTIN_RENDERER_MODEL, builtinModelfile } from "../builtin-renderer";
-import { OllamaError } from "../ollama-error";
-import { resolveModel } from "../model-name";
-import { parseOllamaBody } from "../read-body";
-import { goJsonResponse } from "../respond";
-import type { SimDeps } from "../sim-deps";
-import { simulatedInfo } from "../simulated-info";
+import { BUILTIN_RENDERER_MODEL, builtinModelfile } from "../sim/builtin-renderer";
+import { OllamaError } from "../sim/ollama-error";
+import { resolveModel } from "../sim/model-name";
+import { parseOllamaBody } from "../sim/read-body";
+import { goJsonResponse } from "../sim/respond";
+import type { SimDeps } from "../sim/sim-deps";
+import { simulatedInfo } from "../sim/simulated-info";
 
 const LICENSE =
   "Apache License 2.0 (Qwen2.5-7B-Instruct). Full text: https://huggingface.co/Qwen/Qwen2.5-7B-Instruct/blob/main/LICENSE";

@@ -7,8 +7,8 @@ import {
   QWEN25_MODIFIED_AT,
   QWEN25_SIZE,
 } from "@hopscope/shared/ollama/qwen25-facts";
-import { BUILTIN_RENDERER_MODEL as B } from "../builtin-renderer";
-import { goJsonResponse } from "../respond";
+import { BUILTIN_RENDERER_MODEL as B } from "../sim/builtin-renderer";
+import { goJsonResponse } from "../sim/respond";
 
 export function tagsRoutes(builtinRendererModel = false): Hono {
   return new Hono().get("/", () =>

@@ -12,14 +12,14 @@ import { DialectError } from "@hopscope/shared/dialects/dialect-error";
 import { parseJsonText } from "@hopscope/shared/dialects/go-decode";
 import { ChatRequestSchema, GenerateRequestSchema, LESSON_HEADER } from "@hopscope/shared/ollama/schemas";
 import { QWEN25_MODEL, QWEN25_MODIFIED_AT } from "@hopscope/shared/ollama/qwen25-facts";
-import { dialectErrorResponse, encodedJson, sseResponse } from "../dialect-respond";
-import { resolveModel } from "../model-name";
-import { OllamaError, modelNotFound } from "../ollama-error";
-import { parseOllamaBody } from "../read-body";
-import { aggregateChat, aggregateGenerate } from "../respond";
-import { prepareChat } from "../simulate-chat";
-import { prepareGenerate } from "../simulate-generate";
-import type { SimDeps } from "../sim-deps";
+import { dialectErrorResponse, encodedJson, sseResponse } from "../sim/dialect-respond";
+import { resolveModel } from "../sim/model-name";
+import { OllamaError, modelNotFound } from "../sim/ollama-error";
+import { parseOllamaBody } from "../sim/read-body";
+import { aggregateChat, aggregateGenerate } from "../sim/respond";
+import { planChat } from "../sim/simulate-chat";
+import { planGenerate } from "../sim/simulate-generate";
+import type { SimDeps } from "../sim/sim-deps";
 
 type Generating = Exclude<Dialect, "ollama" | "ollama-generate">;
 
@@ -47,7 +47,7 @@ async function run(d: Generating, c: Context, deps: SimDeps): Promise<Response> 
     const { value: req, raw } = parseOllamaBody(JSON.stringify(converted.native), ChatBody, "ChatRequest");
     if (req.model === "") throw new OllamaError(400, "model is required");
     const model = resolveModel(req.model, lessonHeader);
-    const outcome = await prepareChat(req, raw, model, deps, { signal, relaxThinking: d === "anthropic" });
+    const outcome = await planChat(req, raw, model, deps, { signal, relaxThinking: d === "anthropic" });
     if (outcome.kind === "immediate") res = await immediate(outcome.body, converted.stream, writer, deps, sseHeaders);
     else if (converted.stream) res = await sseResponse(outcome.chunks, writer, deps.logger, sseHeaders);
     else res = encodedJson(writer.whole(await aggregateChat(outcome.chunks)));
@@ -57,7 +57,7 @@ async function run(d: Generating, c: Context, deps: SimDeps): Promise<Response> 
   const { value: req, raw } = parseOllamaBody(JSON.stringify(converted.native), GenerateBody, "GenerateRequest");
   if (req.model === "") throw modelNotFound("");
   const model = resolveModel(req.model, lessonHeader);
-  const outcome = await prepareGenerate(req, raw, model, deps, signal);
+  const outcome = await planGenerate(req, raw, model, deps, signal);
   if (outcome.kind === "immediate") res = await immediate(outcome.body, converted.stream, writer, deps);
   else if (converted.stream) res = await sseResponse(outcome.chunks, writer, deps.logger);
   else res = encodedJson(writer.whole(await aggregateGenerate(outcome.chunks)));

@@ -6,7 +6,7 @@
 import type { Body, Chunk, Exchange, ExchangeSummary, HeaderList } from "@hopscope/shared/trace/schemas";
 import type { GroupedBy } from "@hopscope/shared/trace/group";
 import { toolMessagesOf, type ToolMessage } from "@hopscope/shared/trace/link";
-import { tryParseJson } from "@hopscope/shared/trace/json-text";
+import { tryParseJson } from "@hopscope/shared/json/parse";
 import { textOf, type StoredBody } from "./stored-body";
 
 /** Pairs (imports, replays), or a live exchange's header block as the taps saw it, redacted (shared/trace/header-block.ts). */

@@ -11,7 +11,7 @@ import type { MessagePort } from "node:worker_threads";
 import type { ExchangeState, Tap } from "@hopscope/shared/trace/schemas";
 import type { GuardPolicy } from "@hopscope/nodekit/guard";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
-import type { ReadMethod } from "../recording/trace-reader";
+import type { Call } from "./calls";
 
 /** The live feed shows a chunk's text up to this size (bigger chunks: fetch the exchange). */
 export const MAX_CHUNK_TEXT = 64 * 1024;
@@ -60,38 +60,14 @@ export interface EventAck {
   ack: number;
 }
 
-export interface InsertTrace {
-  id: string;
-  name: string;
-  groupedBy: "traceparent" | "conversation" | "session" | "single";
-  createdAt: number;
-  updatedAt: number;
-}
-
-/** The main thread's requests to the recording thread, each answered after every event before it. */
-export type Call =
-  /** A read of the stored traces (recording/trace-reader.ts), after what is queued is committed. */
-  | { op: "read"; method: ReadMethod; args: unknown[] }
-  /** The live feed's snapshot content: the latest traces and the exchanges in flight, read together. */
-  | { op: "snapshot"; limit: number }
-  | { op: "inFlight" }
-  /** An exchange in flight with what of its bodies has arrived (null: not in flight). */
-  | { op: "inFlightExchange"; id: number }
-  | { op: "lesson" }
-  | { op: "allocateIds"; count: number }
-  | { op: "rename"; traceId: string; name: string }
-  | { op: "setSavedAs"; traceId: string; file: string }
-  | { op: "delete"; traceId: string }
-  /** Whole traces (imports, the start of a replay) and replayed exchanges: records built by link/exchange-record.ts. */
-  | { op: "insertTrace"; trace: InsertTrace; records: unknown[] }
-  | { op: "enqueue"; record: unknown }
-  /** Frames parked while nobody watched (recording/parked-frames.ts), serialised, for a resume. */
-  | { op: "parkedFrames"; parks: number[] };
-
 export type ToRecording =
   | { kind: "call"; call: number; request: Call }
-  /** Whether anyone watches live (a feed client or an audience viewer): frames are serialised only then. */
-  | { kind: "watch"; on: boolean }
+  /**
+   * A subscriber (the live feed, the audience view) has its first client, or has none left: frames are
+   * serialised while anyone is subscribed, otherwise parked (recording/parked-frames.ts).
+   */
+  | { kind: "subscribe" }
+  | { kind: "unsubscribe" }
   | { kind: "close" };
 
 /**
@@ -103,7 +79,7 @@ export type AnnouncedFrames = (string | number)[];
 /**
  * AnnouncedFrames as the recording thread posts them: a run of parked frames is its length, since park
  * numbers go up by one from 1 (parked-frames.ts); the main thread numbers them again (threads.ts). Posting
- * one number per parked frame, three per exchange, cost the recording thread 5 % of its time.
+ * one number per parked frame, three per exchange, would be a cost on the recording thread's every exchange.
  */
 export type AnnouncedRuns = (string | number)[];
 

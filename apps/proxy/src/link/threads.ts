@@ -8,11 +8,11 @@ import { MessageChannel, Worker } from "node:worker_threads";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
 import type { Tap } from "@hopscope/shared/trace/schemas";
 import type { GuardPolicy } from "@hopscope/nodekit/guard";
+import type { CallArgs, CallName, CallResult, RecordingLink } from "./calls";
 import type { Logger } from "../logger";
 import type {
   AnnouncedFrames,
   AnnouncedRuns,
-  Call,
   FromRecording,
   FromTaps,
   QueueLimits,
@@ -43,9 +43,11 @@ export interface ThreadHandlers {
   committed: (traceIds: string[]) => void;
 }
 
+type ToRecordingCall = Extract<ToRecording, { kind: "call" }>["request"];
+
 const BOOT = new URL("./boot.mjs", import.meta.url);
 
-export class RecorderThreads {
+export class ThreadLink implements RecordingLink {
   private calls = 0;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private flushes = 0;
@@ -67,10 +69,11 @@ export class RecorderThreads {
     private readonly logger: Logger,
   ) {
     const channel = new MessageChannel();
-    // Profiling flags (bench/profile.ts) carry over; the boot file registers the TypeScript loader itself.
+    // Profiling flags (bench/profile.ts) carry over; the boot file registers the TypeScript loader itself
+    // when the thread's module is TypeScript (from source; the built proxy names its bundled .js files).
     const execArgv = process.execArgv.filter((a) => a.startsWith("--cpu-prof") || a.startsWith("--heap-prof"));
     const recordingData: RecordingThreadData = {
-      entry: "../recording/thread.ts",
+      entry: new URL("../recording/thread.ts", import.meta.url).href,
       threadName: "hs-recording",
       file: opts.file,
       maxBodyBytes: opts.maxBodyBytes,
@@ -86,7 +89,7 @@ export class RecorderThreads {
       this.watch(this.recording, "recording", reject);
     });
     const tapsData: TapsThreadData = {
-      entry: "../tap/thread.ts",
+      entry: new URL("../tap/thread.ts", import.meta.url).href,
       threadName: "hs-taps",
       host: opts.host,
       taps: opts.taps,
@@ -110,19 +113,33 @@ export class RecorderThreads {
   }
 
   /** Asks the recording thread, after every event the taps have seen so far. */
-  async call(request: Call): Promise<unknown> {
+  async call<M extends CallName>(method: M, ...args: CallArgs<M>): Promise<CallResult<M>> {
     if (this.dead) throw new Error(this.dead);
     await this.tapsFlushed();
     const call = ++this.calls;
-    return new Promise((resolve, reject) => {
+    // The recording thread answers each call with what its implementation of RecordingCalls[M] returned.
+    const answer = new Promise<unknown>((resolve, reject) => {
       this.pending.set(call, { resolve, reject });
+      const request = { method, args } as ToRecordingCall;
       this.recording.postMessage({ kind: "call", call, request } satisfies ToRecording);
     });
+    return answer as Promise<CallResult<M>>;
   }
 
-  /** Tells the recording thread whether anyone watches live (it serialises frames only then). */
-  setWatching(on: boolean): void {
-    if (!this.dead) this.recording.postMessage({ kind: "watch", on } satisfies ToRecording);
+  /**
+   * Subscribes to serialised frames until the returned function is called: a subscriber with no client to
+   * send them to unsubscribes, and the recording thread parks frames while nobody is subscribed.
+   */
+  subscribe(): () => void {
+    const post = (msg: ToRecording) => {
+      if (!this.dead && !this.closing) this.recording.postMessage(msg);
+    };
+    post({ kind: "subscribe" });
+    let subscribed = true;
+    return () => {
+      if (subscribed) post({ kind: "unsubscribe" });
+      subscribed = false;
+    };
   }
 
   /** Storage health as /api/health reports it: the disk (recording thread) and the queue (taps thread). */

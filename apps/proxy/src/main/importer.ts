@@ -6,20 +6,18 @@
 import type { TraceBundle } from "@hopscope/shared/trace/bundle";
 import { randomHex } from "@hopscope/shared/trace/traceparent";
 import type { TraceSummary } from "@hopscope/shared/trace/schemas";
-import type { RecorderClient } from "./recorder-client";
-import type { TraceStore } from "./trace-store";
+import type { RecordingLink } from "../link/calls";
 import type { Announce } from "../link/frames";
 import { recordOfExchange } from "../link/exchange-record";
 
 export interface ImportDeps {
-  store: TraceStore;
-  recorder: RecorderClient;
+  link: RecordingLink;
   announce: Announce;
 }
 
 export async function importBundle(bundle: TraceBundle, deps: ImportDeps): Promise<TraceSummary> {
   const traceId = randomHex(16, (a) => crypto.getRandomValues(a));
-  const ids = await deps.recorder.allocateIds(bundle.exchanges.length);
+  const ids = await deps.link.call("allocateIds", bundle.exchanges.length);
   const idMap = new Map(bundle.exchanges.map((e, i) => [e.id, ids[i] as number]));
   const order = new Map(bundle.trace.exchanges.map((s, i) => [s.id, i + 1]));
   const { name, groupedBy } = bundle.trace;
@@ -32,10 +30,11 @@ export async function importBundle(bundle: TraceBundle, deps: ImportDeps): Promi
       groupedBy,
     }),
   );
-  const summary = await deps.store.insertTrace(
+  const summary = await deps.link.call(
+    "insertTrace",
     { id: traceId, name, groupedBy, createdAt: bundle.trace.createdAt, updatedAt: bundle.trace.updatedAt },
     records,
   );
-  deps.announce({ type: "trace.updated", trace: summary, links: await deps.store.links(traceId) });
+  deps.announce({ type: "trace.updated", trace: summary, links: await deps.link.call("links", traceId) });
   return summary;
 }

@@ -4,8 +4,8 @@
  * changes again later (a follow-up turn with the same traceparent) is sent again with its new spans.
  * Exporting runs after recording and never holds up the taps; failures are logged.
  */
-import type { TraceStore } from "./trace-store";
-import type { RecorderClient } from "./recorder-client";
+import type { RecordingLink } from "../link/calls";
+import type { InFlight } from "./in-flight";
 import type { Logger } from "../logger";
 import { createTraceBundle } from "./export/hopscope";
 import type { TraceBundle } from "@hopscope/shared/trace/bundle";
@@ -17,8 +17,8 @@ export class OtlpForwarder {
   constructor(
     private readonly deps: {
       exporter: OtlpLiveExporter;
-      store: TraceStore;
-      recorder: RecorderClient;
+      link: RecordingLink;
+      inFlight: InFlight;
       logger: Logger;
       quietMs: number;
       /** Adds what the bundle carries besides exchanges (the notes file's changes), as the file export does. */
@@ -37,12 +37,12 @@ export class OtlpForwarder {
 
   private send(traceId: string): void {
     this.timers.delete(traceId);
-    const { store, recorder, exporter, logger } = this.deps;
+    const { link, inFlight, exporter, logger } = this.deps;
     const exported = async () => {
-      if ((await recorder.inFlight()).some((e) => e.traceId === traceId)) return this.traceUpdated(traceId);
-      const trace = await store.getTrace(traceId);
+      if ((await inFlight.exchanges()).some((e) => e.traceId === traceId)) return this.traceUpdated(traceId);
+      const trace = await link.call("trace", traceId);
       if (!trace) return;
-      const bundle = createTraceBundle(trace, await store.getExchanges(traceId));
+      const bundle = createTraceBundle(trace, await link.call("exchanges", traceId));
       await exporter.exportBundle(this.deps.complete ? this.deps.complete(bundle) : bundle);
       logger.info({ traceId, url: exporter.url }, "trace exported over OTLP");
     };

@@ -6,7 +6,8 @@
 import type { Chunk, Classification, Exchange, ExchangeState, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import type { GroupedBy } from "@hopscope/shared/trace/group";
 import { classifyExchange, type ClassifyInput } from "@hopscope/shared/trace/classify";
-import { headerValue, tryParseJson } from "@hopscope/shared/trace/json-text";
+import { headerValue } from "@hopscope/shared/trace/json-text";
+import { tryParseJson } from "@hopscope/shared/json/parse";
 import { BodyCollector, textOf, toBody, toStoredBody, type StoredBody } from "../link/stored-body";
 import { redactUrl } from "@hopscope/shared/trace/redact";
 import { fromHeaderBlock, redactHeaderBlock } from "@hopscope/shared/trace/header-block";

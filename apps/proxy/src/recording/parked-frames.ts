@@ -1,20 +1,23 @@
 /**
- * Frames the recorder announced while nobody was watching (no live-feed client, no audience viewer): kept
+ * Frames the recorder announced while nobody was subscribed (no live-feed client, no audience viewer): kept
  * here as the recorder's own objects, not serialised, and serialised only if a reconnecting client resumes
- * past them. With nobody watching, serialising and posting every frame cost the recording thread more than
- * a fifth of its time per exchange, for frames that were almost never read.
+ * past them. With nobody watching, serialising and posting every frame would be the recording thread's
+ * largest cost per exchange, for frames that are almost never read.
  *
  * Bounded by count and by estimated bytes: older frames are dropped, and a resume that needs one gets a
  * snapshot instead. The count is a fifth of the feed's ring: 1,000 frames are some 50 questions of an agent
  * while nobody watched, and under a saturating load they die before a second scavenge instead of being
- * promoted (5,000 lived about 140 ms there: half of what the recording thread promoted).
+ * promoted (a ring five times as long kept them alive long enough to be promoted).
  */
 import type { FeedEvent } from "../link/frames";
 import { MAX_CHUNK_TEXT } from "../link/protocol";
 
+/** A frame, or how to build it when it is read (a trace's frame reads the store as it is then). */
+export type ParkedFrame = FeedEvent | (() => FeedEvent);
+
 export class ParkedFrames {
   /** Frames by park number, oldest first: `frames[i]` is number `first + i` (an array: parking is per frame). */
-  private frames: (FeedEvent | null)[] = [];
+  private frames: (ParkedFrame | null)[] = [];
   private sizes: number[] = [];
   private start = 0;
   private first = 1;
@@ -26,7 +29,7 @@ export class ParkedFrames {
   ) {}
 
   /** Keeps the event (it must not change afterwards) and returns its park number. */
-  park(event: FeedEvent, size: number): number {
+  park(event: ParkedFrame, size: number): number {
     this.frames.push(event);
     this.sizes.push(size);
     this.bytes += size;
@@ -49,7 +52,7 @@ export class ParkedFrames {
     return parks.map((n) => {
       const i = n - this.first;
       const e = i >= this.start ? this.frames[i] : undefined;
-      return e ? JSON.stringify(e) : null;
+      return e ? JSON.stringify(typeof e === "function" ? e() : e) : null;
     });
   }
 

@@ -10,8 +10,8 @@
  * Instead a used entry is marked newest again only once it has aged past half the bound (age: keys added or
  * marked since it last was), so a key in use is never the oldest, and that happens once per half a bound.
  * The order lives in a queue of (key, stamp) beside the Map, so forgetting the oldest is O(1): asking the
- * Map for its first key walked past every entry deleted since its last rehash, up to the bound (measured:
- * 0.7 µs per new key, twice per exchange when every exchange starts a trace).
+ * Map for its first key walks past every entry deleted since its last rehash, up to the bound, twice per
+ * exchange when every exchange starts a trace.
  */
 
 /** Bound on the per-trace counters and names the recorder and the stdio ingest remember. */

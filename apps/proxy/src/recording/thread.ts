@@ -13,9 +13,9 @@ import type { FeedEvent } from "../link/frames";
 import { traceIdSource } from "./trace-ids";
 import type { ExchangeRecord } from "../link/exchange-record";
 import type { StoredBody } from "../link/stored-body";
+import type { Call, RecordingCalls } from "../link/calls";
 import type {
   AnnouncedRuns,
-  Call,
   EventAck,
   EventBatch,
   FromRecording,
@@ -37,7 +37,8 @@ const writer = new StoreWriter(db, {
   flushIntervalMs: data.flushIntervalMs,
   maxTraces: data.maxTraces,
   onCommitted: (traceIds) => {
-    // The frames of the exchanges committed reach the feed before their traces' trace.updated.
+    // Each trace committed is announced with what the feed shows of it, after its exchanges' own frames.
+    for (const id of traceIds) announceTrace(id);
     flushAnnounced();
     post({ kind: "committed", traceIds });
   },
@@ -45,8 +46,8 @@ const writer = new StoreWriter(db, {
 });
 const reader = new TraceReader(db);
 const announced: AnnouncedRuns = [];
-/** Whether anyone watches live; until the main thread says so, nobody does. */
-let watching = false;
+/** Subscribers to serialised frames (the live feed, the audience view), each while it has a client. */
+let subscribers = 0;
 /** Parked frames wait at most this long to be announced to the main thread (see the events' handler). */
 const PARKED_POST_MS = 50;
 let parkedTimer: NodeJS.Timeout | null = null;
@@ -54,7 +55,7 @@ const parked = new ParkedFrames();
 const recorder = new Recorder({
   // Serialised here, off the other threads (strings cross threads far cheaper than objects), and only while
   // someone watches; otherwise parked unserialised, in case a reconnecting client resumes past them.
-  announce: (e) => (watching ? announced.push(JSON.stringify(e)) : parkFrame(e)),
+  announce: (e) => (subscribers > 0 ? announced.push(JSON.stringify(e)) : parkFrame(e, estimatedSize(e))),
   store: (r) => writer.enqueue(r),
   maxSeq: (id) => writer.maxSeq(id),
   newTraceId: traceIdSource(),
@@ -67,16 +68,18 @@ data.events.on("message", (batch: EventBatch) => {
   // While somebody watches, frames go out with each batch; parked ones (nobody watching) only number the
   // feed's frames, so they wait for a commit or PARKED_POST_MS: a message to the main thread per batch cost
   // it more than the frames did.
-  if (watching) flushAnnounced();
+  if (subscribers > 0) flushAnnounced();
   else parkedTimer ??= setTimeout(flushAnnounced, PARKED_POST_MS);
 });
 parent.on("message", (msg: ToRecording) => {
   drainEvents();
   switch (msg.kind) {
-    case "watch":
-      watching = msg.on;
-      // What was parked before someone started watching goes first.
-      if (watching) flushAnnounced();
+    case "subscribe":
+      subscribers++;
+      // What was parked before goes first; every frame after this is serialised.
+      return flushAnnounced();
+    case "unsubscribe":
+      subscribers = Math.max(0, subscribers - 1);
       return;
     case "call":
       try {
@@ -124,9 +127,25 @@ function drainEvents(): void {
     handleBatch(m.message as EventBatch);
 }
 
+/** A committed trace as `trace.updated` shows it, or `trace.deleted` when it is gone (retention, a delete). */
+function traceFrame(traceId: string): FeedEvent {
+  const t = reader.storedTrace(traceId);
+  return t ? { type: "trace.updated", ...t } : { type: "trace.deleted", traceId };
+}
+
+/**
+ * With nobody subscribed, a trace's frame is read only if a resuming client asks for it (as it is then, a
+ * trace deleted meanwhile reported as such): two queries per trace and commit saved while nobody watches.
+ */
+function announceTrace(traceId: string): void {
+  if (subscribers > 0) announced.push(JSON.stringify(traceFrame(traceId)));
+  else parkFrame(() => traceFrame(traceId), TRACE_FRAME_SIZE);
+}
+const TRACE_FRAME_SIZE = 1024;
+
 /** Parks a frame and counts it into the run of parked frames at the end of what is to be announced. */
-function parkFrame(e: FeedEvent): void {
-  parked.park(e, estimatedSize(e));
+function parkFrame(e: FeedEvent | (() => FeedEvent), size: number): void {
+  parked.park(e, size);
   const last = announced.length - 1;
   if (last >= 0 && typeof announced[last] === "number") announced[last] = (announced[last] as number) + 1;
   else announced.push(1);
@@ -140,39 +159,48 @@ function flushAnnounced(): void {
   announced.length = 0;
 }
 
+/** Every read sees what is queued committed first, except storedTrace, asked for right after a commit. */
+const calls: RecordingCalls = {
+  listTraces: (limit, after) => (writer.flush(), reader.listTraces(limit, after)),
+  traceSummary: (id) => (writer.flush(), reader.traceSummary(id)),
+  storedTrace: (id) => reader.storedTrace(id),
+  trace: (id) => (writer.flush(), reader.trace(id)),
+  links: (traceId) => (writer.flush(), reader.links(traceId)),
+  exchange: (id) => (writer.flush(), reader.exchange(id)),
+  exchanges: (traceId) => (writer.flush(), reader.exchanges(traceId)),
+  previousChat: (traceId, seq) => (writer.flush(), reader.previousChat(traceId, seq)),
+  mcpExchangesIn: (window) => (writer.flush(), reader.mcpExchangesIn(window)),
+  snapshot: (limit) => (
+    writer.flush(),
+    { traces: reader.listTraces(limit, null).traces, inFlight: recorder.inFlight() }
+  ),
+  inFlight: () => recorder.inFlight(),
+  inFlightExchange: (id) => recorder.inFlightExchange(id),
+  lastLesson: () => recorder.lastLesson,
+  allocateIds: (count) => recorder.allocateIds(count),
+  rename: (traceId, name) => {
+    writer.rename(traceId, name);
+    return reader.traceSummary(traceId);
+  },
+  setSavedAs: (traceId, file) => writer.setSavedAs(traceId, file),
+  delete: (traceId) => {
+    recorder.forgetTrace(traceId);
+    return writer.delete(traceId);
+  },
+  insertTrace: (trace, records) => {
+    writer.insertTrace(trace, records.map(revive));
+    const stored = reader.traceSummary(trace.id);
+    if (!stored) throw new Error(`imported trace ${trace.id} was not stored`);
+    return stored;
+  },
+  enqueue: (record) => writer.enqueue(revive(record)),
+  parkedFrames: (parks) => parked.serialised(parks),
+};
+
+/** Runs a call by its name; the map's types tie each name to its arguments (link/calls.ts). */
 function call(req: Call): unknown {
-  switch (req.op) {
-    case "read": {
-      // trace.updated frames are asked for after a commit: what they read is committed already.
-      if (req.method !== "storedTrace") writer.flush();
-      const read = reader[req.method] as (...args: unknown[]) => unknown;
-      return read.apply(reader, req.args);
-    }
-    case "snapshot":
-      writer.flush();
-      return { traces: reader.listTraces(req.limit, null).traces, inFlight: recorder.inFlight() };
-    case "inFlight":
-      return recorder.inFlight();
-    case "inFlightExchange":
-      return recorder.inFlightExchange(req.id);
-    case "lesson":
-      return recorder.lastLesson;
-    case "allocateIds":
-      return recorder.allocateIds(req.count);
-    case "rename":
-      return writer.rename(req.traceId, req.name);
-    case "setSavedAs":
-      return writer.setSavedAs(req.traceId, req.file);
-    case "delete":
-      recorder.forgetTrace(req.traceId);
-      return writer.delete(req.traceId);
-    case "insertTrace":
-      return writer.insertTrace(req.trace, (req.records as ExchangeRecord[]).map(revive));
-    case "enqueue":
-      return writer.enqueue(revive(req.record as ExchangeRecord));
-    case "parkedFrames":
-      return parked.serialised(req.parks);
-  }
+  const run = calls[req.method] as (...args: Call["args"]) => unknown;
+  return run(...req.args);
 }
 
 /** Structured clone turns Buffers into Uint8Arrays; better-sqlite3 binds Buffers (blobs of binary bodies). */

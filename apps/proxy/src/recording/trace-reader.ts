@@ -1,7 +1,7 @@
 /**
  * Reads of the stored traces, synchronous, on one connection. The API's reads run on the recording thread
  * (after what it has queued is committed, so they see every exchange that completed before them), never
- * on the forwarding thread: 50 clients reading at once must not hold up a stream passing through a tap.
+ * on the taps thread: 50 clients reading at once must not hold up a stream passing through a tap.
  */
 import {
   ClassificationSchema,
@@ -14,6 +14,7 @@ import { linkExchanges, type ToolMessage } from "@hopscope/shared/trace/link";
 import { z } from "zod";
 import type { Statement } from "better-sqlite3";
 import type { Db } from "./db";
+import type { CauseWindow, PageAfter, StoredMcpExchange, StoredReads, StoredTrace, TracePage } from "../link/calls";
 import {
   ExchangeRowSchema,
   ExchangeSummaryRowSchema,
@@ -25,12 +26,7 @@ import {
   toTraceSummary,
 } from "./rows";
 
-export interface TracePage {
-  traces: TraceSummary[];
-  nextCursor: string | null;
-}
-
-export class TraceReader {
+export class TraceReader implements StoredReads {
   private readonly statements = new Map<string, Statement>();
 
   constructor(private readonly db: Db) {}
@@ -46,7 +42,7 @@ export class TraceReader {
   }
 
   /** Newest first, after `after` (the last trace of the previous page). */
-  listTraces(limit: number, after: { createdAt: number; id: string } | null): TracePage {
+  listTraces(limit: number, after: PageAfter | null): TracePage {
     const rows = this.stmt(
       `SELECT ${TRACE_COLUMNS} FROM traces t
          WHERE @created IS NULL OR t.created_at < @created OR (t.created_at = @created AND t.id < @id)
@@ -63,7 +59,7 @@ export class TraceReader {
   }
 
   /** A trace's summary and links (what `trace.updated` carries), or null when it is gone. */
-  storedTrace(id: string): { trace: TraceSummary; links: Link[] } | null {
+  storedTrace(id: string): StoredTrace | null {
     const trace = this.traceSummary(id);
     return trace ? { trace, links: this.links(id) } : null;
   }
@@ -106,12 +102,21 @@ export class TraceReader {
     ).get(traceId, seq) as { id: number } | undefined;
     return row ? this.exchange(row.id) : null;
   }
+  mcpExchangesIn(w: CauseWindow): StoredMcpExchange[] {
+    const rows = this.stmt(
+      `SELECT id, trace_id AS traceId, classification FROM exchanges
+       WHERE id > (SELECT COALESCE(MAX(id), 0) FROM exchanges) - ? AND tap = 'mcp' AND t_start <= ? AND t_end >= ?
+       ORDER BY t_start DESC`,
+    ).all(w.recent, w.startBy, w.endAfter) as { id: number; traceId: string; classification: string }[];
+    return rows.map((r) => ({
+      id: r.id,
+      traceId: r.traceId,
+      classification: ClassificationSchema.parse(JSON.parse(r.classification)),
+    }));
+  }
 }
 
 /** The reads the API may ask the recording thread for, by name. */
-export type ReadMethod =
-  "listTraces" | "traceSummary" | "storedTrace" | "trace" | "links" | "exchange" | "exchanges" | "previousChat";
-
 const LinkRowSchema = z
   .object({
     id: z.number().int(),

@@ -1,5 +1,5 @@
 /**
- * How a trace is named (issue 11): after the user's question, the moment the agent request carrying it is
+ * How a trace is named: after the user's question, the moment the agent request carrying it is
  * seen (rank 2); else after the question a model request carries (rank 1): the first user message of the
  * native request Ollama builds from it, in every dialect (OpenAI content parts, the Responses API's `input`,
  * Anthropic text blocks), or the prompt of a generate request (a `raw` one: its last user turn of ChatML); else after its first request line (rank 0). A trace keeps its name: only a better-ranked candidate replaces it (a bare model

@@ -125,8 +125,8 @@ export function metaJson(b: StoredBody | null): string {
 }
 
 /**
- * JSON.stringify of the chunk list, written out: its objects have four numbers each, and stringify spent
- * 0.4 µs per exchange on a list of one (six times this). A number that JSON cannot hold goes the long way.
+ * JSON.stringify of the chunk list, written out: its objects have four numbers each, and the generic
+ * stringify costs several times this once per exchange. A number that JSON cannot hold goes the long way.
  */
 export function chunksJson(chunks: readonly Chunk[]): string {
   let out = "[";

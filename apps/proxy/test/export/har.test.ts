@@ -252,8 +252,8 @@ describe("importHar", () => {
     delete har.log.entries[4].startedDateTime;
     expect(importError(JSON.stringify(har)).split("\n")).toEqual([
       "invalid HAR file:",
-      'log.entries.2.request.url: expected an absolute URL, got "not a url"',
-      "log.entries.4.startedDateTime: required string is missing",
+      'log.entries[2].request.url: expected an absolute URL, got "not a url"',
+      "log.entries[4].startedDateTime: required string is missing",
     ]);
   });
 
@@ -261,7 +261,7 @@ describe("importHar", () => {
     const har = JSON.parse(exportHar(part4Bundle()));
     har.log.entries[1]._hopscope.exchange.tap = "browser";
     expect(importError(JSON.stringify(har))).toBe(
-      'invalid HAR file:\nlog.entries.1._hopscope.exchange.tap: expected one of "agent", "model", "mcp", got "browser"',
+      'invalid HAR file:\nlog.entries[1]._hopscope.exchange.tap: expected one of "agent", "model", "mcp", got "browser"',
     );
   });
 });

@@ -68,8 +68,8 @@ describe("hopscope trace file", () => {
     expect(err.format).toBe("hopscope");
     expect(err.message.split("\n")).toEqual([
       "invalid hopscope trace file:",
-      'exchanges.2.status: expected number, got "200"',
-      'exchanges.3.requestBody.encoding: expected "utf8" or "base64", got "binary"',
+      'exchanges[2].status: expected number, got "200"',
+      'exchanges[3].requestBody.encoding: expected "utf8" or "base64", got "binary"',
     ]);
   });
 });

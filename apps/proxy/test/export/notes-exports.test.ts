@@ -56,7 +56,7 @@ describe("notes-file changes in the exports", () => {
       expect(err).toBeInstanceOf(TraceImportError);
       message = (err as Error).message;
     }
-    expect(message).toMatch(/log\._notesChanges\.0\.event/);
+    expect(message).toMatch(/log\._notesChanges\[0\]\.event/);
   });
 
   it("OTLP: an event on the execute_tool span of the call that caused it, with sizes and cause", () => {

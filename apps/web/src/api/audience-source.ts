@@ -8,6 +8,7 @@ import type { AppConfig } from "@hopscope/shared/trace/api";
 import type { z } from "zod";
 import { ApiError, httpGetJson } from "./http";
 import type { DataSource, Feed, FeedHandlers } from "./source";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 /** `/j/<code>/` of the page's own address; throws when the page is not under it. */
 export function audienceBase(pathname: string): string {
@@ -55,7 +56,7 @@ export function audienceSource(location: Location, onFrame: (frame: AudienceServ
         const frame = AudienceServerFrameSchema.safeParse(raw);
         if (!frame.success)
           return handlers.onBadFrame(
-            `a frame did not match the audience feed: ${frame.error.issues.map((i) => i.message).join("; ")}`,
+            `a frame did not match the audience feed: ${formatZodIssues(frame.error, { whole: "frame" })}`,
           );
         if (frame.data.type === "ended") ended = true;
         // Hops recorded now, of a trace the speaker shows: to the models, as the live UI gets them.

@@ -5,6 +5,7 @@
  */
 import { dataSource, type Feed, type FeedHandlers } from "./source";
 import { ClientFrameSchema, ServerFrameSchema } from "@hopscope/shared/trace/schemas";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 export type { Feed, FeedHandlers } from "./source";
 
@@ -32,9 +33,7 @@ export function openSocketFeed(url: string, handlers: FeedHandlers): Feed {
     }
     const parsed = ServerFrameSchema.safeParse(raw);
     if (!parsed.success) {
-      handlers.onBadFrame(
-        `a frame did not match the schema: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
-      );
+      handlers.onBadFrame(`a frame did not match the schema: ${formatZodIssues(parsed.error, { whole: "frame" })}`);
       return;
     }
     handlers.onFrame(parsed.data);

@@ -6,6 +6,7 @@
 import type { z } from "zod";
 import { ApiErrorSchema } from "@hopscope/shared/trace/api";
 import { dataSource } from "./source";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 export class ApiError extends Error {
   constructor(
@@ -15,10 +16,6 @@ export class ApiError extends Error {
     super(message);
     this.name = "ApiError";
   }
-}
-
-function formatIssues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
 }
 
 async function check(res: Response, what: string): Promise<Response> {
@@ -40,7 +37,7 @@ export function validate<T>(schema: z.ZodType<T>, value: unknown, what: string):
   const parsed = schema.safeParse(value);
   if (!parsed.success)
     throw new Error(
-      `${what} returned an unexpected shape (${formatIssues(parsed.error)}). Are the recorder and the UI from the same build?`,
+      `${what} returned an unexpected shape (${formatZodIssues(parsed.error, { whole: "the response" })}). Are the recorder and the UI from the same build?`,
     );
   return parsed.data;
 }

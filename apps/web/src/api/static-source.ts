@@ -8,6 +8,7 @@ import { SharedTraceSchema, SHARED_TRACE_ELEMENT_ID, type SharedTrace } from "@h
 import type { z } from "zod";
 import { ApiError, validate } from "./http";
 import type { DataSource, Feed, FeedHandlers } from "./source";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 /** Reads and validates the document embedded in the page; throws a message a reader can act on. */
 export function readEmbeddedTrace(doc: Document): SharedTrace {
@@ -25,10 +26,7 @@ export function readEmbeddedTrace(doc: Document): SharedTrace {
   const parsed = SharedTraceSchema.safeParse(raw);
   if (!parsed.success)
     throw new Error(
-      `the embedded trace does not match this viewer (${parsed.error.issues
-        .slice(0, 3)
-        .map((i) => `${i.path.join(".")}: ${i.message}`)
-        .join("; ")}): export it again with this hopscope`,
+      `the embedded trace does not match this viewer (${formatZodIssues(parsed.error, { whole: "trace", max: 3 })}): export it again with this hopscope`,
     );
   return parsed.data;
 }

@@ -5,7 +5,7 @@
  */
 import { batch, createModel, effect, signal, untracked } from "@preact/signals";
 import type { AudienceServerFrame, PresenterPosition } from "@hopscope/shared/trace/audience";
-import type { AppContext } from "../context";
+import type { AppContext } from "../models/app-context";
 
 export const FollowSpeakerModel = createModel((ctx: Pick<AppContext, "trace" | "ui" | "replay">) => {
   const { trace, ui, replay } = ctx;

@@ -6,7 +6,7 @@
 import { createModel, effect, signal } from "@preact/signals";
 import { AudienceStatusSchema, type AudienceStatus, type PresenterPosition } from "@hopscope/shared/trace/audience";
 import { getJson, send } from "../api/http";
-import type { AppContext } from "../context";
+import type { AppContext } from "../models/app-context";
 
 const POLL_MS = 3000;
 /** A replay moves the cursor with every streamed token; viewers need no more than ten positions a second. */

@@ -1,5 +1,5 @@
 /** The timeline's shell: header, traces list, sequence view and hop detail — or the presenter view. */
-import type { AppContext } from "../context";
+import type { AppContext } from "../models/app-context";
 import { AppCtx } from "./AppContext";
 import { useShortcuts } from "./useShortcuts";
 import s from "./App.module.css";

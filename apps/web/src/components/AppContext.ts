@@ -1,7 +1,7 @@
 /** Hands the app's models to components without threading them through every prop list. */
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
-import type { AppContext } from "../context";
+import type { AppContext } from "../models/app-context";
 
 export const AppCtx = createContext<AppContext | null>(null);
 

@@ -1,6 +1,6 @@
 /** The keyboard shortcuts, generated from the same table the key handler uses. */
 import { Fragment } from "preact";
-import { SHORTCUTS, keyName, type Shortcut } from "../keyboard";
+import { SHORTCUTS, keyName, type Shortcut } from "../models/keyboard";
 import { useApp } from "./AppContext";
 import s from "./HelpOverlay.module.css";
 

@@ -1,4 +1,4 @@
-/** Zoom for the whole UI: − 100 % +, and Ctrl +/− / Ctrl 0 from the keyboard (see keyboard.ts). */
+/** Zoom for the whole UI: − 100 % +, and Ctrl +/− / Ctrl 0 from the keyboard (see models/keyboard.ts). */
 import { useApp } from "./AppContext";
 import s from "./ZoomControl.module.css";
 

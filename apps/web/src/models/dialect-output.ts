@@ -4,8 +4,8 @@
  * as Go marshals it), Responses' `function_call` items, Anthropic's `tool_use` content blocks (input an object).
  */
 import { dialectOfPath } from "@hopscope/shared/dialects/dialect";
-import { goJson } from "@hopscope/shared/ollama/go-json";
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
+import { goJson } from "@hopscope/shared/json/go-json";
 
 type ToolCall = Extract<ExchangeSummary["classification"], { kind: "model.chat" }>["toolCalls"][number];
 

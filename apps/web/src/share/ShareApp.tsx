@@ -5,8 +5,8 @@
  */
 import type { ComponentChildren } from "preact";
 import { useMemo } from "preact/hooks";
-import type { AppContext } from "../context";
-import { readOnlyShortcuts, type Shortcut } from "../keyboard";
+import type { AppContext } from "../models/app-context";
+import { readOnlyShortcuts, type Shortcut } from "../models/keyboard";
 import { AppCtx } from "../components/AppContext";
 import { Button } from "../components/Button";
 import { FollowPanel } from "../components/FollowPanel";

@@ -9,7 +9,7 @@ import "../styles/tokens.css";
 import "../styles/global.css";
 import { installDataSource } from "../api/source";
 import { readEmbeddedTrace, staticSource } from "../api/static-source";
-import { createAppContext } from "../context";
+import { createAppContext } from "../models/app-context";
 import { formatRoute, parseRoute } from "../models/route";
 import { registerTokenCounts } from "./embedded-tokenizer";
 import { parseShareParams } from "./share-params";

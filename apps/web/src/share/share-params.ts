@@ -1,7 +1,7 @@
 /**
  * What a shared page's address asks for: `?hop=3` or `#hop=3` opens hop 3 (a blog links to one hop),
  * `?embed` (or `#embed`) hides the chrome for an `<iframe>`. The timeline's own `#/trace/…` route is
- * read by context.ts; this only translates the short forms.
+ * read by models/app-context.ts; this only translates the short forms.
  */
 export interface ShareParams {
   hop: number | null;

@@ -4,6 +4,7 @@
  * value is addressable (a pointer-receiver String() is only used on addressable values). JavaScript values
  * cannot carry that information, so templates run over these tagged values instead.
  */
+import { compareGoKeys } from "../../json/go-json";
 
 /** Where a piece of rendered text came from (see ../segments.ts). */
 export interface Provenance {
@@ -118,16 +119,9 @@ export function indirect(v: GoValue): { v: GoValue; isNil: boolean } {
 
 /** Sorted map entries, as fmt, encoding/json and text/template's range see them (Go sorts string keys by bytes). */
 export function sortedEntries(entries: Array<[string, GoValue]>): Array<[string, GoValue]> {
-  const enc = new TextEncoder();
   const last = new Map<string, GoValue>();
   for (const [k, v] of entries) last.set(k, v);
-  return [...last.entries()].sort(([a], [b]) => compareBytes(enc.encode(a), enc.encode(b)));
-}
-
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return a.length - b.length;
+  return [...last.entries()].sort(([a], [b]) => compareGoKeys(a, b));
 }
 
 /** Go's type name for error messages and %T. */

@@ -79,10 +79,9 @@ export class AudienceSession {
    * speaker's. Nothing is built or parsed while no viewer is connected.
    */
   relay(event: AnyEvent): void {
-    // A parked frame was announced while nobody watched, viewers included (see `watching`).
+    // A parked frame was announced while nobody was subscribed, this view included (it subscribes with its first viewer).
     if (this.viewers.size === 0 || this.shown.size === 0 || "park" in event) return;
-    const e: FeedEvent =
-      "lazy" in event ? event.lazy() : "json" in event ? (JSON.parse(event.json()) as FeedEvent) : event;
+    const e: FeedEvent = "json" in event ? (JSON.parse(event.json()) as FeedEvent) : event;
     // A notes-file change goes with the trace whose tool call made it (the write lesson's punchline, "2 notes
     // deleted", must reach the room as it happens); an uncaused one (a hand edit, a reset) belongs to no
     // shown trace and is not sent.

@@ -11,7 +11,7 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import type { Exchange, Trace } from "@hopscope/shared/trace/schemas";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
-import type { TraceStore } from "../trace-store";
+import type { RecordingLink } from "../../link/calls";
 import type { ExchangeViewBuilder } from "../views/exchange-views";
 import type { Logger } from "../../logger";
 import type { NotesService } from "../notes/notes-service";
@@ -21,7 +21,7 @@ import { redactedExchange, redactedSummary } from "../export/redacted-exchange";
 
 export interface ViewerRoutesDeps {
   session: AudienceSession;
-  store: TraceStore;
+  link: RecordingLink;
   views: ExchangeViewBuilder;
   webDist: string;
   logger: Logger;
@@ -67,15 +67,15 @@ function missing(c: Context, what: string) {
 }
 
 /** A trace's exchange summaries as viewers see them: stored ones and those still being recorded. */
-async function summariesOf(store: TraceStore, live: ViewerRoutesDeps["live"], id: string): Promise<Trace | null> {
-  const [stored, recording] = await Promise.all([store.getTrace(id), live?.trace(id) ?? null]);
+async function summariesOf(link: RecordingLink, live: ViewerRoutesDeps["live"], id: string): Promise<Trace | null> {
+  const [stored, recording] = await Promise.all([link.call("trace", id), live?.trace(id) ?? null]);
   if (!stored || !recording) return stored ?? recording;
   const ids = new Set(stored.exchanges.map((x) => x.id));
   return { ...stored, exchanges: [...stored.exchanges, ...recording.exchanges.filter((x) => !ids.has(x.id))] };
 }
 
 export function viewerRoutes(deps: ViewerRoutesDeps) {
-  const { session, store } = deps;
+  const { session, link } = deps;
   const dist = path.resolve(deps.webDist, "audience");
   const cachedViews = new Map<number, Promise<ExchangeViews>>();
   const viewsOf = (x: Exchange): Promise<ExchangeViews> => {
@@ -91,13 +91,13 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
     }
     return hit;
   };
-  const shownExchanges = new ShownExchanges({ session, trace: (id) => summariesOf(store, deps.live, id) });
+  const shownExchanges = new ShownExchanges({ session, trace: (id) => summariesOf(link, deps.live, id) });
   const readable = async (raw: string): Promise<Exchange | null> => {
     const id = IdSchema.safeParse(raw);
     // Checked before anything is loaded: an unshown exchange costs what a missing one does.
     if (!id.success || (await shownExchanges.traceOf(id.data)) === null) return null;
     // In flight first, then the store (as the recorder's own API reads: one or the other has it).
-    const x = (await deps.live?.exchange(id.data)) ?? (await store.getExchange(id.data));
+    const x = (await deps.live?.exchange(id.data)) ?? (await link.call("exchange", id.data));
     return x && session.mayRead(x.traceId) ? x : null;
   };
   const P = "/j/:code";
@@ -119,14 +119,16 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
     })
     .get(`${P}/api/saved`, (c) => c.json({ files: [] }, 200, HEADERS))
     .get(`${P}/api/traces`, async (c) => {
-      const traces = (await Promise.all(session.shownTraceIds().map((id) => store.getTraceSummary(id)))).filter(
+      const traces = (await Promise.all(session.shownTraceIds().map((id) => link.call("traceSummary", id)))).filter(
         (t) => t !== null,
       );
       return c.json({ traces, nextCursor: null }, 200, HEADERS);
     })
     .get(`${P}/api/traces/:id`, async (c) => {
       const id = c.req.param("id");
-      const trace = session.mayRead(id) ? ((await store.getTrace(id)) ?? (await deps.live?.trace(id)) ?? null) : null;
+      const trace = session.mayRead(id)
+        ? ((await link.call("trace", id)) ?? (await deps.live?.trace(id)) ?? null)
+        : null;
       return trace
         ? c.json({ ...trace, exchanges: trace.exchanges.map(redactedSummary) }, 200, HEADERS)
         : missing(c, `trace ${id}`);
@@ -137,7 +139,8 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
     )
     .get(`${P}/api/notes/changes`, async (c) => {
       const q = NotesChangesQuery.safeParse(c.req.query());
-      const trace = q.success && session.mayRead(q.data.traceId) ? await store.getTraceSummary(q.data.traceId) : null;
+      const trace =
+        q.success && session.mayRead(q.data.traceId) ? await link.call("traceSummary", q.data.traceId) : null;
       if (!q.success || !trace) return missing(c, `trace ${c.req.query("traceId") ?? "(none)"}`);
       // Changes no tool call made (hand edits, resets) only within the shown trace's own span: the rest of
       // the file's history was never on the presenter's screen for this trace.

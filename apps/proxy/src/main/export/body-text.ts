@@ -3,10 +3,10 @@
  * bytes (UTF-8 stays text, anything else becomes base64 so no byte is lost), and reading one as JSON.
  */
 import { Buffer } from "node:buffer";
-import { bodyText } from "@hopscope/shared/trace/classify";
-import { tryParseJson } from "@hopscope/shared/trace/json-text";
+import { utf8BodyText } from "@hopscope/shared/trace/classify";
 import type { Body } from "@hopscope/shared/trace/schemas";
-import { parseSse } from "@hopscope/shared/trace/sse";
+import { tryParseJson } from "@hopscope/shared/json/parse";
+import { parseSse } from "@hopscope/shared/framing/sse";
 
 /** A UTF-8 text body as received. */
 export function utf8Body(text: string, contentType: string | undefined): Body {
@@ -49,7 +49,7 @@ export function bodyFromBytes(bytes: Uint8Array, contentType: string | undefined
  */
 export function bodyJson(body: Body | null): unknown {
   if (!body || body.truncated) return undefined;
-  const text = bodyText(body);
+  const text = utf8BodyText(body);
   if (text === null) return undefined;
   const direct = tryParseJson(text);
   return direct !== undefined ? direct : tryParseJson(parseSse(text).at(-1)?.data);

@@ -8,7 +8,7 @@ import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { bundleErrorMap, formatBundleError, parseTraceBundle, type TraceBundle } from "@hopscope/shared/trace/bundle";
-import { bodyText, classifyExchange } from "@hopscope/shared/trace/classify";
+import { utf8BodyText, classifyExchange } from "@hopscope/shared/trace/classify";
 import { linkExchanges, toolMessagesOfText } from "@hopscope/shared/trace/link";
 import type { Body, Classification, Exchange, HeaderList } from "@hopscope/shared/trace/schemas";
 import { parseTraceparent } from "@hopscope/shared/trace/traceparent";
@@ -159,8 +159,8 @@ function foreignExchange(entry: HarInputEntry, id: number, traceId: string): Exc
       method: entry.request.method,
       url: path,
       status,
-      requestText: bodyText(requestBody),
-      responseText: responseBody?.truncated ? null : bodyText(responseBody),
+      requestText: utf8BodyText(requestBody),
+      responseText: responseBody?.truncated ? null : utf8BodyText(responseBody),
       responseHeaders,
     }),
     requestHeaders,
@@ -197,7 +197,7 @@ function rebuildForeign(har: HarInput, text: string): TraceBundle {
       seq: ex.seq,
       classification: ex.classification,
       ...(ex.classification.kind === "model.chat"
-        ? { toolMessages: toolMessagesOfText(bodyText(ex.requestBody)) }
+        ? { toolMessages: toolMessagesOfText(utf8BodyText(ex.requestBody)) }
         : {}),
     })),
   );

@@ -14,7 +14,7 @@ import {
   mcpClientOf,
   mcpSessionTitle,
 } from "@hopscope/shared/trace/group-mcp";
-import { isRecord, tryParseJson } from "@hopscope/shared/trace/json-text";
+import { isRecord } from "@hopscope/shared/trace/json-text";
 import { randomHex } from "@hopscope/shared/trace/traceparent";
 import {
   STDIO_METHOD,
@@ -23,17 +23,18 @@ import {
   type StdioEvent,
   type StdioFrameData,
 } from "@hopscope/shared/trace/stdio-ingest";
-import type { InFlightSource, RecorderClient } from "../recorder-client";
+import type { InFlight, InFlightSource } from "../in-flight";
 import type { Announce } from "../../link/frames";
-import type { TraceStore } from "../trace-store";
+import type { RecordingLink } from "../../link/calls";
 import { textOf, toBody, toStoredBody, type StoredBody } from "../../link/stored-body";
 import { exchangeRecord } from "../../link/exchange-record";
 import { betterTitle, type TraceTitle } from "../../recording/trace-title";
 import { MAX_TRACE_ENTRIES, RecentMap } from "../../recording/recent-map";
+import { tryParseJson } from "@hopscope/shared/json/parse";
 
 export interface StdioIngestDeps {
-  recorder: RecorderClient;
-  store: TraceStore;
+  inFlight: InFlight;
+  link: RecordingLink;
   announce: Announce;
   maxBodyBytes: number;
 }
@@ -68,7 +69,7 @@ export class StdioIngest implements InFlightSource {
   private ids: number[] = [];
 
   constructor(private readonly deps: StdioIngestDeps) {
-    deps.recorder.addInFlightSource(this);
+    deps.inFlight.addSource(this);
     this.sessions = new McpSessionGrouper({ newTraceId: () => randomHex(16, (a) => crypto.getRandomValues(a)) });
   }
 
@@ -76,7 +77,7 @@ export class StdioIngest implements InFlightSource {
   async ingest(batch: StdioBatch): Promise<number> {
     // One id per event at most (an answer to a known request needs none); asked for at once, then the batch
     // is recorded in one go, so batches never interleave.
-    const ids = await this.deps.recorder.allocateIds(batch.events.length);
+    const ids = await this.deps.link.call("allocateIds", batch.events.length);
     this.ids = ids;
     for (const event of batch.events) this.event(batch.session, event);
     const stored = this.stored;
@@ -184,7 +185,7 @@ export class StdioIngest implements InFlightSource {
     error: string | null,
     started = false,
   ): void {
-    const { announce, store } = this.deps;
+    const { announce, link } = this.deps;
     const summary = this.summary(session, placed, url, at, request, answer, state, error, answer?.at ?? at);
     // Every exchange is announced as started first, as a tap's are, so live views see it begin.
     if (!started)
@@ -228,7 +229,7 @@ export class StdioIngest implements InFlightSource {
       responseBody: answer ? toBody(answer.body) : null,
       chunks,
     });
-    this.stored.push(store.enqueue(record).finally(() => this.unstored.delete(summary.id)));
+    this.stored.push(link.call("enqueue", record).finally(() => this.unstored.delete(summary.id)));
     announce({ type: "exchange.completed", exchange: summary });
   }
 

@@ -16,6 +16,8 @@ import { FrameRing, materialise, type RingEntry } from "./ring";
 import { checkIncoming, type GuardPolicy } from "@hopscope/nodekit/guard";
 import { parseJson } from "@hopscope/shared/json/parse";
 import type { Logger } from "../../logger";
+import { subscriptionWhile, type Subscribe } from "./subscription";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 export interface FeedOptions {
   maxBufferedBytes: number;
@@ -30,8 +32,8 @@ export interface FeedOptions {
    * for one it no longer holds.
    */
   parked: (parks: number[]) => Promise<(string | null)[]>;
-  /** Told when a client connects or leaves. */
-  onClientsChanged?: () => void;
+  /** Subscribes to the recording thread's serialised frames; the feed holds it while it has a client. */
+  subscribe: Subscribe;
 }
 
 export class LiveFeed {
@@ -45,8 +47,10 @@ export class LiveFeed {
    */
   private readonly building = new Map<WebSocket, Promise<void>>();
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly subscribed: (wanted: boolean) => void;
 
   constructor(private readonly opts: FeedOptions) {
+    this.subscribed = subscriptionWhile(opts.subscribe);
     this.wss.on("connection", (ws) => this.onConnection(ws));
     this.heartbeat = setInterval(() => this.ping(), opts.heartbeatMs ?? 15_000);
     this.heartbeat.unref();
@@ -74,24 +78,21 @@ export class LiveFeed {
   /**
    * Numbers and sends an event. Frames are built by the recorder from its own typed objects, so they are
    * not re-validated here (that cost more than forwarding the exchange); clients validate what they read.
-   * With no client connected a lazy event stays unbuilt in the ring until a resume asks for it.
+   * With no client connected a serialised event stays unnumbered in the ring until a resume asks for it.
    */
   publish(event: AnyEvent): void {
     const seq = ++this.seq;
     if ("park" in event) {
+      // Parked while nobody was subscribed: a client that connected since is still building its snapshot
+      // (its subscription reached the recording thread before its snapshot call), which includes it.
       this.ring.push({ seq, size: event.size, park: event.park });
-      // Parked means the recording thread thought nobody was watching; a client that connected just then
-      // gets a snapshot (which includes it) rather than a frame that is not here to send.
-      for (const ws of this.wss.clients) if (!this.building.has(ws)) this.sendSnapshot(ws);
       return;
     }
-    const build =
-      "json" in event ? () => withSeq(event.json(), seq) : "lazy" in event ? () => serialise(event.lazy(), seq) : null;
-    if (build && "size" in event && this.wss.clients.size === 0) {
-      this.ring.push({ seq, size: event.size, build });
+    if ("json" in event && this.wss.clients.size === 0) {
+      this.ring.push({ seq, size: event.size, build: () => withSeq(event.json(), seq) });
       return;
     }
-    const data = build ? build() : serialise(event as FeedEvent, seq);
+    const data = "json" in event ? withSeq(event.json(), seq) : serialise(event, seq);
     this.ring.push({ seq, data, size: data.length });
     for (const ws of this.wss.clients) if (!this.building.has(ws)) this.send(ws, data);
   }
@@ -107,8 +108,9 @@ export class LiveFeed {
     ws.on("pong", () => this.alive.add(ws));
     ws.on("error", (err) => this.opts.logger.warn({ err: err.message }, "live feed client error"));
     ws.on("message", (raw) => this.onMessage(ws, raw.toString()));
-    ws.on("close", () => this.opts.onClientsChanged?.());
-    this.opts.onClientsChanged?.();
+    ws.on("close", () => this.subscribed(this.wss.clients.size > 0));
+    // Before the snapshot's call: the recording thread serialises every frame after the snapshot's read.
+    this.subscribed(true);
     this.sendSnapshot(ws);
   }
 
@@ -126,10 +128,7 @@ export class LiveFeed {
     }
     const parsed = ClientFrameSchema.safeParse(json);
     if (!parsed.success) {
-      return this.sendError(
-        ws,
-        `unknown frame: ${parsed.error.issues.map((i) => `${i.path.join(".") || "frame"}: ${i.message}`).join("; ")}`,
-      );
+      return this.sendError(ws, `unknown frame: ${formatZodIssues(parsed.error, { whole: "frame" })}`);
     }
     const frame = parsed.data;
     switch (frame.type) {

@@ -8,7 +8,7 @@
  */
 import type { NotesCause } from "@hopscope/shared/trace/notes-file";
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
-import type Database from "better-sqlite3";
+import type { CauseWindow, StoredMcpExchange } from "../../link/calls";
 
 const READ_ONLY_TOOLS = new Set(["read"]);
 /** Clock jitter between the watcher's time and the tap's: a change may be seen a little before the tap stamps. */
@@ -44,18 +44,16 @@ export function causeAmong(inFlight: readonly ExchangeSummary[], at = Number.MAX
   return causeOf(best.traceId, best.id, best.classification.toolName);
 }
 
-/** The latest stored mutating tools/call whose request began by `at` and whose answer ended after it. */
-export function causeInStore(db: Database.Database, at: number): NotesCause {
-  const rows = db
-    .prepare(
-      `SELECT id, trace_id AS traceId, classification FROM exchanges
-       WHERE id > (SELECT COALESCE(MAX(id), 0) FROM exchanges) - ? AND tap = 'mcp' AND t_start <= ? AND t_end >= ?
-       ORDER BY t_start DESC`,
-    )
-    .all(RECENT, at + SLACK_MS, at - SEEN_LATE_MS) as { id: number; traceId: string; classification: string }[];
+/** The stored exchanges a change seen at `at` may come from: the request began by it, the answer ended after it. */
+export function causeWindow(at: number): CauseWindow {
+  return { startBy: at + SLACK_MS, endAfter: at - SEEN_LATE_MS, recent: RECENT };
+}
+
+/** The latest stored mutating tools/call among the window's exchanges (the latest request first). */
+export function causeInStore(rows: readonly StoredMcpExchange[]): NotesCause {
   // The latest tools/call decides: a read after a write means the change is someone else's.
   for (const r of rows) {
-    const c = JSON.parse(r.classification) as ExchangeSummary["classification"];
+    const c = r.classification;
     if (c.kind !== "mcp" || c.method !== "tools/call") continue;
     return mutating(c) ? causeOf(r.traceId, r.id, c.toolName) : { kind: "none" };
   }
@@ -71,8 +69,8 @@ export function toolCallRunning(inFlight: readonly ExchangeSummary[]): boolean {
 
 export interface CauseDeps {
   inFlight: () => Promise<ExchangeSummary[]>;
-  /** The recorder's reader connection (null when there is none, e.g. in unit tests). */
-  db: Database.Database | null;
+  /** The stored exchanges in a window (read on the recording thread). */
+  stored: (window: CauseWindow) => Promise<StoredMcpExchange[]>;
   /** How long to let the recorder catch up before deciding (ms). */
   settleMs: number;
 }
@@ -83,7 +81,7 @@ export async function causeAt(deps: CauseDeps, at: number): Promise<NotesCause> 
     await new Promise((r) => setTimeout(r, wait));
     const live = causeAmong(await deps.inFlight(), at);
     if (live.kind !== "none") return live;
-    const stored = deps.db ? causeInStore(deps.db, at) : ({ kind: "none" } as const);
+    const stored = causeInStore(await deps.stored(causeWindow(at)));
     if (stored.kind !== "none") return stored;
   }
   return { kind: "none" };

@@ -9,7 +9,7 @@ import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import Database from "better-sqlite3";
 import type { Announce } from "../../link/frames";
 import type { Logger } from "../../logger";
-import { causeAt, toolCallRunning } from "./cause-now";
+import { causeAt, toolCallRunning, type CauseDeps } from "./cause-now";
 import { NotesTable } from "./notes-table";
 import { NotesWatcher } from "./notes-watcher";
 
@@ -54,8 +54,8 @@ function openNotesDb(dbFile: string): Database.Database {
 export interface NotesDeps {
   announce: Announce;
   inFlight: () => Promise<ExchangeSummary[]>;
-  /** The recorder's reader connection: stored tools/calls, for a change noticed after its call ended. */
-  reader: Database.Database;
+  /** Stored tools/calls, for a change noticed after its call ended. */
+  stored: CauseDeps["stored"];
   logger: Logger;
   /** How long a noticed change waits for the recorder to catch up before its cause is decided. */
   settleMs?: number;
@@ -83,7 +83,7 @@ export async function startNotes(config: NotesConfig, deps: NotesDeps): Promise<
     maxBytes: config.maxBytes,
     table,
     announce: deps.announce,
-    causeAt: (at) => causeAt({ inFlight: deps.inFlight, db: deps.reader, settleMs: deps.settleMs ?? 150 }, at),
+    causeAt: (at) => causeAt({ inFlight: deps.inFlight, stored: deps.stored, settleMs: deps.settleMs ?? 150 }, at),
     logger: deps.logger,
   });
   try {

@@ -5,7 +5,7 @@
  */
 import type { Exchange, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import type { Announce } from "../../link/frames";
-import type { TraceStore } from "../trace-store";
+import type { RecordingLink } from "../../link/calls";
 import type { ReplayEvent, ReplayPlan } from "./plan";
 import { ReplayedExchange } from "./replayed-exchange";
 
@@ -14,7 +14,7 @@ const EARLY_MS = 1;
 
 export interface PlayerDeps {
   announce: Announce;
-  store: TraceStore;
+  link: RecordingLink;
   /** Called once when the last event has been played, or with the error that stopped the replay. */
   onEnd: (player: ReplayPlayer, err?: unknown) => void;
 }
@@ -81,7 +81,7 @@ export class ReplayPlayer {
   private emit(event: ReplayEvent): void {
     const x = this.exchanges[event.exchange];
     if (!x) throw new Error(`hopscope bug: replay event for exchange #${event.exchange}, which the plan does not have`);
-    const { announce, store } = this.deps;
+    const { announce, link } = this.deps;
     switch (event.kind) {
       case "started":
         return announce({ type: "exchange.started", exchange: x.started() });
@@ -98,8 +98,8 @@ export class ReplayPlayer {
       case "completed": {
         const summary = x.completed();
         // Queued like a recorded exchange: the store's flush then announces `trace.updated` with the links.
-        store
-          .enqueue(x.record(this.plan.name, this.plan.groupedBy))
+        link
+          .call("enqueue", x.record(this.plan.name, this.plan.groupedBy))
           .catch((err: unknown) => this.deps.onEnd(this, err));
         return announce({ type: "exchange.completed", exchange: summary });
       }

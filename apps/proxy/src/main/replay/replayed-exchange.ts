@@ -4,7 +4,7 @@
  * with everything it had when it was recorded (status, headers, bodies, classification).
  */
 import type { Body, Chunk, Exchange, ExchangeSummary } from "@hopscope/shared/trace/schemas";
-import { bodyText, classifyExchange } from "@hopscope/shared/trace/classify";
+import { utf8BodyText, classifyExchange } from "@hopscope/shared/trace/classify";
 import { recordOfExchange, summaryOf, type ExchangeRecord } from "../../link/exchange-record";
 
 /** Chunk text goes on the live feed only below this size, as for recorded exchanges. */
@@ -45,7 +45,7 @@ export class ReplayedExchange {
         method: ex.method,
         url: ex.url,
         status: null,
-        requestText: bodyText(ex.requestBody),
+        requestText: utf8BodyText(ex.requestBody),
         responseText: null,
       }),
     };

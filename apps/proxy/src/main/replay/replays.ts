@@ -11,16 +11,16 @@ import type { Exchange, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { randomHex } from "@hopscope/shared/trace/traceparent";
 import type { Announce } from "../../link/frames";
 import type { Logger } from "../../logger";
-import type { RecorderClient } from "../recorder-client";
-import type { TraceStore } from "../trace-store";
+import type { InFlight } from "../in-flight";
+import type { RecordingLink } from "../../link/calls";
 import type { NotesTable } from "../notes/notes-table";
 import { nowEpoch } from "../../clock";
 import { planReplay } from "./plan";
 import { ReplayPlayer } from "./player";
 
 export interface ReplaysDeps {
-  store: TraceStore;
-  recorder: RecorderClient;
+  link: RecordingLink;
+  inFlight: InFlight;
   announce: Announce;
   logger: Logger;
 }
@@ -30,7 +30,7 @@ export class Replays {
   private closed = false;
 
   constructor(private readonly deps: ReplaysDeps) {
-    deps.recorder.addInFlightSource(this);
+    deps.inFlight.addSource(this);
   }
 
   /** Replays running now. */
@@ -45,14 +45,15 @@ export class Replays {
   async start(bundle: TraceBundle, speed: number, notes?: NotesTable): Promise<ReplayStarted> {
     if (this.closed) throw new Error("the recorder is shutting down; replays cannot start");
     if (bundle.exchanges.length === 0) throw new Error("hopscope bug: a replay needs at least one exchange");
-    const { store, recorder, announce } = this.deps;
+    const { link, announce } = this.deps;
     const plan = planReplay(bundle, {
       traceId: randomHex(16, (a) => crypto.getRandomValues(a)),
-      ids: await recorder.allocateIds(bundle.exchanges.length),
+      ids: await link.call("allocateIds", bundle.exchanges.length),
       now: nowEpoch(),
     });
     // Stored now, named and marked imported (a name set here sticks), so the trace list shows it at once.
-    const summary = await store.insertTrace(
+    const summary = await link.call(
+      "insertTrace",
       {
         id: plan.traceId,
         name: plan.name,
@@ -70,7 +71,11 @@ export class Replays {
     }
     announce({ type: "trace.updated", trace: summary, links: [] });
     if (this.closed) throw new Error("the recorder is shutting down; replays cannot start");
-    const player = new ReplayPlayer(plan, speed, { announce, store, onEnd: (p, err) => this.ended(p, err) });
+    const player = new ReplayPlayer(plan, speed, {
+      announce,
+      link: this.deps.link,
+      onEnd: (p, err) => this.ended(p, err),
+    });
     this.players.add(player);
     player.start();
     this.deps.logger.info(
@@ -131,7 +136,7 @@ export class Replays {
 
   private async discard(player: ReplayPlayer): Promise<void> {
     try {
-      if (await this.deps.store.delete(player.traceId))
+      if (await this.deps.link.call("delete", player.traceId))
         this.deps.announce({ type: "trace.deleted", traceId: player.traceId });
     } catch (err) {
       this.deps.logger.error({ err, traceId: player.traceId }, "could not remove an unfinished replay");

@@ -5,16 +5,13 @@ import { ZodError } from "zod";
 import { readBodyCapped } from "@hopscope/nodekit/body";
 import { parseJson } from "@hopscope/shared/json/parse";
 import { TraceImportError } from "../export/import-error";
-import { CursorError } from "../trace-store";
+import { CursorError } from "./cursor";
 import type { Logger } from "../../logger";
-
-export function formatZodError(err: ZodError): string {
-  return err.issues.map((i) => `${i.path.length > 0 ? i.path.join(".") : "body"}: ${i.message}`).join("; ");
-}
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 export function errorHandler(logger: Logger) {
   return (err: Error, c: Context) => {
-    if (err instanceof ZodError) return c.json({ error: formatZodError(err) }, 400);
+    if (err instanceof ZodError) return c.json({ error: formatZodIssues(err, { whole: "body" }) }, 400);
     if (err instanceof TraceImportError || err instanceof CursorError) return c.json({ error: err.message }, 400);
     if (err instanceof HTTPException) return c.json({ error: err.message }, err.status);
     logger.error({ err, path: c.req.path }, "request failed");

@@ -2,8 +2,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
-import type { TraceStore } from "../trace-store";
-import type { RecorderClient } from "../recorder-client";
+import type { RecordingLink } from "../../link/calls";
+import type { InFlight } from "../in-flight";
 import type { ExchangeViewBuilder } from "../views/exchange-views";
 import { ThreeShapesBuilder } from "../views/three-shapes";
 import type { ModelUpstreamProbe } from "../views/upstream-info";
@@ -15,18 +15,18 @@ const IdSchema = z.coerce
   .positive("the exchange id must be a positive integer");
 
 export function exchangesRoutes(deps: {
-  store: TraceStore;
-  recorder: RecorderClient;
+  link: RecordingLink;
+  inFlight: InFlight;
   views: ExchangeViewBuilder;
   probe: ModelUpstreamProbe;
 }) {
-  const shapes = new ThreeShapesBuilder(deps.store);
+  const shapes = new ThreeShapesBuilder(deps.link);
   const find = async (raw: string): Promise<Exchange> => {
     const id = IdSchema.parse(raw);
     // In flight first, then the store: an exchange that completes between the two reads has been queued
     // by then, and the store's read commits the queue first, so it is found in one or the other.
     return (
-      (await deps.recorder.inFlightExchange(id)) ?? (await deps.store.getExchange(id)) ?? notFound(`no exchange ${id}`)
+      (await deps.inFlight.exchange(id)) ?? (await deps.link.call("exchange", id)) ?? notFound(`no exchange ${id}`)
     );
   };
   return (

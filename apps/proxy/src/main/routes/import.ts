@@ -13,7 +13,7 @@ export function importRoutes(deps: ImportDeps & { maxImportBytes: number; notes:
   return new Hono().post("/", async (c) => {
     const { bundle } = importTraceFile(await cappedText(c, deps.maxImportBytes, "MAX_IMPORT_BYTES"));
     const summary = await importBundle(bundle, deps);
-    importNotes(deps.notes.table, bundle, await deps.store.getTrace(summary.id));
+    importNotes(deps.notes.table, bundle, await deps.link.call("trace", summary.id));
     return c.json(summary);
   });
 }

@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { StdioBatchSchema } from "@hopscope/shared/trace/stdio-ingest";
 import type { StdioIngest } from "../ingest/stdio-ingest";
-import { formatZodError } from "./errors";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 /**
  * The largest batch taken: room for a few frames of MAX_BODY_BYTES each, JSON-escaped (64 MiB at the default
@@ -43,7 +43,10 @@ export function ingestRoutes(ingest: StdioIngest, maxBatchBytes: number) {
       });
     }
     const batch = StdioBatchSchema.safeParse(json);
-    if (!batch.success) throw new HTTPException(400, { message: `not a stdio batch: ${formatZodError(batch.error)}` });
+    if (!batch.success)
+      throw new HTTPException(400, {
+        message: `not a stdio batch: ${formatZodIssues(batch.error, { whole: "body" })}`,
+      });
     return c.json({ recorded: await ingest.ingest(batch.data) });
   });
 }

@@ -10,18 +10,19 @@ import { HTTPException } from "hono/http-exception";
 import { formatBundleError, parseTraceBundle, type TraceBundle } from "@hopscope/shared/trace/bundle";
 import { redactBundle } from "@hopscope/shared/trace/redact";
 import { ReplayRequestSchema, type ReplayRequest, type ReplaysPlaying } from "@hopscope/shared/trace/replay";
-import type { TraceStore } from "../trace-store";
+import type { RecordingLink } from "../../link/calls";
 import type { Replays } from "../replay/replays";
 import { createTraceBundle } from "../export/hopscope";
 import { withNotes } from "../notes/notes-bundle";
 import type { NotesTable } from "../notes/notes-table";
-import { formatZodError, jsonBody, notFound } from "./errors";
+import { jsonBody, notFound } from "./errors";
+import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 const USAGE =
   'send {"bundle": <the content of a .hopscope.json file>} or {"traceId": "<id from GET /api/traces>"}, with an optional "speed" (0 < speed ≤ 100, 1 = the recorded pace)';
 
 export function replayRoutes(deps: {
-  store: TraceStore;
+  link: RecordingLink;
   replays: Replays;
   maxImportBytes: number;
   notes?: { table: NotesTable };
@@ -31,7 +32,7 @@ export function replayRoutes(deps: {
     .post("/", async (c) => {
       const req = parseRequest(await jsonBody(c, deps.maxImportBytes, "MAX_IMPORT_BYTES"));
       const bundle =
-        "bundle" in req ? readBundle(req.bundle) : await storedBundle(deps.store, req.traceId, deps.notes?.table);
+        "bundle" in req ? readBundle(req.bundle) : await storedBundle(deps.link, req.traceId, deps.notes?.table);
       if (bundle.exchanges.length === 0) {
         throw new HTTPException(400, {
           message: `trace "${bundle.trace.name}" has no exchanges: there is nothing to replay`,
@@ -46,7 +47,7 @@ function parseRequest(json: unknown): ReplayRequest {
   if (parsed.success) return parsed.data;
   // Neither shape matched as a whole: zod's "Invalid input" would not help, the two shapes do.
   const union = parsed.error.issues.some((i) => i.code === "invalid_union");
-  const detail = union ? "" : `${formatZodError(parsed.error)}; `;
+  const detail = union ? "" : `${formatZodIssues(parsed.error, { whole: "body" })}; `;
   throw new HTTPException(400, { message: `not a replay request: ${detail}${USAGE}` });
 }
 
@@ -62,10 +63,10 @@ function readBundle(json: unknown): TraceBundle {
   }
 }
 
-async function storedBundle(store: TraceStore, traceId: string, notes?: NotesTable): Promise<TraceBundle> {
+async function storedBundle(link: RecordingLink, traceId: string, notes?: NotesTable): Promise<TraceBundle> {
   const trace =
-    (await store.getTrace(traceId)) ??
+    (await link.call("trace", traceId)) ??
     notFound(`no trace ${traceId}; list traces with GET /api/traces, or replay a file instead`);
-  const bundle = createTraceBundle(trace, await store.getExchanges(traceId));
+  const bundle = createTraceBundle(trace, await link.call("exchanges", traceId));
   return notes ? withNotes(bundle, notes) : bundle;
 }

@@ -46,7 +46,7 @@ export function savedRoutes(deps: ImportDeps & { tracesDir: string; logger: Logg
       }
       const bundle = importHopscope(text);
       const summary = await importBundle(bundle, deps);
-      importNotes(deps.notes.table, bundle, await deps.store.getTrace(summary.id));
+      importNotes(deps.notes.table, bundle, await deps.link.call("trace", summary.id));
       return c.json(summary);
     });
 }

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { AppConfig, Health, StorageHealth } from "@hopscope/shared/trace/api";
 import type { Tap } from "@hopscope/shared/trace/schemas";
 import type { ModelUpstreamProbe } from "../views/upstream-info";
-import type { RecorderClient } from "../recorder-client";
+import type { RecordingLink } from "../../link/calls";
 import type { LiveFeed } from "../live/feed";
 
 export interface TapInfo {
@@ -15,7 +15,7 @@ export interface TapInfo {
 export interface StatusDeps {
   taps: Record<Tap, TapInfo>;
   probe: ModelUpstreamProbe;
-  recorder: RecorderClient;
+  link: RecordingLink;
   feed: LiveFeed;
   /** Whether recording reaches the disk. */
   storage: () => StorageHealth;
@@ -41,7 +41,7 @@ export function configRoutes(deps: StatusDeps) {
       modelTapUrl: deps.taps.model.url,
       mcpTapUrl: deps.taps.mcp.url,
       simulated: info.simulated,
-      lesson: await deps.recorder.lastLesson(),
+      lesson: await deps.link.call("lastLesson"),
       ollamaVersion: info.version,
     };
     return c.json(body);

@@ -11,9 +11,11 @@ import { type DialectRender, renderDialect } from "@hopscope/shared/dialects/ren
 import { ChatRequestSchema, ChatResponseSchema, type ChatResponse } from "@hopscope/shared/ollama/schemas";
 import type { RenderOptions } from "@hopscope/shared/prompt/render";
 import { rawOutputFromChunks, rawOutputFromMessage } from "@hopscope/shared/toolcall/raw-output";
-import { isRecord, parseNdjson, pathOf, tryParseJson } from "@hopscope/shared/trace/json-text";
+import { isRecord, pathOf } from "@hopscope/shared/trace/json-text";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
 import type { ConversionView } from "@hopscope/shared/trace/views";
+import { tryParseJson } from "@hopscope/shared/json/parse";
+import { parseNdjson } from "@hopscope/shared/framing/ndjson";
 
 export type RenderOutcome =
   | { kind: "rendered"; render: DialectRender; conversion?: ConversionView }
@@ -119,7 +121,7 @@ function nativeRawOutput(text: string): string | null {
     const one = ChatResponseSchema.safeParse(whole);
     return one.success ? rawOutputFromMessage(one.data.message) : null;
   }
-  const chunks = parseNdjson(text).flatMap((l) => {
+  const chunks = parseNdjson(text, { onBadLine: "skip" }).flatMap((l) => {
     const c = ChatResponseSchema.safeParse(l);
     return c.success ? [c.data] : ([] as ChatResponse[]);
   });

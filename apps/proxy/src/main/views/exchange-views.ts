@@ -5,7 +5,7 @@
  */
 import type { Dialect } from "@hopscope/shared/dialects/dialect";
 import { errorMessageOf } from "@hopscope/shared/dialects/dialect-error";
-import { isRecord, tryParseJson } from "@hopscope/shared/trace/json-text";
+import { isRecord } from "@hopscope/shared/trace/json-text";
 import { verifyAgainstOllama } from "@hopscope/shared/prompt/verify";
 import { DEFAULT_OLLAMA_VERSION } from "@hopscope/shared/prompt/render";
 import { type DebugRenderRoute, debugRenderRoute } from "@hopscope/shared/dialects/debug-render";
@@ -13,7 +13,7 @@ import type { Exchange } from "@hopscope/shared/trace/schemas";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
 import type { QwenVocabulary } from "@hopscope/shared/tokens/qwen";
 import type { TokenizerChoice } from "../tokens/protocol";
-import type { TraceStore } from "../trace-store";
+import type { RecordingLink } from "../../link/calls";
 import { familyComparisons } from "./family-comparison";
 import { PromptSources } from "./prompt-source";
 import { recordedVersion, type ModelUpstreamProbe } from "./upstream-info";
@@ -27,9 +27,10 @@ import {
   requestJsonOf,
   viewDialect,
 } from "./dialect-request";
+import { tryParseJson } from "@hopscope/shared/json/parse";
 
 export interface ViewsDeps {
-  store: TraceStore;
+  link: RecordingLink;
   probe: ModelUpstreamProbe;
   modelUpstream: string;
   logger: Logger;
@@ -214,7 +215,7 @@ export class ExchangeViewBuilder {
     text: string,
     opts: { ollamaVersion?: string },
   ): Promise<ExchangeViews["diff"] | null> {
-    const prev = await this.deps.store.previousChat(ex.traceId, ex.seq);
+    const prev = await this.deps.link.call("previousChat", ex.traceId, ex.seq);
     const d: Dialect | null = prev ? viewDialect(prev) : null;
     if (!prev || !d) return null;
     const outcome = renderExchange(prev, d, opts);

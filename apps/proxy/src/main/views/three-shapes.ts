@@ -8,12 +8,13 @@ import type { Dialect } from "@hopscope/shared/dialects/dialect";
 import { anthropicBody, openAiChatBody } from "@hopscope/shared/dialects/from-native";
 import { readResponse } from "@hopscope/shared/dialects/read-response";
 import { renderDialect } from "@hopscope/shared/dialects/render-dialect";
-import { goJson } from "@hopscope/shared/ollama/go-json";
-import { isRecord, tryParseJson } from "@hopscope/shared/trace/json-text";
+import { isRecord } from "@hopscope/shared/trace/json-text";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
 import type { Shape, ThreeShapes } from "@hopscope/shared/trace/shapes";
-import type { TraceStore } from "../trace-store";
+import type { RecordingLink } from "../../link/calls";
 import { renderExchange, viewDialect } from "./dialect-request";
+import { tryParseJson } from "@hopscope/shared/json/parse";
+import { goJson } from "@hopscope/shared/json/go-json";
 
 const SHAPES = [
   { dialect: "ollama", d: "ollama", label: "Ollama", path: "/api/chat" },
@@ -43,7 +44,7 @@ function toolCallShape(dialect: Shape["dialect"], responseText: string | null): 
 }
 
 export class ThreeShapesBuilder {
-  constructor(private readonly store: TraceStore) {}
+  constructor(private readonly link: RecordingLink) {}
 
   async build(ex: Exchange, ollamaVersion: string | null): Promise<ThreeShapes | null> {
     const d = viewDialect(ex);
@@ -110,8 +111,8 @@ export class ThreeShapesBuilder {
     opts: { ollamaVersion?: string },
   ): Promise<Map<Dialect, Exchange>> {
     const found = new Map<Dialect, Exchange>();
-    for (const t of (await this.store.listTraces(SEARCH_TRACES)).traces) {
-      for (const other of await this.store.getExchanges(t.id)) {
+    for (const t of (await this.link.call("listTraces", SEARCH_TRACES, null)).traces) {
+      for (const other of await this.link.call("exchanges", t.id)) {
         const d = viewDialect(other);
         if (
           !d ||

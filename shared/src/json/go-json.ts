@@ -1,0 +1,124 @@
+/**
+ * Go's `encoding/json` output, byte for byte: the one encoder for every place that must produce what an
+ * Ollama server sends or renders (response bodies and chunks, tool JSON inside prompts). Compact, HTML-safe
+ * (`<` `>` `&` U+2028 U+2029 escaped, so a body holding `<tool_call>` reads `\u003ctool_call\u003e` on the
+ * wire), numbers as float64 in ES6 style. Go writes a struct's fields in declaration order and a map's keys
+ * sorted by their UTF-8 bytes; `goJson` and `goJsonSorted` are those two choices.
+ */
+
+const HEX = "0123456789abcdef";
+
+/** A Go string literal as encoding/json writes it (json.Marshal, which sets EscapeHTML). */
+export function goJsonString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        out += s[i]! + s[i + 1]!;
+        i++;
+      } else out += "\ufffd"; // Go replaces invalid UTF-8 with U+FFFD; a lone surrogate is what JS has instead
+      continue;
+    }
+    if (c >= 0xdc00 && c <= 0xdfff) {
+      out += "\ufffd";
+      continue;
+    }
+    switch (c) {
+      case 0x22:
+        out += '\\"';
+        break;
+      case 0x5c:
+        out += "\\\\";
+        break;
+      case 0x08:
+        out += "\\b";
+        break;
+      case 0x0c:
+        out += "\\f";
+        break;
+      case 0x0a:
+        out += "\\n";
+        break;
+      case 0x0d:
+        out += "\\r";
+        break;
+      case 0x09:
+        out += "\\t";
+        break;
+      case 0x3c:
+      case 0x3e:
+      case 0x26:
+        out += "\\u00" + HEX[c >> 4] + HEX[c & 15];
+        break;
+      case 0x2028:
+        out += "\\u2028";
+        break;
+      case 0x2029:
+        out += "\\u2029";
+        break;
+      default:
+        out += c < 0x20 ? "\\u00" + HEX[c >> 4] + HEX[c & 15] : s[i];
+    }
+  }
+  return out + '"';
+}
+
+/**
+ * A float64 as encoding/json writes it. Go chose the ES6 number-to-string rules on purpose, so JavaScript's
+ * own formatting matches, except for negative zero, which Go keeps.
+ */
+export function goJsonNumber(n: number): string {
+  if (!Number.isFinite(n)) throw new Error(`json: unsupported value: ${n} (Go cannot marshal NaN or Infinity)`);
+  if (Object.is(n, -0)) return "-0";
+  return String(n);
+}
+
+/** Go's map key order: by UTF-8 bytes (which is not JavaScript's UTF-16 order above U+FFFF). */
+export function compareGoKeys(a: string, b: string): number {
+  const x = encoder.encode(a);
+  const y = encoder.encode(b);
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * `json.Marshal(value)` of a Go struct modelled as a plain object: keys in the object's order (build
+ * objects in Go struct order). Properties set to `undefined` are left out, as Go's `omitempty` leaves an
+ * unset field.
+ *
+ * @example goJson({ content: "<b>" }) === '{"content":"\\u003cb\\u003e"}'
+ */
+export function goJson(value: unknown): string {
+  return encode(value, false);
+}
+
+/** `json.Marshal` of a decoded JSON value (Go `any`: map[string]any, []any, …): object keys sorted at every level. */
+export function goJsonSorted(value: unknown): string {
+  return encode(value, true);
+}
+
+function encode(x: unknown, sorted: boolean): string {
+  if (x === null) return "null";
+  switch (typeof x) {
+    case "boolean":
+      return x ? "true" : "false";
+    case "number":
+      return goJsonNumber(x);
+    case "string":
+      return goJsonString(x);
+    case "object":
+      break;
+    default:
+      throw new Error(`json: unsupported type: ${typeof x} (only JSON values can be marshalled)`);
+  }
+  if (Array.isArray(x)) return "[" + x.map((v) => (v === undefined ? "null" : encode(v, sorted))).join(",") + "]";
+  const o = x as Record<string, unknown>;
+  const keys = Object.keys(o).filter((k) => o[k] !== undefined);
+  if (sorted) keys.sort(compareGoKeys);
+  return "{" + keys.map((k) => goJsonString(k) + ":" + encode(o[k], sorted)).join(",") + "}";
+}
