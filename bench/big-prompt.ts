@@ -10,8 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
-import { loadConfig } from "../apps/proxy/src/config";
-import { start } from "../apps/proxy/src/server";
+import { startTapRecorder } from "../tests/support/tap-recorder";
 
 export interface BigPromptBench {
   promptBytes: number;
@@ -41,19 +40,7 @@ async function delayedWhile<T>(work: () => Promise<T>): Promise<{ value: T; maxM
 export async function runBigPromptBench(log: (s: string) => void): Promise<BigPromptBench> {
   log("bench: a 1 MB prompt's views, the API thread's event-loop delay");
   const dir = await mkdtemp(join(tmpdir(), "hopscope-bench-big-"));
-  const nowhere = "http://127.0.0.1:9";
-  const rec = await start({
-    ...loadConfig({}),
-    host: "127.0.0.1",
-    uiPort: 0,
-    taps: {
-      model: { port: 0, upstream: nowhere },
-      mcp: { port: 0, upstream: nowhere },
-      agent: { port: 0, upstream: nowhere },
-    },
-    dbFile: join(dir, "hopscope.sqlite"),
-    tracesDir: join(dir, "traces"),
-  });
+  const rec = await startTapRecorder(dir);
   try {
     const bundle = JSON.parse(await readFile(ARTICLE, "utf8"));
     const chat = bundle.exchanges.find(
