@@ -179,12 +179,12 @@ describe("large and odd HAR files", () => {
   it("refuses a timing no date can hold, naming the field", async () => {
     const har = await importText(harOf(2, (i) => (i === 1 ? { timings: { send: 1, wait: 1e300, receive: 1 } } : {})));
     expect(har.status).toBe(400);
-    expect(har.body.error).toContain("log.entries.1.timings.wait");
+    expect(har.body.error).toContain("log.entries[1].timings.wait: a duration over 1e12 ms");
     const bundle = parseTraceBundle(JSON.parse(readFileSync(ARTICLE, "utf8")));
     const json = JSON.parse(JSON.stringify(bundle)) as { exchanges: { timings: { start: number } }[] };
     json.exchanges[0]!.timings.start = 1e300;
     const own = await importText(JSON.stringify(json));
     expect(own.status).toBe(400);
-    expect(own.body.error).toMatch(/exchanges\.0\.timings\.start.*(275760|no date)/s);
+    expect(own.body.error).toMatch(/exchanges\[0\]\.timings\.start: a time after the year 275760/);
   });
 });
