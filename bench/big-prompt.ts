@@ -30,6 +30,8 @@ const ARTICLE = join(import.meta.dirname, "..", "traces", "buy-milk.hopscope.jso
 async function delayedWhile<T>(work: () => Promise<T>): Promise<{ value: T; maxMs: number; p99Ms: number }> {
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
+  // A delay is measured between two ticks of the histogram's timer: let it tick before the work starts.
+  await new Promise((r) => setTimeout(r, 30));
   const value = await work();
   // The histogram samples on a timer: let it fire once after the work, so a block that just ended counts.
   await new Promise((r) => setTimeout(r, 30));
