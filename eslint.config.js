@@ -2,6 +2,7 @@
 // already follows, so a new file is held to what the others do.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import { functionSize } from "./eslint/function-size.js";
 
 export default tseslint.config(
   { ignores: ["**/node_modules/**", "**/dist/**", "data/**", "traces/**"] },
@@ -10,8 +11,14 @@ export default tseslint.config(
   {
     languageOptions: { ecmaVersion: 2023, sourceType: "module" },
     rules: {
-      // Small modules named after what they export (the brief): none over 400 lines.
-      "max-lines": ["error", { max: 400, skipBlankLines: true, skipComments: true }],
+      // Small modules named after what they export (the brief): none over 400 lines, counted raw as a reader
+      // scrolls them.
+      "max-lines": ["error", { max: 400 }],
+      // Functions named after what they do, each one screen long: 80 lines of code.
+      "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true }],
+      // Branches per function (ESLint's classic count, where each `case`, `&&`, `||`, `??` and `?.` adds one, so
+      // a JSX component's optional fields count too): past 20 a function is doing several things and is split.
+      complexity: ["error", 20],
       // `_name` marks a value left unused on purpose (a rest-sibling omitted, a callback slot).
       "@typescript-eslint/no-unused-vars": [
         "error",
@@ -84,5 +91,87 @@ export default tseslint.config(
     // Tests poke into JSON answers whose shape they assert right after; `any` there is the assertion's input.
     files: ["**/test/**", "tests/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
+    // A `describe(...)` callback only groups cases, and its file's 400-line cap bounds it; every case and helper
+    // inside it is held to the same 80 lines as the code it tests.
+    files: ["**/test/**", "tests/**"],
+    plugins: { "function-size": functionSize },
+    rules: {
+      "max-lines-per-function": "off",
+      "function-size/max-lines-per-case": ["error", { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    // Temporary: these are split by the work moving them (apps/proxy/src/tap/relay-connection.ts and server.ts's
+    // start() by the proxy tree, scripts/start.ts's main() by the faster start); remove each entry as it lands.
+    files: ["apps/proxy/src/tap/relay-connection.ts"],
+    rules: { "max-lines": "off" },
+  },
+  {
+    files: ["apps/proxy/src/server.ts", "scripts/start.ts"],
+    rules: { "max-lines-per-function": "off" },
+  },
+  {
+    // Not split yet: functions over 80 lines. Each file leaves this list when its functions are split.
+    files: [
+      "apps/model-sim/src/sim/simulate-chat.ts",
+      "apps/model-sim/src/sim/simulate-generate.ts",
+      "apps/proxy/src/main/audience/viewer-routes.ts",
+      "apps/proxy/src/main/views/exchange-views.ts",
+      "apps/web/src/components/PromptTab.tsx",
+      "apps/web/src/components/PromptText.tsx",
+      "apps/web/src/components/TokenBudget.tsx",
+      "apps/web/src/models/app-context.ts",
+      "bench/ui.ts",
+      "apps/web/src/models/FollowLiveModel.ts",
+      "apps/web/src/models/ReplayModel.ts",
+      "apps/web/src/models/TraceModel.ts",
+      "apps/web/src/models/TracesModel.ts",
+      "shared/src/dialects/from-openai-responses.ts",
+      "shared/src/prompt/gotemplate/fmt.ts",
+      "shared/src/prompt/gotemplate/lex.ts",
+      "shared/src/prompt/render.ts",
+    ],
+    rules: { "max-lines-per-function": "off" },
+  },
+  {
+    files: ["tests/support/recorder-stack.ts"],
+    rules: { "function-size/max-lines-per-case": "off" },
+  },
+  {
+    // Not split yet: functions over complexity 20. Each file leaves this list when its functions are split.
+    files: [
+      "apps/mcp-server/src/inbound.ts",
+      "apps/proxy/src/main/export/har.ts",
+      "apps/proxy/src/main/export/mermaid.ts",
+      "apps/proxy/src/main/views/exchange-views.ts",
+      "apps/web/src/components/HopRow.tsx",
+      "apps/web/src/components/PromptTab.tsx",
+      "apps/web/src/components/PresenterFocus.tsx",
+      "apps/web/src/models/TraceModel.ts",
+      "apps/web/src/models/captions.ts",
+      "bench/profile.ts",
+      "bench/run.ts",
+      "shared/src/dialects/from-anthropic.ts",
+      "shared/src/dialects/from-openai-chat.ts",
+      "shared/src/dialects/from-openai-responses.ts",
+      "shared/src/dialects/read-response.ts",
+      "shared/src/dialects/to-anthropic.ts",
+      "shared/src/json/go-json.ts",
+      "shared/src/prompt/marshal-go.ts",
+      "shared/src/prompt/gotemplate/exec.ts",
+      "shared/src/prompt/gotemplate/fmt.ts",
+      "shared/src/prompt/gotemplate/lex.ts",
+      "shared/src/prompt/gotemplate/parse.ts",
+      "shared/src/prompt/render.ts",
+      "shared/src/prompt/segments.ts",
+      "shared/src/prompt/tool-decode.ts",
+      "shared/src/trace/classify-mcp.ts",
+      "shared/src/trace/group-mcp.ts",
+      "shared/src/trace/link.ts",
+      "tests/readme.test.ts",
+    ],
+    rules: { complexity: "off" },
   },
 );

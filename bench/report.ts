@@ -5,6 +5,8 @@ import { writeFileSync } from "node:fs";
 import { cpus, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { readersSection, type ReadersBench } from "./readers";
+import { f, ratio } from "./figures";
+import { profileSection } from "./profile-section";
 import { startSection } from "./start-report";
 import type { StartBench } from "./start";
 import { targets } from "./targets";
@@ -95,9 +97,28 @@ export interface UiLive {
   /** From the last answer until the page showed the last hop (or gave up after 20 s). */
   catchUpMs: number;
 }
+/** One prompt of the "what the model saw" part (bench/views.ts). */
+export interface ViewsCase {
+  name: string;
+  tokens: number;
+  viewsBytes: number;
+  viewsMs: number;
+  budgetMs: number;
+  promptOnScreenMs: number;
+  budgetOnScreenMs: number;
+  longestTaskMs: number;
+}
+export interface ViewsBench {
+  runs: number;
+  /** The article's prompt first: the others are compared with it. */
+  cases: ViewsCase[];
+}
+
 export interface UiBench {
   open: UiOpen | null;
   live: UiLive | null;
+  /** "What the model saw" for agent-sized prompts beside the article's. */
+  views?: ViewsBench | null;
   /** The audience view: the recorder with 100 WebSocket viewers following a replay, against none. */
   audience?: AudienceBench | null;
   /** Why a part did not run or could not be measured. */
@@ -183,10 +204,6 @@ function version(cmd: string, args: string[]): string {
     return (e.stderr ?? "").trim().split("\n")[0] || "not installed";
   }
 }
-
-export const f = (x: number, digits = 0) => (Number.isFinite(x) ? x.toFixed(digits) : "–");
-export const ratio = (a: number, b: number) =>
-  Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : "–";
 
 export function writeResults(r: BenchResults): string[] {
   const dir = import.meta.dirname;
@@ -299,9 +316,30 @@ function uiSection(u: UiBench | null): string[] {
       `- ${room.sawLastHop === room.viewers ? "✅" : "❌"} Audience view: the presenter replays the article trace for ${f(u.audience.replaySeconds)} s (a position every ${f(u.audience.putIntervalMs)} ms). Recorder with no viewer: ${f(none.cpuSeconds, 2)} s CPU, peak ${f(none.peakRssMiB)} MiB; with ${room.viewers} WebSocket viewers (each first reading the trace, its exchanges and views): ${f(room.cpuSeconds, 2)} s CPU (${ratio(room.cpuSeconds, none.cpuSeconds)}; following alone, after the reads: ${f(none.followCpuSeconds, 2)} → ${f(room.followCpuSeconds, 2)} s), peak ${f(room.peakRssMiB)} MiB; ${room.sawLastHop}/${room.viewers} saw the last hop. Measured once, on a machine shared with other work.`,
     );
   }
+  if (u.views) lines.push(...viewsLines(u.views));
   for (const n of u.notes) lines.push(`- Note: ${n}`);
   lines.push("");
   return lines;
+}
+
+/** Targets for an 18k-token prompt: /views, the prompt on screen, the budget, the longest main-thread task. */
+const VIEWS_TARGETS = { viewsMs: 150, promptOnScreenMs: 500, budgetMs: 300, longestTaskMs: 100 } as const;
+
+function viewsLines(v: ViewsBench): string[] {
+  const base = v.cases[0];
+  if (!base) return [];
+  const mark = (c: ViewsCase, k: keyof typeof VIEWS_TARGETS) =>
+    c.tokens < 15000 ? "" : c[k] <= VIEWS_TARGETS[k] ? " ✅" : ` ❌ (target ≤ ${VIEWS_TARGETS[k]} ms)`;
+  const out = [
+    `- "What the model saw" (median of ${v.runs}; from the click on the request's hop; ratios to the article's prompt in the same run):`,
+  ];
+  for (const c of v.cases) {
+    const r = (k: keyof ViewsCase) => (c === base ? "" : ` (${ratio(c[k] as number, base[k] as number)})`);
+    out.push(
+      `  - ${c.name}, ${c.tokens.toLocaleString("en")} tokens: /views ${f(c.viewsMs)} ms${r("viewsMs")}${mark(c, "viewsMs")}, ${f(c.viewsBytes / 1024)} KB${r("viewsBytes")}; budget ${f(c.budgetMs)} ms${r("budgetMs")}${mark(c, "budgetMs")}; prompt on screen ${f(c.promptOnScreenMs)} ms${r("promptOnScreenMs")}${mark(c, "promptOnScreenMs")}, context picture ${f(c.budgetOnScreenMs)} ms${r("budgetOnScreenMs")}; longest main-thread task ${f(c.longestTaskMs)} ms${mark(c, "longestTaskMs")}`,
+    );
+  }
+  return out;
 }
 
 function soakSection(s: SoakBench | null): string[] {
@@ -348,66 +386,6 @@ function sectionDates(r: BenchResults): string[] {
   return [
     "",
     `Measured in earlier runs and kept (a partial run rewrites only its own sections): ${older.map(([s, at]) => `${s} ${at}`).join(", ")}.`,
-  ];
-}
-
-/** SQLite's CPU per request from the profile run: its share of the recording thread times that thread's µs per request. */
-export function sqliteMicros(p: ProfileBench | null): number | null {
-  const rec = p?.threads.find((t) => t.name === "hs-recording");
-  const pct = p?.recording?.sqlitePercent;
-  return rec && pct !== undefined && Number.isFinite(pct) ? (rec.microsPerRequest * pct) / 100 : null;
-}
-
-/** SQLite's share of all the recorder's CPU in the profile run (the profiler's own thread left out). */
-export function sqliteShare(p: ProfileBench | null): number | null {
-  const micros = sqliteMicros(p);
-  if (micros === null || !p) return null;
-  const total = p.threads.filter((t) => !t.name.startsWith("v8:")).reduce((n, t) => n + t.microsPerRequest, 0);
-  return total > 0 ? micros / total : null;
-}
-
-function profileSection(p: ProfileBench | null): string[] {
-  if (!p) return [];
-  return [
-    "## Where the recorder's CPU goes",
-    "",
-    `apps/proxy run with \`node --cpu-prof\`, ${p.seconds} s of 16-connection load on \`${p.path}\`: ${p.requests} requests, ${f(p.rps)} req/s, ${f(p.cpuMicrosPerRequest)} µs CPU per request with the profiler on. Percentages are of the recorder's busy samples (idle excluded). Re-run alone with \`npx tsx bench/profile.ts\`; the analysis is in [docs/bench.md](../docs/bench.md).`,
-    "",
-    ...((p.threads ?? []).length > 0
-      ? [
-          `CPU µs per request by thread (from /proc, profiler on): ${p.threads.map((t) => `${t.name} ${f(t.microsPerRequest)}`).join(", ")} — "hs-taps" is the taps thread (the forward path), "hs-recording" the recording thread (recorder, SQLite), "main" the API and live feed, "node" V8's platform threads (the garbage collector's concurrent marking and sweeping, background compilation, for every isolate), "v8:ProfEvntProc" the profiler itself, "libuv-worker" the thread pool. The first two tables profile the taps thread, the last one the recording thread.`,
-          "",
-        ]
-      : []),
-    "| step (inclusive) | % CPU | main callers |",
-    "|---|---|---|",
-    ...p.steps.map(
-      (s) =>
-        `| \`${s.name}\` | ${f(s.percent, 1)} | ${s.callers.map((c) => `${c.name} ${f(c.percent, 1)}`).join(", ")} |`,
-    ),
-    "",
-    "| function (self time) | % CPU |",
-    "|---|---|",
-    ...p.topSelf.map((x) => `| ${x.name.replace(/\|/g, "\\|")} | ${f(x.percent, 1)} |`),
-    "",
-    ...(p.recording
-      ? [
-          ...(p.recording.sqlitePercent !== undefined
-            ? [
-                `SQLite on the recording thread (better-sqlite3's transactions and the native statement calls the store writer makes): ${f(p.recording.sqlitePercent, 1)} % of its busy samples${sqliteMicros(p) === null ? "" : `, about ${f(sqliteMicros(p) as number, 1)} µs per request`}.`,
-                "",
-              ]
-            : []),
-          "| recording thread: step (inclusive) | % CPU |",
-          "|---|---|",
-          ...p.recording.steps.map((s) => `| \`${s.name}\` | ${f(s.percent, 1)} |`),
-          "",
-          "| recording thread: function (self time) | % CPU |",
-          "|---|---|",
-          ...p.recording.topSelf.map((x) => `| ${x.name.replace(/\|/g, "\\|")} | ${f(x.percent, 1)} |`),
-          "",
-        ]
-      : []),
   ];
 }
 

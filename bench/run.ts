@@ -131,6 +131,53 @@ function summarise(name: string, samples: Sample[]): ContenderSummary {
   };
 }
 
+/** The proxies compared side by side over the rounds, the API readers beside them, and the recorder's profile. */
+async function runProxiesSection(results: BenchResults, startedAt: string): Promise<void> {
+  results.sectionsAt.proxies = startedAt;
+  const upstream = await startUpstream();
+  try {
+    const contenders: Contender[] = [];
+    for (const c of ALL) {
+      if (only && !only.some((o) => c.name.startsWith(o))) continue;
+      const why = c.unavailable();
+      if (why) {
+        log(`bench: skipping ${c.name}: ${why}`);
+        results.skipped.push({ name: c.name, reason: why });
+      } else contenders.push(c);
+    }
+    const samples = new Map<string, Sample[]>(contenders.map((c) => [c.name, []]));
+    const failures = new Map<string, string>();
+    for (let r = 0; r < rounds; r++) {
+      for (const c of contenders) {
+        log(`bench: round ${r + 1}/${rounds}: ${c.name}`);
+        try {
+          samples.get(c.name)?.push(await measureOnce(c, upstream.port));
+        } catch (err) {
+          // One broken contender (e.g. a recorder that crashes) must not cost the others' figures.
+          const why = err instanceof Error ? (err.message.split("\n")[0] ?? err.message) : String(err);
+          log(`bench: ${c.name} failed in round ${r + 1}: ${why}`);
+          failures.set(c.name, `failed in round ${r + 1}: ${why}`);
+        }
+      }
+    }
+    results.contenders = contenders
+      .filter((c) => (samples.get(c.name)?.length ?? 0) > 0)
+      .map((c) => summarise(c.name, samples.get(c.name) ?? []));
+    for (const [name, why] of failures) results.skipped.push({ name, reason: why });
+    if (!has("no-readers") && measuresHopscope) {
+      results.readers = await runReadersBench(upstream.port, log, rounds);
+    }
+  } finally {
+    upstream.stop();
+  }
+  if (!has("no-profile") && measuresHopscope) {
+    const p = await profileRecorder(log);
+    cleanupProfile(p.file);
+    const { file: _file, ...profile } = p;
+    results.profile = profile;
+  }
+}
+
 async function main() {
   const startedAt = new Date().toISOString();
   const results: BenchResults = {
@@ -148,51 +195,7 @@ async function main() {
     readers: null,
     start: null,
   };
-  if (!has("no-proxies")) {
-    results.sectionsAt.proxies = startedAt;
-    const upstream = await startUpstream();
-    try {
-      const contenders: Contender[] = [];
-      for (const c of ALL) {
-        if (only && !only.some((o) => c.name.startsWith(o))) continue;
-        const why = c.unavailable();
-        if (why) {
-          log(`bench: skipping ${c.name}: ${why}`);
-          results.skipped.push({ name: c.name, reason: why });
-        } else contenders.push(c);
-      }
-      const samples = new Map<string, Sample[]>(contenders.map((c) => [c.name, []]));
-      const failures = new Map<string, string>();
-      for (let r = 0; r < rounds; r++) {
-        for (const c of contenders) {
-          log(`bench: round ${r + 1}/${rounds}: ${c.name}`);
-          try {
-            samples.get(c.name)?.push(await measureOnce(c, upstream.port));
-          } catch (err) {
-            // One broken contender (e.g. a recorder that crashes) must not cost the others' figures.
-            const why = err instanceof Error ? (err.message.split("\n")[0] ?? err.message) : String(err);
-            log(`bench: ${c.name} failed in round ${r + 1}: ${why}`);
-            failures.set(c.name, `failed in round ${r + 1}: ${why}`);
-          }
-        }
-      }
-      results.contenders = contenders
-        .filter((c) => (samples.get(c.name)?.length ?? 0) > 0)
-        .map((c) => summarise(c.name, samples.get(c.name) ?? []));
-      for (const [name, why] of failures) results.skipped.push({ name, reason: why });
-      if (!has("no-readers") && measuresHopscope) {
-        results.readers = await runReadersBench(upstream.port, log, rounds);
-      }
-    } finally {
-      upstream.stop();
-    }
-    if (!has("no-profile") && measuresHopscope) {
-      const p = await profileRecorder(log);
-      cleanupProfile(p.file);
-      const { file: _file, ...profile } = p;
-      results.profile = profile;
-    }
-  }
+  if (!has("no-proxies")) await runProxiesSection(results, startedAt);
   if (!has("no-prompt")) {
     results.sectionsAt.prompt = startedAt;
     results.prompt = await runPromptBench(log);

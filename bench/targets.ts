@@ -6,7 +6,8 @@
  * (Steady RSS is judged in the soak section.)
  */
 import type { BenchResults } from "./report";
-import { f, ratio, sqliteShare } from "./report";
+import { f, ratio } from "./figures";
+import { sqliteShare } from "./profile-section";
 
 export function targets(r: BenchResults): string[] {
   const by = (prefix: string) => r.contenders.find((c) => c.name.startsWith(prefix));

@@ -21,9 +21,11 @@ import { pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { startRecorder, type RecorderChild } from "./contenders/index";
 import { median } from "./measure";
-import type { AudienceBench, UiBench, UiLive, UiOpen } from "./report";
+import type { AudienceBench, UiBench, UiLive, UiOpen, ViewsBench } from "./report";
 import { startUpstream } from "./start-upstream";
+import { MCP_LIST, mcpCall, newTraceparent, recordTrace } from "./ui-traffic";
 import { runAudienceBench } from "./audience";
+import { measureAgentViews } from "./views";
 import { paced, post } from "./traffic";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -36,13 +38,6 @@ const LIVE_SECONDS = 5;
 
 const ROW = '[data-testid="sequence"] [role="listitem"][data-hop]';
 const DETAIL = '[data-testid="hop-detail"]';
-
-const randomHex = (bytes: number) =>
-  Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
-const newTraceparent = () => {
-  const traceId = randomHex(16);
-  return { traceId, header: `00-${traceId}-${randomHex(8)}-01` };
-};
 
 function newestMtime(path: string): number {
   const st = statSync(path);
@@ -86,58 +81,6 @@ function webDist(log: (s: string) => void): { dir: string; built: boolean } {
     );
   }
   return { dir: out, built: true };
-}
-
-const MCP_LIST = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
-const mcpCall = (i: number) =>
-  JSON.stringify({
-    jsonrpc: "2.0",
-    id: i,
-    method: "tools/call",
-    params: { name: "append", arguments: { content: `item ${i}` } },
-  });
-const chat = (i: number, second: boolean) =>
-  JSON.stringify({
-    model: "qwen2.5:7b",
-    stream: false,
-    messages: [
-      { role: "user", content: `Add item ${i} to my notes` },
-      ...(second
-        ? [
-            {
-              role: "assistant",
-              content: "",
-              tool_calls: [{ function: { name: "append", arguments: { content: `item ${i}` } } }],
-            },
-            { role: "tool", content: "Success", tool_name: "append" },
-          ]
-        : []),
-    ],
-  });
-
-/** One agent question's five exchanges, in order, all carrying `traceparent`. */
-async function question(r: RecorderChild, i: number, traceparent: string): Promise<void> {
-  const h = { traceparent };
-  const at = (port: number, path: string) => `http://127.0.0.1:${port}${path}`;
-  const statuses = [
-    await post(at(r.agentPort, "/agent"), JSON.stringify({ message: `Add item ${i} to my notes` }), h),
-    await post(at(r.mcpPort, "/mcp"), MCP_LIST, h),
-    await post(at(r.modelPort, "/api/chat"), chat(i, false), h),
-    await post(at(r.mcpPort, "/mcp"), mcpCall(i), h),
-    await post(at(r.modelPort, "/api/chat"), chat(i, true), h),
-  ];
-  const bad = statuses.find((s) => s !== 200);
-  if (bad !== undefined) throw new Error(`a request through the recorder's taps answered ${bad}`);
-}
-
-async function recordTrace(r: RecorderChild, exchanges: number): Promise<string> {
-  const { traceId, header } = newTraceparent();
-  const questions = Math.ceil(exchanges / 5);
-  const parallel = 4;
-  for (let i = 0; i < questions; i += parallel) {
-    await Promise.all(Array.from({ length: Math.min(parallel, questions - i) }, (_, k) => question(r, i + k, header)));
-  }
-  return traceId;
 }
 
 interface TraceJson {
@@ -354,6 +297,7 @@ export async function runUiBench(log: (s: string) => void): Promise<UiBench> {
   let open: UiOpen | null = null;
   let live: UiLive | null = null;
   let audience: AudienceBench | null = null;
+  let views: ViewsBench | null = null;
   try {
     recorder = await startRecorder(upstream.port, { WEB_DIST: web.dir });
     ctx = await chromium.launchPersistentContext(userDataDir, {
@@ -386,6 +330,14 @@ export async function runUiBench(log: (s: string) => void): Promise<UiBench> {
       notes.push(`the live feed could not be measured: ${(err as Error).message.split("\n")[0]}${why(recorder)}`);
       log(`bench: ui: ${notes.at(-1)}`);
     }
+    try {
+      views = await measureAgentViews(ctx, recorder, log);
+    } catch (err) {
+      notes.push(
+        `"what the model saw" could not be measured: ${(err as Error).message.split("\n")[0]}${why(recorder)}`,
+      );
+      log(`bench: ui: ${notes.at(-1)}`);
+    }
     for (const e of [...new Set(pageErrors)].slice(0, 5)) notes.push(`the page threw: ${e}`);
     await recorder.stop();
     try {
@@ -402,5 +354,5 @@ export async function runUiBench(log: (s: string) => void): Promise<UiBench> {
     rmSync(userDataDir, { recursive: true, force: true });
     if (web.built) rmSync(web.dir, { recursive: true, force: true });
   }
-  return { open, live, audience, notes };
+  return { open, live, audience, views, notes };
 }

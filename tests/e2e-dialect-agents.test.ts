@@ -226,11 +226,14 @@ describe("the article's question, asked by agents written with the official clie
     const traces = await conversationTraces("/api/chat", 2, since);
     expect(traces).toHaveLength(1);
     const trace = traces[0]!;
+    // The agent's MCP session, opened before the question, is in its run (the tools its request offers).
     expect(
-      trace.exchanges.map(
-        (e) =>
-          `${e.tap} ${e.classification.kind === "mcp" ? e.classification.method : new URL(e.url, "http://x").pathname}`,
-      ),
+      trace.exchanges
+        .filter((e) => e.timings.start >= since - 1)
+        .map(
+          (e) =>
+            `${e.tap} ${e.classification.kind === "mcp" ? e.classification.method : new URL(e.url, "http://x").pathname}`,
+        ),
     ).toEqual(["model /api/chat", "mcp tools/call", "model /api/chat"]);
     const v = await turnViews(trace);
     expect(v.map((x) => x.prompt!.text)).toEqual(

@@ -85,12 +85,6 @@ export default defineConfig({
   base: "./",
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
   plugins: [inlinePage()],
-  // The tokenizer (megabytes of vocabulary) stays out of the page: the counts were computed at export.
-  resolve: {
-    alias: {
-      "@hopscope/shared/tokens/qwen": fileURLToPath(new URL("./src/share/embedded-tokenizer.ts", import.meta.url)),
-    },
-  },
   build: {
     outDir: fileURLToPath(new URL("./dist", import.meta.url)),
     emptyOutDir: false,

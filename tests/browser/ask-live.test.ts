@@ -3,25 +3,18 @@
  * ask "Add buy milk to my notes" in the ask box and watch the article's hops arrive, read what the
  * model saw and wrote, and follow "buy milk" across the hops.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
-import { startRecordedStack, type RecordedStack } from "./support/recorded-stack";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "./support/browser";
+import { browserSuite } from "./support/suite";
+import type { RecorderStack } from "../support/recorder-stack";
 
 describe("asking the agent from the timeline", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
-  let stack: RecordedStack;
+  const suite = browserSuite({ colorScheme: "light" });
+  let stack: RecorderStack;
   let browser: Browser;
 
   beforeAll(async () => {
-    ui = await buildUi();
-    stack = await startRecordedStack({ webDist: ui.dir });
-    browser = await openBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await ui?.remove();
+    ({ stack, browser } = suite);
   });
 
   it("shows an empty state that says what to do, then the hops of the article's trace in order", async () => {

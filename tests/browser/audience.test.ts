@@ -19,8 +19,8 @@ import {
 import { loadConfig as loadProxyConfig } from "../../apps/proxy/src/config";
 import { start as startProxy, type RecorderHandle } from "../../apps/proxy/src/server";
 import { closedPortUrl } from "../support/closed-port";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
+import type { Browser } from "./support/browser";
+import { browserSuite } from "./support/suite";
 
 const ARTICLE = new URL("../../traces/buy-milk.hopscope.json", import.meta.url);
 
@@ -59,7 +59,7 @@ const feedUrl = (joinUrl: string) => `${joinUrl.replace(/^http/, "ws")}feed`;
 const lastHop = (frames: AudienceServerFrame[]) => frames.filter((f) => f.type === "position").at(-1)?.position.hop;
 
 describe("the audience view", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
+  const suite = browserSuite({ stack: false });
   let dir: string;
   let recorder: RecorderHandle;
   let traceId: string;
@@ -67,7 +67,6 @@ describe("the audience view", () => {
   let room: Browser;
 
   beforeAll(async () => {
-    ui = await buildUi();
     dir = await mkdtemp(join(tmpdir(), "hopscope-audience-"));
     const nowhere = await closedPortUrl();
     recorder = await startProxy({
@@ -81,7 +80,7 @@ describe("the audience view", () => {
       },
       dbFile: join(dir, "hopscope.sqlite"),
       tracesDir: join(dir, "traces"),
-      webDist: ui.dir,
+      webDist: suite.ui,
       audience: { host: "127.0.0.1", port: 0 },
     });
     const res = await fetch(`${recorder.url}/api/import`, {
@@ -90,16 +89,13 @@ describe("the audience view", () => {
       body: await readFile(ARTICLE, "utf8"),
     });
     traceId = ((await res.json()) as { id: string }).id;
-    presenter = await openBrowser({ colorScheme: "dark" });
-    room = await openBrowser({ colorScheme: "light" });
+    presenter = suite.browser;
+    room = await suite.openBrowser("light");
     presenter.page.setDefaultTimeout(10_000);
     room.page.setDefaultTimeout(10_000);
   }, 120_000);
   afterAll(async () => {
-    await presenter?.close();
-    await room?.close();
     await recorder?.close();
-    await ui?.remove();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 

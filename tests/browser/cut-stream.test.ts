@@ -7,7 +7,7 @@
 import { expect, it } from "vitest";
 import { browserSuite } from "./support/suite";
 
-const suite = browserSuite({ stream: true, lesson: "cut", simTokensPerSecond: 8 }, "light");
+const suite = browserSuite({ stack: { stream: true, lesson: "cut", simTokensPerSecond: 8 }, colorScheme: "light" });
 
 it("a model stream that ends without done is captioned as cut, live", async () => {
   const { page } = suite.browser;

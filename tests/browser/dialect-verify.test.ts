@@ -10,28 +10,28 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
 import { TraceSchema } from "@hopscope/shared/trace/schemas";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
+import type { Browser } from "./support/browser";
+import { browserSuite } from "./support/suite";
 import { startOllamaLike, type OllamaLike } from "../support/ollama-like";
-import { startRecorderStack, type RecorderStack } from "../support/recorder-stack";
+import type { RecorderStack } from "../support/recorder-stack";
 
 describe("verification in the prompt view, per dialect", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
   let ollama: OllamaLike;
+  const suite = browserSuite({
+    stack: async () => {
+      ollama = await startOllamaLike("0.32.15");
+      return { modelUpstream: ollama.url };
+    },
+    colorScheme: "light",
+  });
   let stack: RecorderStack;
   let browser: Browser;
 
-  beforeAll(async () => {
-    ui = await buildUi();
-    ollama = await startOllamaLike("0.32.15");
-    stack = await startRecorderStack({ webDist: ui.dir, modelUpstream: ollama.url });
-    browser = await openBrowser();
+  beforeAll(() => {
+    ({ stack, browser } = suite);
   });
   afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
     await ollama?.close();
-    await ui?.remove();
   });
 
   /** Opens the newest trace's model request on "What the model saw" and opens the verification details. */

@@ -5,25 +5,53 @@
  * 0.13.5 trace with the two newer families. Real stack, real Chromium.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
+import type { Page } from "playwright-core";
+import type { Browser } from "./support/browser";
+import { browserSuite } from "./support/suite";
 import { startRecorderStack, type RecorderStack } from "../support/recorder-stack";
 
 const QUESTION = "Add buy milk to my notes";
 
+/** The notes server's five tools: each tool line differs, nothing else does; the older prompt holds the JSON lines. */
+async function expectToolLinesDiffer(page: Page): Promise<void> {
+  const lines = page.getByTestId("changed-line");
+  expect(await lines.count()).toBe(5);
+  const append = (await lines.allTextContents()).filter((l) => l.includes('"function": {append '));
+  expect(append).toHaveLength(1);
+  expect(append[0]).toContain('{"type": "function", "function": {append ');
+  expect(append[0]).toContain('{"type": "function", "function": {"name":"append",');
+  const older = (await page.getByTestId("other-prompt").textContent()) ?? "";
+  expect(older).toContain('{"name":"append","description":');
+  expect(older).toContain("Add buy milk to my notes");
+}
+
+/** The older prompt is linked to the same request JSON: hovering the user's words there highlights the field. */
+async function expectOlderPromptLinked(page: Page): Promise<void> {
+  // (Hovered again on each try: under load the first hover can land while the pane is still laying out.)
+  const userWords = page.locator('[data-testid="other-prompt"] [data-path="/messages/0/content"]').first();
+  const field = page.locator('[data-testid="request-json"] [data-path="/messages/0/content"]').first();
+  await expect
+    .poll(
+      async () => {
+        await page.mouse.move(0, 0);
+        await userWords.hover();
+        return (await field.getAttribute("class")) ?? "";
+      },
+      { timeout: 15_000 },
+    )
+    .toMatch(/\S/);
+}
+
 describe("comparing what the model saw with an older Ollama family", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
+  const suite = browserSuite({ stack: false, colorScheme: "light" });
   let browser: Browser;
   const stacks: RecorderStack[] = [];
 
-  beforeAll(async () => {
-    ui = await buildUi();
-    browser = await openBrowser();
+  beforeAll(() => {
+    browser = suite.browser;
   });
   afterAll(async () => {
-    await browser?.close();
     for (const s of stacks) await s.close();
-    await ui?.remove();
   });
 
   async function openFirstPrompt(stack: RecorderStack): Promise<void> {
@@ -34,7 +62,7 @@ describe("comparing what the model saw with an older Ollama family", () => {
   }
 
   it("shows today's struct dump, and 0.13.5's JSON tool lines one click away, with the reason", async () => {
-    const stack = await startRecorderStack({ webDist: ui.dir });
+    const stack = await startRecorderStack({ webDist: suite.ui });
     stacks.push(stack);
     const { page } = browser;
     await openFirstPrompt(stack);
@@ -69,30 +97,8 @@ describe("comparing what the model saw with an older Ollama family", () => {
     );
     await browser.screenshot("30-family-compare-1280");
     expect(await page.getByRole("button", { name: "Hide Ollama 0.13.5" }).getAttribute("aria-pressed")).toBe("true");
-    // The notes server's five tools: each tool line differs, nothing else does.
-    const lines = page.getByTestId("changed-line");
-    expect(await lines.count()).toBe(5);
-    const append = (await lines.allTextContents()).filter((l) => l.includes('"function": {append '));
-    expect(append).toHaveLength(1);
-    expect(append[0]).toContain('{"type": "function", "function": {append ');
-    expect(append[0]).toContain('{"type": "function", "function": {"name":"append",');
-    const older = (await page.getByTestId("other-prompt").textContent()) ?? "";
-    expect(older).toContain('{"name":"append","description":');
-    expect(older).toContain("Add buy milk to my notes");
-    // The older prompt is linked to the same request JSON: hovering the user's words there highlights the field.
-    // (Hovered again on each try: under load the first hover can land while the pane is still laying out.)
-    const userWords = page.locator('[data-testid="other-prompt"] [data-path="/messages/0/content"]').first();
-    const field = page.locator('[data-testid="request-json"] [data-path="/messages/0/content"]').first();
-    await expect
-      .poll(
-        async () => {
-          await page.mouse.move(0, 0);
-          await userWords.hover();
-          return (await field.getAttribute("class")) ?? "";
-        },
-        { timeout: 15_000 },
-      )
-      .toMatch(/\S/);
+    await expectToolLinesDiffer(page);
+    await expectOlderPromptLinked(page);
     await page.setViewportSize({ width: 1920, height: 1080 });
     // The prompt view keeps its own end in view on a resize; bring the comparison back for the picture.
     await page.getByTestId("family-compare").scrollIntoViewIfNeeded();
@@ -137,7 +143,7 @@ describe("comparing what the model saw with an older Ollama family", () => {
   });
 
   it("on a trace recorded as 0.13.5, whose tools are JSON, offers the two newer families", async () => {
-    const stack = await startRecorderStack({ webDist: ui.dir, sim: { ollamaVersion: "0.13.5" } });
+    const stack = await startRecorderStack({ webDist: suite.ui, sim: { ollamaVersion: "0.13.5" } });
     stacks.push(stack);
     await openFirstPrompt(stack);
     const { page } = browser;

@@ -5,10 +5,10 @@
  * streams into the detail pane before the answer ends, and every caption says what is true at that
  * moment (never "no tool call" while one is written). Navigating by hand pauses following; `l` resumes.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRecorderStack, type RecorderStack } from "../support/recorder-stack";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { RecorderStack } from "../support/recorder-stack";
+import type { Browser } from "./support/browser";
+import { browserSuite } from "./support/suite";
 
 const QUESTION = "Add buy milk to my notes";
 
@@ -39,27 +39,22 @@ function watchScreen(): void {
 type Seen = { hop: string; state: string; text: string; streaming: string; selected: string };
 
 describe("following a live trace", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
+  // The slow lesson: a visible model load on every request and a few tokens per second.
+  const suite = browserSuite({
+    stack: {
+      stream: true,
+      lesson: "slow",
+      sim: { slowLoadMs: 1500, slowTokensPerSecond: 6 },
+    },
+    colorScheme: "light",
+  });
   let stack: RecorderStack;
   let browser: Browser;
 
   beforeAll(async () => {
-    ui = await buildUi();
-    // The slow lesson: a visible model load on every request and a few tokens per second.
-    stack = await startRecorderStack({
-      webDist: ui.dir,
-      stream: true,
-      lesson: "slow",
-      sim: { slowLoadMs: 1500, slowTokensPerSecond: 6 },
-    });
-    browser = await openBrowser();
+    ({ stack, browser } = suite);
     await browser.page.goto(stack.uiUrl);
     await browser.page.locator('[data-testid="connection"][data-state="live"]').waitFor();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await ui?.remove();
   });
 
   it("a curl question opens by itself; the selection advances; text streams in before the answer ends; captions stay true", async () => {

@@ -3,25 +3,18 @@
  * an argument, the MCP server answers with a tool error (a result with isError, meant for the model),
  * and the model retries. The timeline names the lesson and marks the tool error apart from failures.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
-import { startRecordedStack, type RecordedStack } from "./support/recorded-stack";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "./support/browser";
+import { browserSuite } from "./support/suite";
+import type { RecorderStack } from "../support/recorder-stack";
 
 describe("a lesson: the model forgets an argument", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
-  let stack: RecordedStack;
+  const suite = browserSuite({ stack: { lesson: "missing-argument" } });
+  let stack: RecorderStack;
   let browser: Browser;
 
   beforeAll(async () => {
-    ui = await buildUi();
-    stack = await startRecordedStack({ webDist: ui.dir, lesson: "missing-argument" });
-    browser = await openBrowser({ colorScheme: "dark" });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await ui?.remove();
+    ({ stack, browser } = suite);
   });
 
   it("marks the tool error as a tool error, explains it, and names the lesson", async () => {

@@ -15,8 +15,8 @@ import type { RecorderHandle } from "../../apps/proxy/src/server";
 import { startTapRecorder } from "../support/tap-recorder";
 import { startSdkSseServer } from "../support/sdk-sse-server";
 import { TSX, wrapped } from "../support/stdio-host";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
+import type { Browser } from "./support/browser";
+import { browserSuite } from "./support/suite";
 
 const NOTES = [
   process.execPath,
@@ -26,7 +26,7 @@ const NOTES = [
 ];
 
 describe("MCP over stdio and SSE in the timeline", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
+  const suite = browserSuite({ stack: false, colorScheme: "light" });
   let dir: string;
   let recorder: RecorderHandle;
   let sse: Awaited<ReturnType<typeof startSdkSseServer>>;
@@ -34,19 +34,16 @@ describe("MCP over stdio and SSE in the timeline", () => {
   let host: Client;
 
   beforeAll(async () => {
-    ui = await buildUi();
     dir = await mkdtemp(path.join(tmpdir(), "hopscope-browser-mcp-"));
     sse = await startSdkSseServer();
-    recorder = await startTapRecorder(dir, { mcpUpstream: sse.url, webDist: ui.dir });
-    browser = await openBrowser();
+    recorder = await startTapRecorder(dir, { mcpUpstream: sse.url, webDist: suite.ui });
+    browser = suite.browser;
   });
   afterAll(async () => {
     await host?.close();
-    await browser?.close();
     await recorder?.close();
     await sse?.close();
     await rm(dir, { recursive: true, force: true });
-    await ui?.remove();
   });
 
   it("shows a wrapped stdio session live, on the MCP lane marked stdio", async () => {

@@ -4,30 +4,25 @@
  * the tools/call that destroyed it; the presenter's reset empties the file and adds no hop to any trace.
  */
 import { writeFile } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
-import { startRecorderStack, type RecorderStack } from "../support/recorder-stack";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
+import type { RecorderStack } from "../support/recorder-stack";
+import type { Browser } from "./support/browser";
+import { browserSuite } from "./support/suite";
 
 describe("the notes file lane", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
+  const suite = browserSuite({
+    stack: {
+      lesson: "write-instead-of-append",
+      notes: "call the dentist\nwater the plants\n",
+    },
+    colorScheme: "light",
+  });
   let stack: RecorderStack;
   let browser: Browser;
 
   beforeAll(async () => {
-    ui = await buildUi();
-    stack = await startRecorderStack({
-      webDist: ui.dir,
-      lesson: "write-instead-of-append",
-      notes: "call the dentist\nwater the plants\n",
-    });
-    browser = await openBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await ui?.remove();
+    ({ stack, browser } = suite);
   });
 
   it("write instead of append: the deleted notes are called out on the tools/call that deleted them", async () => {

@@ -13,7 +13,7 @@ import { browserSuite } from "./support/suite";
 const TRACES = join(import.meta.dirname, "..", "..", "traces");
 
 describe("from outside", () => {
-  const suite = browserSuite({}, "dark");
+  const suite = browserSuite();
 
   async function importFile(name: string): Promise<string> {
     const res = await fetch(`${suite.stack.uiUrl}/api/import`, {

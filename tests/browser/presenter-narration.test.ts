@@ -4,32 +4,16 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "./support/browser";
-import type { RecordedStack } from "./support/recorded-stack";
-import { browserSuite } from "./support/suite";
+import { articleTraceSuite } from "./support/article-trace";
 
 describe("narrating the article's trace", () => {
-  const suite = browserSuite();
-  let stack: RecordedStack;
+  const suite = articleTraceSuite();
+  const { present } = suite;
   let browser: Browser;
-  let traceId = "";
 
-  beforeAll(async () => {
-    ({ stack, browser } = suite);
-    const res = await fetch(`${stack.uiUrl}/api/ask`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ message: "Add buy milk to my notes" }),
-    });
-    expect(res.status).toBe(200);
-    const list = (await (await fetch(`${stack.uiUrl}/api/traces`)).json()) as { traces: { id: string }[] };
-    traceId = list.traces[0]!.id;
+  beforeAll(() => {
+    browser = suite.browser;
   });
-
-  async function present(hop: number): Promise<void> {
-    await browser.page.goto(`${stack.uiUrl}/#/trace/${traceId}/hop/${hop}/present`);
-    await browser.page.getByTestId("presenter").waitFor();
-    await browser.page.locator(`[data-hop="${hop}"][data-selected="true"]`).waitFor();
-  }
 
   it("narrates from the keyboard: r starts, Space shows one hop (and its caption) per press; auto mode holds at key hops", async () => {
     const { page } = browser;

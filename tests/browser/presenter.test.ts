@@ -6,8 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "./support/browser";
-import type { RecordedStack } from "./support/recorded-stack";
-import { browserSuite } from "./support/suite";
+import type { RecorderStack } from "../support/recorder-stack";
+import { articleTraceSuite, presenterTitle } from "./support/article-trace";
 
 interface Box {
   left: number;
@@ -17,28 +17,15 @@ interface Box {
 }
 
 describe("presenting the article's trace", () => {
-  const suite = browserSuite();
-  let stack: RecordedStack;
+  const suite = articleTraceSuite();
+  const { present } = suite;
+  let stack: RecorderStack;
   let browser: Browser;
   let traceId = "";
 
-  beforeAll(async () => {
-    ({ stack, browser } = suite);
-    const res = await fetch(`${stack.uiUrl}/api/ask`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ message: "Add buy milk to my notes" }),
-    });
-    expect(res.status).toBe(200);
-    const list = (await (await fetch(`${stack.uiUrl}/api/traces`)).json()) as { traces: { id: string }[] };
-    traceId = list.traces[0]!.id;
+  beforeAll(() => {
+    ({ stack, browser, traceId } = suite);
   });
-
-  async function present(hop: number): Promise<void> {
-    await browser.page.goto(`${stack.uiUrl}/#/trace/${traceId}/hop/${hop}/present`);
-    await browser.page.getByTestId("presenter").waitFor();
-    await browser.page.locator(`[data-hop="${hop}"][data-selected="true"]`).waitFor();
-  }
 
   /** Labels whose text does not fit their box (cut by an ellipsis or a line clamp). */
   function cutLabels(): Promise<string[]> {
@@ -202,34 +189,15 @@ describe("presenting the article's trace", () => {
   });
 
   /** The presenter header's question, as drawn: its text, how many lines it takes, whether it is clamped; and whether the header fits. */
-  function presenterTitle() {
-    return browser.page.getByTestId("presenter").evaluate((root) => {
-      const el = root.querySelector('[data-testid="presenter-title"]') as HTMLElement;
-      const line = parseFloat(getComputedStyle(el).lineHeight);
-      const head = el.parentElement as HTMLElement;
-      const outside = [...head.children]
-        .filter((c) => c.getBoundingClientRect().right > innerWidth + 0.5 || c.getBoundingClientRect().left < -0.5)
-        .map((c) => c.textContent);
-      return {
-        text: el.textContent,
-        title: el.title,
-        lines: Math.round(el.getBoundingClientRect().height / line),
-        clamped: el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1,
-        outside,
-        lastHopBottom: Math.max(
-          ...[...root.querySelectorAll("[data-hop]")].map((r) => r.getBoundingClientRect().bottom),
-        ),
-      };
-    });
-  }
 
-  it("the question in the header is whole, on two lines at most, at 1280×720 and 1920×1080, dark and light; a very long one is clamped after two", async () => {
+  const question = "Add buy milk to my notes";
+  const sizes = [
+    [1280, 720],
+    [1920, 1080],
+  ] as const;
+
+  it("the question in the header is whole, on one line, at 1280×720 and 1920×1080, dark and light, replaying or not", async () => {
     const { page } = browser;
-    const question = "Add buy milk to my notes";
-    const sizes = [
-      [1280, 720],
-      [1920, 1080],
-    ] as const;
     for (const scheme of ["dark", "light"] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       for (const [width, height] of sizes) {
@@ -237,7 +205,7 @@ describe("presenting the article's trace", () => {
         await present(3);
         // Opened by hand: following live is paused, the header at its fullest ("Paused", Follow live).
         await page.locator('[data-testid="presenter"] [data-testid="follow-live"][data-on="false"]').waitFor();
-        const t = await presenterTitle();
+        const t = await presenterTitle(page);
         expect(t, `${width}×${height} ${scheme}`).toEqual({
           text: question,
           title: question,
@@ -250,15 +218,20 @@ describe("presenting the article's trace", () => {
         // Narrating adds the replay's state to the header: the question keeps its room.
         await page.keyboard.press("r");
         await page.getByTestId("replay-status").waitFor();
-        expect((await presenterTitle()).clamped, `${width}×${height} ${scheme}, replaying`).toBe(false);
-        expect((await presenterTitle()).outside).toEqual([]);
+        expect((await presenterTitle(page)).clamped, `${width}×${height} ${scheme}, replaying`).toBe(false);
+        expect((await presenterTitle(page)).outside).toEqual([]);
         await browser.screenshot(`29-presenter-title-${scheme}-${width}`);
         await page.keyboard.press("Escape"); // leave presenter mode,
         await page.keyboard.press("Escape"); // then the replay
         await expect.poll(() => page.getByTestId("replay-status").count()).toBe(0);
       }
     }
-    // A question of 190 characters: two lines, then an ellipsis; the whole question is its tooltip; nothing pushed off screen.
+  });
+
+  it("a very long question is clamped after two lines, whole in its tooltip, nothing pushed off screen", async () => {
+    const { page } = browser;
+    await page.emulateMedia({ colorScheme: "light" });
+    // A question of 190 characters: two lines, then an ellipsis.
     const long = `${question}, then call the dentist, pick up the dry cleaning and book the train for the workshop next Tuesday, and read every note back to me so I can check that nothing was lost`;
     const rename = (name: string) =>
       fetch(`${stack.uiUrl}/api/traces/${traceId}`, {
@@ -270,8 +243,8 @@ describe("presenting the article's trace", () => {
     for (const [width, height] of sizes) {
       await page.setViewportSize({ width, height });
       await present(3);
-      await expect.poll(async () => (await presenterTitle()).text).toBe(long);
-      const t = await presenterTitle();
+      await expect.poll(async () => (await presenterTitle(page)).text).toBe(long);
+      const t = await presenterTitle(page);
       expect(t, `${width}×${height}`).toEqual({
         text: long,
         title: long,
@@ -284,13 +257,17 @@ describe("presenting the article's trace", () => {
       await browser.screenshot(`29-presenter-title-long-light-${width}`);
     }
     expect((await rename(question)).status).toBe(200);
-    // Zoomed in to 150 % (Ctrl +) on the projector: the header wraps if it must, nothing runs off the screen, the question stays whole.
+  });
+
+  it("zoomed in to 150 % (Ctrl +) the header wraps if it must, nothing runs off the screen, the caption ends above the footer", async () => {
+    const { page } = browser;
+    await page.emulateMedia({ colorScheme: "light" });
     await page.setViewportSize({ width: 1280, height: 720 });
     await present(3);
     for (let i = 0; i < 3; i++) await page.keyboard.press("Control+=");
     expect(await page.getByTestId("zoom").textContent()).toBe("150%");
-    await expect.poll(async () => (await presenterTitle()).text).toBe(question);
-    const zoomed = await presenterTitle();
+    await expect.poll(async () => (await presenterTitle(page)).text).toBe(question);
+    const zoomed = await presenterTitle(page);
     expect([zoomed.outside, zoomed.clamped, zoomed.lines <= 2]).toEqual([[], false, true]);
     // The stage below it: the caption ends above the footer (it scrolls in its box when it must), the payload keeps
     // room, and the "N more hops below" bar stays inside the diagram's pane.

@@ -4,11 +4,11 @@
  * replayed hop by hop and played through, then shown in presenter mode.
  */
 import { readdir } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "./support/browser";
+import { browserSuite } from "./support/suite";
 import { autoReplayToEnd } from "./support/replay-to-end";
-import { startRecordedStack, type RecordedStack } from "./support/recorded-stack";
+import type { RecorderStack } from "../support/recorder-stack";
 
 async function visibleHops(browser: Browser): Promise<string[]> {
   return browser.page
@@ -17,25 +17,18 @@ async function visibleHops(browser: Browser): Promise<string[]> {
 }
 
 describe("save, reload, replay and present a trace", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
-  let stack: RecordedStack;
+  const suite = browserSuite();
+  let stack: RecorderStack;
   let browser: Browser;
 
   beforeAll(async () => {
-    ui = await buildUi();
-    stack = await startRecordedStack({ webDist: ui.dir });
+    ({ stack, browser } = suite);
     const res = await fetch(`${stack.uiUrl}/api/ask`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ message: "Add buy milk to my notes" }),
     });
     expect(res.status).toBe(200);
-    browser = await openBrowser({ colorScheme: "dark" });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await ui?.remove();
   });
 
   it("opens the trace from the list and saves it to traces/", async () => {

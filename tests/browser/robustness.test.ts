@@ -3,16 +3,16 @@
  * recorder, then grown): a body with markup and a script renders as text and runs nothing; a trace
  * with 1,000 exchanges renders only the rows in view; a 10 MB body is shown cut, with "show all".
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TraceBundleSchema, type TraceBundle } from "@hopscope/shared/trace/bundle";
 import { TraceSummarySchema, type Exchange } from "@hopscope/shared/trace/schemas";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
-import { startRecordedStack, type RecordedStack } from "./support/recorded-stack";
+import type { Browser } from "./support/browser";
+import { browserSuite } from "./support/suite";
+import type { RecorderStack } from "../support/recorder-stack";
 
 const HOSTILE = `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> add buy milk`;
 
-async function ask(stack: RecordedStack, message: string): Promise<void> {
+async function ask(stack: RecorderStack, message: string): Promise<void> {
   const res = await fetch(`${stack.uiUrl}/api/ask`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -22,7 +22,7 @@ async function ask(stack: RecordedStack, message: string): Promise<void> {
   await res.arrayBuffer();
 }
 
-async function exportBundle(stack: RecordedStack, name: string): Promise<TraceBundle> {
+async function exportBundle(stack: RecorderStack, name: string): Promise<TraceBundle> {
   const list = (await (await fetch(`${stack.uiUrl}/api/traces`)).json()) as { traces: { id: string; name: string }[] };
   const t = list.traces.find((x) => x.name.includes(name));
   if (!t) throw new Error(`no trace named like ${name}: ${JSON.stringify(list)}`);
@@ -30,7 +30,7 @@ async function exportBundle(stack: RecordedStack, name: string): Promise<TraceBu
   return TraceBundleSchema.parse(await res.json());
 }
 
-async function importBundle(stack: RecordedStack, bundle: TraceBundle): Promise<string> {
+async function importBundle(stack: RecorderStack, bundle: TraceBundle): Promise<string> {
   const res = await fetch(`${stack.uiUrl}/api/import`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -82,22 +82,15 @@ function grow(bundle: TraceBundle, count: number): TraceBundle {
 }
 
 describe("hostile and heavy recordings", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
-  let stack: RecordedStack;
+  const suite = browserSuite({ colorScheme: "light" });
+  let stack: RecorderStack;
   let browser: Browser;
   let recorded: TraceBundle;
 
   beforeAll(async () => {
-    ui = await buildUi();
-    stack = await startRecordedStack({ webDist: ui.dir });
+    ({ stack, browser } = suite);
     await ask(stack, HOSTILE);
     recorded = await exportBundle(stack, "script");
-    browser = await openBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await ui?.remove();
   });
 
   it("shows a body containing <script> and an onerror handler as text, and runs neither", async () => {

@@ -14,10 +14,10 @@ import { HTTPException } from "hono/http-exception";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTraceBundle, type TraceBundle } from "@hopscope/shared/trace/bundle";
 import { exportHtml, MAX_HTML_TRACE_BYTES } from "../../apps/proxy/src/main/export/html";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
+import type { Browser } from "./support/browser";
+import { browserSuite } from "./support/suite";
 import { autoReplayToEnd } from "./support/replay-to-end";
-import { startRecordedStack, type RecordedStack } from "./support/recorded-stack";
+import type { RecorderStack } from "../support/recorder-stack";
 
 const ARTICLE = new URL("../../traces/buy-milk.hopscope.json", import.meta.url);
 /** The write-instead-of-append lesson: its bundle's `notes` hold the change that destroyed "call the dentist". */
@@ -25,7 +25,7 @@ const WRITE = new URL("../../traces/write-instead-of-append.hopscope.json", impo
 const PAYLOAD = "</script><script>window.__pwned=1;alert(1)</script><img src=x onerror=alert(2)><!-- $& $'";
 const SECRET = "sk-live-DO-NOT-SHARE-4242";
 
-async function importTrace(stack: RecordedStack, text: string): Promise<string> {
+async function importTrace(stack: RecorderStack, text: string): Promise<string> {
   const res = await fetch(`${stack.uiUrl}/api/import`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -36,7 +36,7 @@ async function importTrace(stack: RecordedStack, text: string): Promise<string> 
 }
 
 async function exportFile(
-  stack: RecordedStack,
+  stack: RecorderStack,
   id: string,
   dir: string,
   name: string,
@@ -67,19 +67,17 @@ function hostile(text: string): string {
 }
 
 describe("a trace as one self-contained HTML file", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
-  let stack: RecordedStack;
+  const suite = browserSuite();
+  let stack: RecorderStack;
   let browser: Browser;
   let dir: string;
   let article: { path: string; html: string };
   const requests: string[] = [];
 
   beforeAll(async () => {
-    ui = await buildUi();
-    stack = await startRecordedStack({ webDist: ui.dir });
+    ({ stack, browser } = suite);
     dir = await mkdtemp(join(tmpdir(), "hopscope-share-"));
     article = await exportFile(stack, await importTrace(stack, await readFile(ARTICLE, "utf8")), dir, "article.html");
-    browser = await openBrowser({ colorScheme: "dark" });
     browser.page.setDefaultTimeout(10_000);
     // Offline: anything but the file itself is aborted (and remembered, so the test can say what leaked).
     await browser.context.route("**/*", (route) => {
@@ -90,9 +88,6 @@ describe("a trace as one self-contained HTML file", () => {
     });
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await ui?.remove();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
@@ -256,9 +251,8 @@ describe("a trace as one self-contained HTML file", () => {
     first.responseBody = { encoding: "utf8", data: big, size: big.length, storedSize: big.length, truncated: false };
     let views = 0;
     const refused = await exportHtml(bundle, {
-      webDist: ui.dir,
+      webDist: suite.ui,
       views: async () => (views++, {}),
-      tokenCounts: async () => [],
     }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(HTTPException);
     expect((refused as HTTPException).status).toBe(413);

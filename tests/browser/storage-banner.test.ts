@@ -16,11 +16,11 @@ import {
   type TestRecorder,
   type Upstream,
 } from "../../apps/proxy/test/helpers";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
+import type { Browser } from "./support/browser";
+import { browserSuite } from "./support/suite";
 
 describe("storage banner", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
+  const suite = browserSuite({ stack: false, colorScheme: "light" });
   let root: string;
   let disk: string;
   let rec: TestRecorder;
@@ -28,7 +28,6 @@ describe("storage banner", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    ui = await buildUi();
     root = await mkdtemp(path.join(tmpdir(), "hopscope-banner-"));
     disk = path.join(root, "disk");
     execFileSync("mkdir", ["-p", disk]);
@@ -36,17 +35,15 @@ describe("storage banner", () => {
     up = await startUpstream((_req, res) =>
       res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ pad: "x".repeat(20_000) })),
     );
-    rec = await startRecorder({ mcp: up.url }, { dbFile: path.join(disk, "hopscope.sqlite"), webDist: ui.dir });
-    browser = await openBrowser();
+    rec = await startRecorder({ mcp: up.url }, { dbFile: path.join(disk, "hopscope.sqlite"), webDist: suite.ui });
+    browser = suite.browser;
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
     await rec?.dispose();
     await up?.close();
     execFileSync("umount", ["-l", disk]);
     await rm(root, { recursive: true, force: true });
-    await ui?.remove();
   });
 
   const send = (n: number) =>

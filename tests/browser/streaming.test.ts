@@ -4,10 +4,10 @@
  * progress while its chunks arrive, replays at its recorded times, and the page reconnects and
  * catches up after the recorder restarts.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
-import { startRecordedStack, type RecordedStack } from "./support/recorded-stack";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "./support/browser";
+import { browserSuite } from "./support/suite";
+import type { RecorderStack } from "../support/recorder-stack";
 
 /** Records, in the page, every partial text a streaming arrow or the streaming detail showed. */
 function watchStreaming(): void {
@@ -32,19 +32,12 @@ async function streamed(browser: Browser): Promise<string[]> {
 }
 
 describe("streamed answers and reconnecting", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
-  let stack: RecordedStack;
+  const suite = browserSuite({ stack: { stream: true, simTokensPerSecond: 25 }, colorScheme: "light" });
+  let stack: RecorderStack;
   let browser: Browser;
 
   beforeAll(async () => {
-    ui = await buildUi();
-    stack = await startRecordedStack({ webDist: ui.dir, stream: true, simTokensPerSecond: 25 });
-    browser = await openBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await ui?.remove();
+    ({ stack, browser } = suite);
   });
 
   it("shows the model's answer arriving chunk by chunk while it streams", async () => {

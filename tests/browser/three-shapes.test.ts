@@ -4,25 +4,18 @@
  * tool_use block, all recorded bytes — above the one prompt; and the conversion layer of "what the model saw".
  * Screenshots at 1920×1080 and 1280×720.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
-import { startRecorderStack, type RecorderStack } from "../support/recorder-stack";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "./support/browser";
+import { browserSuite } from "./support/suite";
+import type { RecorderStack } from "../support/recorder-stack";
 
 describe("three shapes, side by side", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
+  const suite = browserSuite({ stack: { sim: { ollamaVersion: "0.14.0" } }, colorScheme: "light" });
   let stack: RecorderStack;
   let browser: Browser;
 
   beforeAll(async () => {
-    ui = await buildUi();
-    stack = await startRecorderStack({ webDist: ui.dir, sim: { ollamaVersion: "0.14.0" } });
-    browser = await openBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await ui?.remove();
+    ({ stack, browser } = suite);
   });
 
   it("asks in each dialect from the ask box", async () => {

@@ -96,7 +96,7 @@ describe("prompts of megabytes", () => {
     expect(html.status).toBe(200);
     const page = await html.text();
     expect(page).toContain("Please keep this line in my notes");
-    expect(page).toContain('"tokenCounts"');
+    expect(page).toContain('"starts"');
   }, 240_000);
 
   it("renders a 4 MB prompt in full and says why it has no token counts; the page exports", async () => {

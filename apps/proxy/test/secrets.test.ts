@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { TraceBundleSchema } from "@hopscope/shared/trace/bundle";
 import { ExchangeSchema, TraceSchema } from "@hopscope/shared/trace/schemas";
 import { exportTrace } from "../src/main/export/trace-file";
-import { part4Bundle } from "./export/fixtures";
+import { part4Bundle } from "./export/part4-fixture";
 import {
   eventually,
   getJson,

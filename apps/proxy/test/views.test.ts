@@ -86,7 +86,12 @@ describe("exchange views", () => {
     expect(views.prompt?.text).toBe(ours);
     expect(views.prompt?.ollamaVersion).toBe("0.13.5");
     expect(views.prompt?.segments.some((s) => s.kind === "tool")).toBe(true);
-    expect(views.prompt?.tokens?.pieces.join("")).toBe(ours);
+    // The tokens start where the text's pieces do: the first at 0, in order, none past the end.
+    const starts = views.prompt?.tokens?.starts ?? [];
+    expect(starts[0]).toBe(0);
+    expect(starts.every((s, i) => i === 0 || s >= starts[i - 1]!)).toBe(true);
+    expect(starts.at(-1)!).toBeLessThan(ours.length);
+    expect(views.prompt?.budget?.total).toBe(views.prompt?.tokens?.count);
     expect(views.prompt?.verified).toMatchObject({
       match: false,
       ours,

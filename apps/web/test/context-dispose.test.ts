@@ -30,7 +30,7 @@ describe("createAppContext", () => {
   it("disposes every model once, the connection first", () => {
     browserGlobals();
     const bundle = JSON.parse(readFileSync(new URL("../../../traces/buy-milk.hopscope.json", import.meta.url), "utf8"));
-    installDataSource(staticSource({ format: SHARED_TRACE_FORMAT, bundle, views: {}, tokenCounts: {} }));
+    installDataSource(staticSource({ format: SHARED_TRACE_FORMAT, bundle, views: {} }));
     const ctx = createAppContext("ws://127.0.0.1:9/ws");
     const disposed: string[] = [];
     const models = Object.entries(ctx).filter(([name]) => name !== "dispose");

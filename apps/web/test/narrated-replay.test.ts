@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countAgreement, generatedAgreement, requestFacts } from "../src/models/budget";
+import { countAgreement, generatedAgreement } from "../src/models/budget";
 import { numberHops } from "../src/models/hops";
 import { keyHops, MIN_DWELL_MS, narratedDelay, nextSpeed, SPEEDS } from "../src/models/replay-timing";
 import { toolRows } from "../src/models/tools-table";
@@ -75,10 +75,6 @@ describe("hop payloads", () => {
     expect(countAgreement(509, 38).detail).toContain("cache");
     expect(countAgreement(400, 410).detail).toContain("different prompt");
     expect(countAgreement(10, undefined).equal).toBe(false);
-    expect(requestFacts({ tools: [{ function: { name: "read" } }], options: { num_ctx: 8192 } })).toEqual({
-      toolNames: ["read"],
-      numCtx: 8192,
-    });
   });
 });
 

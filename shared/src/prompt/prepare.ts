@@ -136,7 +136,7 @@ export function collateChat(reqMessages: LooseMessage[], modelSystem: string, f:
   for (const c of collated) {
     if (c.origin.length > 1 && c.role !== "system") {
       notes.push(
-        `Messages ${c.origin.join(", ")} (${c.role}) are consecutive with the same role, so Ollama merged them into one turn joined by a blank line.`,
+        `Messages ${c.origin.join(", ")} (${c.role}) are consecutive with the same role, so Ollama merged them into one message joined by a blank line.`,
       );
     }
   }

@@ -39,6 +39,19 @@ export interface RenderResult {
   ollamaVersion: string;
   toolFormat: "json" | "struct-dump";
   notes: string[];
+  /** JSON pointers (into the request) of the keys Ollama's Go structs dropped while decoding tools. */
+  droppedKeys?: string[];
+}
+
+/** How the render's note that the prompt may not fit begins (a view with token counts says for sure instead). */
+export const MAY_EXCEED_NOTE = "The prompt may exceed the context window";
+
+/**
+ * Whether a model with this template can think: its template writes the thinking (server/images.go `Capabilities`
+ * infers the thinking tags around `.Thinking`); qwen2.5's cannot.
+ */
+export function templateCanThink(template: string = QWEN25_TEMPLATE): boolean {
+  return /\.Think(ing)?\b/.test(template);
 }
 
 /**
@@ -209,7 +222,7 @@ export function renderChat(req: ChatRequestLike, opts: RenderOptions = {}): Rend
   // About 3 bytes per token is a generous lower bound for English text and JSON with the Qwen tokenizer.
   if (new TextEncoder().encode(sink.text).length / 3 > ctx) {
     notes.push(
-      `The prompt may exceed the context window (num_ctx ${ctx}${typeof numCtx === "number" ? "" : ", Ollama's default"}); Ollama would then drop the oldest non-system messages until it fits. This render shows the prompt before truncation.`,
+      `${MAY_EXCEED_NOTE} (num_ctx ${ctx}${typeof numCtx === "number" ? "" : ", Ollama's default"}); Ollama would then drop the oldest non-system messages until it fits. This render shows the prompt before truncation.`,
     );
   }
   return {
@@ -218,6 +231,7 @@ export function renderChat(req: ChatRequestLike, opts: RenderOptions = {}): Rend
     ollamaVersion: version,
     toolFormat: f.structDump ? "struct-dump" : "json",
     notes,
+    ...(dropped.length > 0 ? { droppedKeys: dropped } : {}),
   };
 }
 

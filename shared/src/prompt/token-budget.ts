@@ -3,10 +3,9 @@
  * instructions and each tool definition, to each message of the history, and to the waiting assistant turn
  * — against the context window (`num_ctx`). It answers "what do my tools cost on every call?".
  *
- * The parts add up to the prompt's token count exactly. The prompt is cut at each `<|im_start|>`: the Qwen
- * tokenizer splits on special tokens before anything else, so each turn tokenizes on its own and the turns'
- * counts sum to the whole. Inside a turn, a part's count is the turn's prefix count up to the part's end minus
- * the prefix count before it (a token straddling two parts counts for the first), so the parts sum to the turn.
+ * The parts add up to the prompt's token count exactly, from one tokenisation of the whole prompt: each token
+ * counts for the part its first character is in (a token straddling two parts counts for the first), so every
+ * token is counted once and the parts sum to the count by construction. Linear in the prompt's length.
  */
 import { OLLAMA_DEFAULT_NUM_CTX } from "../ollama/qwen25-facts";
 import type { Segment } from "./segments";
@@ -40,6 +39,8 @@ export interface TokenBudget {
   toolCount: number;
   /** Tokens in parts that are new since the previous request (0 for the first request). */
   newTotal: number;
+  /** Tokens that start in text the template wrote itself (special tokens, role headers, the tools' framing). */
+  templateTotal: number;
   contextWindow: ContextWindow;
 }
 
@@ -54,9 +55,12 @@ export interface ContextWindow {
 export interface BudgetInput {
   text: string;
   segments: readonly Segment[];
-  /** The tokenizer's count (the project's Qwen tokenizer: `count(text)`). */
-  count: (text: string) => number;
-  /** Tool names by index, for labels. */
+  /**
+   * Where each token of the whole prompt starts (UTF-16 offsets, ascending): one tokenisation of `text`
+   * (the project's Qwen tokenizer: `tokenStarts(text, encode(text))`).
+   */
+  tokenStarts: readonly number[];
+  /** Tool names by index, for labels: the native request's `tools[].function.name`. */
   toolNames?: readonly string[];
   /** Characters before this were in the previous request's prompt too. */
   newFrom?: number;
@@ -158,25 +162,53 @@ function kindOf(key: string): BudgetKind {
   return key.split(":")[0] as BudgetKind;
 }
 
+/** How many of `starts` (ascending) lie in [from, to): the tokens that begin in that range. */
+function tokensIn(starts: readonly number[], from: number, to: number): number {
+  return lowerBound(starts, to) - lowerBound(starts, from);
+}
+
+function lowerBound(xs: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (xs[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+interface Run {
+  key: string;
+  start: number;
+  end: number;
+  seg: Segment;
+  /** The first content segment of the run (system text, a tool, a message…), which names its role. */
+  content?: Segment;
+}
+
+/** Runs of segments with one key, in prompt order (a key can have several runs: a message's framing and content). */
+function runsOf(text: string, segments: readonly Segment[]): Run[] {
+  const keys = assignKeys(text, segments);
+  const runs: Run[] = [];
+  segments.forEach((seg, i) => {
+    const last = runs[runs.length - 1];
+    if (last && last.key === keys[i] && last.end === seg.start) last.end = seg.end;
+    else runs.push({ key: keys[i]!, start: seg.start, end: seg.end, seg });
+    const run = runs[runs.length - 1]!;
+    if (run.content === undefined && CONTENT.has(seg.kind)) run.content = seg;
+  });
+  return runs;
+}
+
 /** The token budget of a rendered prompt (see the module comment for why the parts sum exactly). */
 export function tokenBudget(input: BudgetInput): TokenBudget {
-  const { text, segments, count } = input;
-  const keys = assignKeys(text, segments);
-  // Runs of one key inside one turn: [key, start, end, turnStart].
-  const runs: { key: string; start: number; end: number; turnStart: number; seg: Segment }[] = [];
-  let turnStart = 0;
-  segments.forEach((seg, i) => {
-    if (seg.kind === "special" && text.slice(seg.start, seg.end) === "<|im_start|>") turnStart = seg.start;
-    const last = runs[runs.length - 1];
-    if (last && last.key === keys[i] && last.turnStart === turnStart) last.end = seg.end;
-    else runs.push({ key: keys[i]!, start: seg.start, end: seg.end, turnStart, seg });
-  });
+  const { text, segments, tokenStarts: starts } = input;
   const parts = new Map<string, BudgetPart>();
-  for (const run of runs) {
-    const before = run.start === run.turnStart ? 0 : count(text.slice(run.turnStart, run.start));
-    const tokens = count(text.slice(run.turnStart, run.end)) - before;
-    const firstContent = segments.find((s) => s.start >= run.start && s.end <= run.end && CONTENT.has(s.kind));
-    const role = firstContent?.role ?? (run.key.startsWith("message:") ? run.seg.role : undefined);
+  // Segments tile the text, so every token starts in exactly one run.
+  for (const run of runsOf(text, segments)) {
+    const tokens = tokensIn(starts, run.start, run.end);
+    const role = run.content?.role ?? (run.key.startsWith("message:") ? run.seg.role : undefined);
     const existing = parts.get(run.key);
     if (existing) {
       existing.tokens += tokens;
@@ -205,12 +237,16 @@ export function tokenBudget(input: BudgetInput): TokenBudget {
   }
   const total = list.reduce((n, p) => n + p.tokens, 0);
   const tools = list.filter((p) => p.kind === "tool" || p.kind === "tool-instructions");
+  const templateTotal = segments
+    .filter((s) => s.kind === "template" || s.kind === "special")
+    .reduce((n, s) => n + tokensIn(starts, s.start, s.end), 0);
   return {
     parts: list,
     total,
     toolsTotal: tools.reduce((n, p) => n + p.tokens, 0),
     toolCount: list.filter((p) => p.kind === "tool").length,
     newTotal: list.filter((p) => p.isNew).reduce((n, p) => n + p.tokens, 0),
+    templateTotal,
     contextWindow: contextWindow(input.ollamaVersion, input.numCtx),
   };
 }

@@ -17,7 +17,7 @@
  */
 import { featuresFor, DEFAULT_OLLAMA_VERSION } from "../prompt/version";
 import { bytesToDisplay, vocabBytes } from "./byte-level";
-import { LLAMA_QWEN2_PRE_TOKENIZER, encodeWithEndOfSentence } from "./pre-tokenizer";
+import { LLAMA_QWEN2_PRE_TOKENIZER, encodeWithEndOfSentence, qwenPreTokenize } from "./pre-tokenizer";
 
 /** Ids of the tokens the qwen2.5 prompt and output are built from. */
 export const QWEN_SPECIAL_TOKENS = {
@@ -40,6 +40,11 @@ export interface QwenTokenizer {
   pieces(ids: number[]): string[];
   /** `encode(text).length`: what Ollama reports as `prompt_eval_count` for a prompt. */
   count(text: string): number;
+  /**
+   * Where each token of `ids` (= `encode(text)`) starts in `text`, as a UTF-16 offset: a token that begins inside
+   * a character (a byte of a multi-byte character) starts at that character. Ascending; one pass over the text.
+   */
+  tokenStarts(text: string, ids: readonly number[]): number[];
 }
 
 /** Qwen3's tokenizer length: Qwen2.5's plus `<tool_response>`, `</tool_response>`, `<think>`, `</think>`. */
@@ -79,14 +84,46 @@ async function build(vocabulary: QwenVocabulary): Promise<{ plain: QwenTokenizer
   const addedContent = new Map(added.map((t) => [t.id, t.content]));
   const vocab = tokenizer.model.vocab;
 
-  const checkIds = (ids: number[]): void => {
+  const checkIds = (ids: readonly number[]): void => {
     const bad = ids.find((id) => !Number.isInteger(id) || id < 0 || id >= size);
     if (bad !== undefined) throw new RangeError(`token id ${bad} is not in ${name}'s vocabulary (0–${size - 1})`);
   };
-  const encodePlain = (text: string): number[] => tokenizer.encode(text, { add_special_tokens: false });
+  const encodePlain = memoizedEncode(added, (piece) => tokenizer.encode(piece, { add_special_tokens: false }));
+
+  const byteLengths = new Int32Array(size).fill(-1);
+  const byteLength = (id: number): number => {
+    let n = byteLengths[id]!;
+    if (n >= 0) return n;
+    const special = addedContent.get(id);
+    const entry = vocab[id];
+    const bytes = special === undefined && entry !== undefined ? vocabBytes(entry) : null;
+    n = special !== undefined ? utf8Length(special) : (bytes?.length ?? 0);
+    byteLengths[id] = n;
+    return n;
+  };
+  const tokenStarts = (text: string, ids: readonly number[]): number[] => {
+    checkIds(ids);
+    const out: number[] = [];
+    let unit = 0; // UTF-16 offset of the character that holds byte `byte`
+    let byte = 0; // UTF-8 offset of that character's first byte
+    let at = 0; // UTF-8 offset of the current token
+    for (const id of ids) {
+      while (unit < text.length) {
+        const cp = text.codePointAt(unit)!;
+        const len = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+        if (byte + len > at) break;
+        byte += len;
+        unit += cp >= 0x10000 ? 2 : 1;
+      }
+      out.push(unit);
+      at += byteLength(id);
+    }
+    return out;
+  };
 
   const make = (encode: (text: string) => number[]): QwenTokenizer => ({
     encode,
+    tokenStarts,
     count: (text) => encode(text).length,
     decode(ids) {
       checkIds(ids);
@@ -106,6 +143,51 @@ async function build(vocabulary: QwenVocabulary): Promise<{ plain: QwenTokenizer
     },
   });
   return { plain: make(encodePlain), endOfSentence: make((text) => encodeWithEndOfSentence(text, encodePlain)) };
+}
+
+/** Distinct pre-tokenizer pieces remembered per tokenizer; past this the memo starts over (bounded memory). */
+const MEMO_PIECES = 200_000;
+
+/**
+ * The tokenizer's own encoding, piece by piece, each distinct piece encoded once. Exactly what it does on the whole
+ * text: it cuts at added tokens first (none of Qwen's strips or normalises), then pre-tokenizes what is between,
+ * and BPE never crosses a piece's edge; each piece pre-tokenizes to itself, so encoding it alone gives its tokens.
+ * Prompts repeat most of their pieces (and every re-render of the same conversation does), so this is far faster.
+ */
+function memoizedEncode(added: readonly { id: number; content: string }[], encodePiece: (piece: string) => number[]) {
+  const ids = new Map(added.map((t) => [t.content, t.id]));
+  // Longest first, so a token that starts with another's spelling wins, as in the tokenizer's trie.
+  const alternation = [...ids.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const special = new RegExp(alternation.join("|"), "g");
+  const memo = new Map<string, number[]>();
+  const encodeBetween = (chunk: string, out: number[]): void => {
+    for (const piece of qwenPreTokenize(chunk)) {
+      let got = memo.get(piece);
+      if (got === undefined) {
+        if (memo.size >= MEMO_PIECES) memo.clear();
+        got = encodePiece(piece);
+        memo.set(piece, got);
+      }
+      for (const id of got) out.push(id);
+    }
+  };
+  return (text: string): number[] => {
+    const out: number[] = [];
+    let last = 0;
+    for (const m of text.matchAll(special)) {
+      encodeBetween(text.slice(last, m.index), out);
+      out.push(ids.get(m[0])!);
+      last = m.index + m[0].length;
+    }
+    encodeBetween(text.slice(last), out);
+    return out;
+  };
+}
+
+function utf8Length(s: string): number {
+  return new TextEncoder().encode(s).length;
 }
 
 const loading = new Map<QwenVocabulary, Promise<{ plain: QwenTokenizer; endOfSentence: QwenTokenizer }>>();

@@ -15,6 +15,18 @@ export interface McpClassifyInput extends RequestInput {
   responseContentType?: string | undefined;
 }
 
+const METHOD_NOT_FOUND = -32601;
+
+/**
+ * Methods a host asks every server at the start, to learn what it offers beyond tools: a server without
+ * prompts or resources answers -32601, which says "not offered here", not that anything went wrong.
+ */
+export const OPTIONAL_PROBES: ReadonlySet<string> = new Set([
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+]);
+
 export function classifyMcp(input: McpClassifyInput): Classification {
   const req = parsedRequestJson(input);
   const out: Mcp = { kind: "mcp", outcome: "pending" };
@@ -29,7 +41,8 @@ export function classifyMcp(input: McpClassifyInput): Classification {
   if (input.status === null) return out;
   const response = findResponse(input.responseText, input.responseContentType, out.jsonrpcId);
   if (isRecord(response) && isRecord(response.error)) {
-    out.outcome = "protocol-error";
+    const notOffered = response.error.code === METHOD_NOT_FOUND && OPTIONAL_PROBES.has(out.method ?? "");
+    out.outcome = notOffered ? "not-offered" : "protocol-error";
     if (typeof response.error.code === "number") out.errorCode = response.error.code;
     if (typeof response.error.message === "string") out.errorMessage = clipText(response.error.message);
     return out;
@@ -75,7 +88,7 @@ export function classifyStdioMcp(input: {
 }
 
 /** The JSON-RPC response in a JSON body, or in the SSE events (the one with the request's id, else the last). */
-function findResponse(text: string | null, contentType: string | undefined, id: Mcp["jsonrpcId"]): unknown {
+export function findResponse(text: string | null, contentType: string | undefined, id: Mcp["jsonrpcId"]): unknown {
   if (text === null) return undefined;
   const direct = tryParseJson(text);
   // Most answers are JSON: what an SSE body looks like is asked only of a body that is not.

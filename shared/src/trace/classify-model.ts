@@ -10,6 +10,7 @@ import { clipText, isRecord, pathOf, parsedRequestJson, type RequestInput } from
 import { toNative } from "../dialects/convert";
 import { type Dialect, dialectOfPath, isChatDialect, wantsStream } from "../dialects/dialect";
 import { readResponse } from "../dialects/read-response";
+import { refusalMessage } from "./stream-end";
 
 type ModelChat = Extract<Classification, { kind: "model.chat" }>;
 
@@ -19,6 +20,8 @@ export interface ModelClassifyInput extends RequestInput {
   responseText: string | null;
   responseContentType?: string | undefined;
   simulated?: boolean | undefined;
+  /** The HTTP status of the answer (a 4xx or 5xx carries the server's refusal). */
+  status?: number | null;
 }
 
 /** How many messages the model was given: the native request's, when Ollama would accept the body. */
@@ -34,6 +37,16 @@ function messageCount(d: Dialect, req: Record<string, unknown>): number {
 }
 
 export function classifyModel(input: ModelClassifyInput): Classification {
+  const c = classifyModelRequest(input);
+  const refusal =
+    input.status !== undefined && input.status !== null && input.status >= 400
+      ? refusalMessage(input.responseText)
+      : null;
+  if (refusal !== null && (c.kind === "model.chat" || c.kind === "model.other")) c.refusal = clipText(refusal);
+  return c;
+}
+
+function classifyModelRequest(input: ModelClassifyInput): Classification {
   const path = pathOf(input.url);
   const req = parsedRequestJson(input);
   const model = isRecord(req) && typeof req.model === "string" ? req.model : undefined;

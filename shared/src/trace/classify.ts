@@ -34,6 +34,7 @@ export function classifyExchange(input: ClassifyInput): Classification {
         responseText: input.responseText,
         responseContentType: contentType,
         simulated: input.status === null ? undefined : sim === "1",
+        status: input.status,
       };
       return classifyModel(withRequestJson(model, input));
     }

@@ -129,14 +129,19 @@ export class McpSessionGrouper {
   }
 
   /** The session trace of one message; `fresh` when the trace id was just made. */
-  assign(client: McpClientIdentity, method: string | undefined, now: number): { traceId: string; fresh: boolean } {
+  assign(
+    client: McpClientIdentity,
+    method: string | undefined,
+    now: number,
+    traceIdForNew: () => string = this.opts.newTraceId,
+  ): { traceId: string; fresh: boolean } {
     this.expire(now);
     const opener = method !== undefined && SESSION_OPENERS.has(method);
     let session = this.find(client, opener, now);
     let fresh = session === undefined;
     if (!session) {
       session = {
-        traceId: this.opts.newTraceId(),
+        traceId: traceIdForNew(),
         peer: client.peer,
         stdio: client.stdio === true,
         opened: false,
@@ -231,7 +236,7 @@ export class McpSessionGrouper {
 /**
  * The name candidate of an exchange in a session trace ("MCP session: tools/call append") and its rank: the
  * trace keeps the first best one, so a session is named after its first tools/call, else its first other
- * request, else its opener.
+ * request, else its opener, else its first line (stderr, an exit).
  */
 export function mcpSessionTitle(
   method: string | undefined,
@@ -239,11 +244,14 @@ export function mcpSessionTitle(
   requestLine: string,
 ): { title: string; titleRank: number } {
   const what = method ? (toolName ? `${method} ${toolName}` : method) : requestLine;
+  // A line that is no JSON-RPC message (a stdio server's stderr, its exit, a GET stream) names nothing.
   const rank =
     method === "tools/call"
       ? 0
       : method && !SESSION_OPENERS.has(method) && !method.startsWith("notifications/")
         ? -1
-        : -2;
+        : method
+          ? -2
+          : -3;
   return { title: `MCP session: ${what}`, titleRank: rank };
 }

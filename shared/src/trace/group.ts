@@ -16,6 +16,10 @@
  * 4. MCP without traceparent from a known client connection: its MCP session's trace (group-mcp.ts).
  * 5. Anything else: a trace of its own.
  *
+ * Coding agents' runs (group-run.ts) come between rules 1 and 2 for model requests: a request of an agent
+ * session already seen joins its run; the first one of a session claims the run its probes and MCP
+ * sessions opened. A probe joins its client's run; a new MCP session joins the unclaimed run on its machine.
+ *
  * The grouper keeps a bounded, in-memory list of recent conversations (it is lost on restart, which only
  * means a conversation that spans a restart is split in two).
  */
@@ -24,8 +28,26 @@ import { McpSessionGrouper, connectionAddress, type McpClientIdentity } from "./
 import { toNative } from "../dialects/convert";
 import { dialectOfPath, isChatDialect } from "../dialects/dialect";
 import { TurnIndex } from "./turn-index";
+import { RunIndex } from "./group-run";
+import { isToolNamed, type AgentRequest, type ModelClient } from "./agent-run";
+import type { z } from "zod";
+import type { GroupedBySchema } from "./schemas";
 
-export type GroupedBy = "traceparent" | "conversation" | "session" | "single";
+export type GroupedBy = z.infer<typeof GroupedBySchema>;
+
+/** The rules that join an agent's run (group-run.ts). */
+export const RUN_RULES: readonly GroupedBy[] = ["agent-session", "tools-offered", "probe", "agent-start"];
+
+/**
+ * A trace's grouping as its exchanges arrive: a lone exchange's trace becomes a conversation when a next turn
+ * joins it, and a trace of one request, conversation or MCP session becomes a run when a run rule joins
+ * anything to it (the first such rule names it). The store's upsert does the same in SQL (write-sql.ts).
+ */
+export function upgradeGrouping(current: GroupedBy, next: GroupedBy): GroupedBy {
+  const plain = current === "single" || current === "session" || current === "conversation";
+  if (plain && RUN_RULES.includes(next)) return next;
+  return current === "single" && next === "conversation" ? "conversation" : current;
+}
 
 export interface GroupResult {
   traceId: string;
@@ -157,6 +179,7 @@ export class FallbackGrouper {
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly mcpSessions: McpSessionGrouper;
+  private readonly runs = new RunIndex();
   private expiredAt = -Infinity;
 
   constructor(private readonly opts: GrouperOptions) {
@@ -175,6 +198,7 @@ export class FallbackGrouper {
     now: number,
     known?: string | null,
     connection?: string | null,
+    agent?: AgentRequest,
   ): GroupResult {
     this.expire(now);
     const keys = messages.map(messageKey);
@@ -182,15 +206,68 @@ export class FallbackGrouper {
     let result: GroupResult;
     if (known) result = { traceId: known, groupedBy: "traceparent" };
     else {
-      const match = pickTurn(this.conversations, keys, from);
+      const run = agent?.session ? this.runs.ofSession(agent.session, now) : undefined;
+      const match = run === undefined ? pickTurn(this.conversations, keys, from) : undefined;
       if (match) match.followed = true;
-      result = match
-        ? { traceId: match.traceId, groupedBy: "conversation" }
-        : { traceId: this.opts.newTraceId(), groupedBy: "single" };
+      result =
+        run !== undefined
+          ? { traceId: run, groupedBy: "agent-session" }
+          : match
+            ? { traceId: match.traceId, groupedBy: "conversation" }
+            : this.firstOfRun(agent, keys, now);
+      if (match && agent?.session) this.runs.joinSession(match.traceId, agent.session, agent.client, now);
     }
     this.conversations.push({ traceId: result.traceId, keys, at: now, connection: from, followed: false });
     this.trim();
     return result;
+  }
+
+  /**
+   * The first model request of an agent session (or one without a session that continues no conversation):
+   * the unclaimed run its probes and MCP sessions opened, else a trace of its own (a run of its session).
+   */
+  private firstOfRun(agent: AgentRequest | undefined, keys: readonly string[], now: number): GroupResult {
+    if (!agent) return { traceId: this.opts.newTraceId(), groupedBy: "single" };
+    // Without a session id, the client's first question (its first user message) ties its side requests.
+    const ask = agent.session === null ? keys.find((k) => k.startsWith("user\u0000")) : undefined;
+    const asked = ask === undefined ? undefined : this.runs.ofAsk(agent.client.peer, ask, now);
+    if (asked !== undefined) return { traceId: asked, groupedBy: "agent-session" };
+    const traceId = this.opts.newTraceId();
+    const session = agent.session ?? `trace:${traceId}`;
+    const claimed = this.runs.claim(session, agent.client, agent.offered, now, agent.session !== null);
+    if (claimed && ask !== undefined) this.runs.rememberAsk(claimed.traceId, agent.client.peer, ask);
+    if (claimed) return { traceId: claimed.traceId, groupedBy: claimed.rule };
+    if (agent.session) this.runs.openClaimed(traceId, agent.session, agent.client, now);
+    return { traceId, groupedBy: "single" };
+  }
+
+  /** A probe of the model server (group-run.ts): its client's run, else an unclaimed run of its own. */
+  assignProbe(client: ModelClient, session: string | null, now: number): GroupResult {
+    const own = session ? this.runs.ofSession(session, now) : undefined;
+    if (own !== undefined) return { traceId: own, groupedBy: "agent-session" };
+    const run = this.runs.forProbe(client, now);
+    if (run !== undefined) return { traceId: run, groupedBy: "probe" };
+    const traceId = this.opts.newTraceId();
+    this.runs.openUnclaimed(traceId, client.address, client.peer, now);
+    return { traceId, groupedBy: "single" };
+  }
+
+  /**
+   * The trace of a stdio server's session (`hopscope wrap`, on this machine) the first time it is seen:
+   * the unclaimed run it joins (`agent-start`), else its own trace, an unclaimed run a model request offering
+   * its tools can claim.
+   */
+  assignStdioSession(now: number): GroupResult {
+    const run = this.runs.forMcpSession(null, now, false);
+    if (run !== undefined) return { traceId: run, groupedBy: "agent-start" };
+    const traceId = this.opts.newTraceId();
+    this.runs.openUnclaimed(traceId, null, null, now);
+    return { traceId, groupedBy: "session", fresh: true };
+  }
+
+  /** The MCP tools a session of this trace listed: a model request offering them claims its run. */
+  noteListedTools(traceId: string, names: readonly string[], now: number): void {
+    this.runs.noteTools(traceId, names, now);
   }
 
   /** Notes the tool calls a model response asked for, so the tools/call that follows can join its trace. */
@@ -215,7 +292,7 @@ export class FallbackGrouper {
       const began = client ? this.mcpSessions.sessionStart(client, now) : undefined;
       const lateSessionMs = this.opts.lateSessionMs ?? 1_000;
       const fits = (p: PendingToolCall) =>
-        p.name === toolName &&
+        isToolNamed(p.name, toolName) &&
         now - p.at <= this.mcpWindowMs &&
         (began === undefined || began <= p.at || now - p.at <= lateSessionMs);
       // The oldest call asked for; from the caller's own machine first (two learners' identical agents at once).
@@ -228,11 +305,25 @@ export class FallbackGrouper {
         return { traceId: hit.traceId, groupedBy: "conversation" };
       }
     }
-    if (client) {
-      const { traceId, fresh } = this.mcpSessions.assign(client, method, now);
-      return { traceId, groupedBy: "session", fresh };
-    }
+    if (client) return this.assignMcpSession(client, method, now);
     return { traceId: this.opts.newTraceId(), groupedBy: "single" };
+  }
+
+  /**
+   * An MCP message in its session's trace; a new session joins the unclaimed run on its machine
+   * (`agent-start`), or opens one, for the agent's first model request to claim.
+   */
+  private assignMcpSession(client: McpClientIdentity, method: string | undefined, now: number): GroupResult {
+    const address = client.stdio ? null : addressOf(client.connection);
+    let joined = false;
+    const { traceId, fresh } = this.mcpSessions.assign(client, method, now, () => {
+      const run = this.runs.forMcpSession(address, now, !client.stdio);
+      joined = run !== undefined;
+      return run ?? this.opts.newTraceId();
+    });
+    if (joined) return { traceId, groupedBy: "agent-start" };
+    if (fresh) this.runs.openUnclaimed(traceId, address, null, now, !client.stdio);
+    return { traceId, groupedBy: "session", fresh };
   }
 
   /** A tools/call grouped by traceparent still answers a pending call; forget it so a later one does not join. */

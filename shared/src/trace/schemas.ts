@@ -102,12 +102,15 @@ export const ClassificationSchema = z.discriminatedUnion("kind", [
     evalDuration: z.number().optional(),
     totalDuration: z.number().optional(),
     simulated: z.boolean().optional(),
+    /** The model server refused the request (an HTTP error status): its own message. */
+    refusal: z.string().optional(),
   }),
   z.object({
     kind: z.literal("model.other"),
     endpoint: z.string(),
     model: z.string().optional(),
     simulated: z.boolean().optional(),
+    refusal: z.string().optional(),
   }),
   z.object({
     kind: z.literal("mcp"),
@@ -115,7 +118,8 @@ export const ClassificationSchema = z.discriminatedUnion("kind", [
     toolName: z.string().optional(),
     jsonrpcId: z.union([z.string(), z.number()]).nullable().optional(),
     arguments: z.record(z.string(), z.unknown()).optional(),
-    outcome: z.enum(["ok", "tool-error", "protocol-error", "notification", "http-error", "pending"]),
+    /** `not-offered`: the server answered -32601 (method not found) to an optional probe (classify-mcp.ts). */
+    outcome: z.enum(["ok", "tool-error", "protocol-error", "not-offered", "notification", "http-error", "pending"]),
     errorCode: z.number().optional(),
     errorMessage: z.string().optional(),
     resultText: z.string().optional(),
@@ -174,6 +178,23 @@ export type Link = z.infer<typeof LinkSchema>;
 
 export const TraceSourceSchema = z.enum(["live", "imported"]);
 
+/**
+ * Which rule put an exchange in its trace (docs/recorder.md, "Trace grouping"): a W3C traceparent; the next
+ * turn of a conversation; an MCP session; an agent's session id (`agent-session`); the tools a model request
+ * offers, listed by the run's MCP session (`tools-offered`); the client that probed the model server
+ * (`probe`); an MCP session opened on the machine at the start of a run (`agent-start`); none (`single`).
+ */
+export const GroupedBySchema = z.enum([
+  "traceparent",
+  "conversation",
+  "session",
+  "agent-session",
+  "tools-offered",
+  "probe",
+  "agent-start",
+  "single",
+]);
+
 /** A trace without its exchanges. */
 export const TraceSummarySchema = z.object({
   id: z.string(),
@@ -185,7 +206,7 @@ export const TraceSummarySchema = z.object({
   exchangeCount: z.number().int(),
   errorCount: z.number().int(),
   /** How the exchanges were grouped: by W3C traceparent, or by the documented fallback. */
-  groupedBy: z.enum(["traceparent", "conversation", "session", "single"]),
+  groupedBy: GroupedBySchema,
   /** True when the model server answered as the hopscope stand-in (apps/model-sim). */
   simulated: z.boolean().nullable(),
   /** The saved file under traces/, when the trace was saved. */

@@ -1,7 +1,7 @@
 /**
  * The document a shared trace page carries (the HTML export, `hopscope export <id> --format html`): the
  * hopscope trace bundle plus the views the recorder derives per model exchange (rendered prompt with its
- * segments and token ids/pieces, raw output, diff), computed at export so the page needs neither a
+ * segments, token ids and budget, raw output, diff), computed at export so the page needs neither a
  * server nor the tokenizer's vocabulary. Embedded in the page as JSON data, never as markup.
  */
 import { z } from "zod";
@@ -15,22 +15,8 @@ export const SharedTraceSchema = z.object({
   bundle: TraceBundleSchema,
   /** Views by exchange id (as a string key: JSON objects have string keys); only model chats have any. */
   views: z.record(z.string(), ExchangeViewsSchema),
-  /**
-   * Token counts the page's token budget asks for, computed at export with the real tokenizer (which is
-   * megabytes, so it is not embedded): by exchange id, `[start, end, count]` of `prompt.text.slice(start, end)`.
-   */
-  tokenCounts: z
-    .record(z.string(), z.array(z.tuple([z.number().int(), z.number().int(), z.number().int()])))
-    .default({}),
 });
 export type SharedTrace = z.infer<typeof SharedTraceSchema>;
-
-/** Where a counted slice of a prompt may start: the prompt's start and each `<|im_start|>` (the budget counts turn prefixes). */
-export function turnStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf("<|im_start|>", 1); i !== -1; i = text.indexOf("<|im_start|>", i + 1)) starts.push(i);
-  return starts;
-}
 
 /** The id of the `<script type="application/json">` element that holds the document in the page. */
 export const SHARED_TRACE_ELEMENT_ID = "hopscope-trace";

@@ -79,3 +79,16 @@ export const StdioIngestResultSchema = z.object({ recorded: z.number().int() });
 export function isStdioExchange(x: { method: string; upstream: string }): boolean {
   return x.method === STDIO_METHOD && x.upstream.startsWith(STDIO_UPSTREAM_PREFIX);
 }
+
+/** Signals a host stops its stdio server with when its session is over, and the exit codes a shell reports for them. */
+const STOP_SIGNALS: ReadonlySet<string> = new Set(["SIGTERM", "SIGINT", "SIGHUP"]);
+const STOP_CODES: ReadonlySet<number> = new Set([128 + 1, 128 + 2, 128 + 15]);
+
+/**
+ * A wrapped server's end that is no failure: exit code 0, or stopped by its host (SIGTERM, SIGINT or SIGHUP,
+ * or the 128 + signal code of a server that exits on one), as hosts end their stdio servers after a session.
+ */
+export function isNormalEnd(code: number | null, signal: string | null): boolean {
+  if (signal !== null) return STOP_SIGNALS.has(signal);
+  return code === 0 || (code !== null && STOP_CODES.has(code));
+}

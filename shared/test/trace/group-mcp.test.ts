@@ -90,9 +90,10 @@ describe("mcpSessionTitle", () => {
     });
     expect(mcpSessionTitle("tools/list", undefined, "POST /mcp").titleRank).toBe(-1);
     expect(mcpSessionTitle("initialize", undefined, "POST /mcp").titleRank).toBe(-2);
+    // A line that is no JSON-RPC message (a GET stream, a stdio server's stderr) names nothing better.
     expect(mcpSessionTitle(undefined, undefined, "GET /mcp")).toEqual({
       title: "MCP session: GET /mcp",
-      titleRank: -2,
+      titleRank: -3,
     });
   });
 });

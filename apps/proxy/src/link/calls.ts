@@ -12,7 +12,9 @@ import type {
   Trace,
   TraceSummary,
 } from "@hopscope/shared/trace/schemas";
+import type { GroupedBy } from "@hopscope/shared/trace/group";
 import type { ExchangeRecord } from "./exchange-record";
+import type { StdioPlacement } from "./protocol";
 
 export interface TracePage {
   traces: TraceSummary[];
@@ -34,7 +36,7 @@ export interface StoredTrace {
 export interface InsertTrace {
   id: string;
   name: string;
-  groupedBy: "traceparent" | "conversation" | "session" | "single";
+  groupedBy: GroupedBy;
   createdAt: number;
   updatedAt: number;
 }
@@ -85,6 +87,8 @@ export interface RecordingCalls extends StoredReads {
   lastLesson(): string | null;
   /** Ids for exchanges written by import and replay (they share the id space of recorded ones). */
   allocateIds(count: number): number[];
+  /** The trace of a wrapped stdio server's session and `count` seq numbers in it, with the tools it listed. */
+  placeStdio(session: string, count: number, tools: string[]): StdioPlacement;
   /** Renames a trace for good (a recorded name never replaces it); null: no such trace. */
   rename(traceId: string, name: string): TraceSummary | null;
   setSavedAs(traceId: string, file: string): void;

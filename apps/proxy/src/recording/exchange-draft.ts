@@ -6,8 +6,10 @@
 import type { Chunk, Classification, Exchange, ExchangeState, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import type { GroupedBy } from "@hopscope/shared/trace/group";
 import { classifyExchange, type ClassifyInput } from "@hopscope/shared/trace/classify";
-import { headerValue } from "@hopscope/shared/trace/json-text";
+import { headerValue, isRecord } from "@hopscope/shared/trace/json-text";
 import { tryParseJson } from "@hopscope/shared/json/parse";
+import { finalEventArrived } from "@hopscope/shared/trace/stream-end";
+import { findResponse } from "@hopscope/shared/trace/classify-mcp";
 import { BodyCollector, textOf, toBody, toStoredBody, type StoredBody } from "../link/stored-body";
 import { redactUrl } from "@hopscope/shared/trace/redact";
 import { fromHeaderBlock, redactHeaderBlock } from "@hopscope/shared/trace/header-block";
@@ -65,6 +67,32 @@ export class ExchangeDraft {
     this.chunks.push(chunk);
     this.response.add(kept ?? EMPTY, size);
     return chunk;
+  }
+
+  /**
+   * The tap's end of the exchange. An answer whose end arrived is complete however the client left: a
+   * client that closes the connection right after the final event of a stream (stream-end.ts) or the
+   * JSON-RPC response of an MCP stream did not cut anything. The bytes stay as recorded.
+   */
+  ended(state: ExchangeState, error: string | null, at: number): void {
+    this.state = state;
+    this.error = error;
+    this.end = at;
+    if (state !== "aborted" || this.status === null) return;
+    const text = textOf(this.responseBody());
+    const whole =
+      this.begin.tap === "mcp"
+        ? isRecord(findResponse(text, headerValue(this.responseHeaders, "content-type"), undefined))
+        : finalEventArrived(text, this.streamed());
+    if (!whole) return;
+    this.state = "complete";
+    this.error = null;
+  }
+
+  /** Whether the client asked for a stream (a model chat's `stream`; anything else may stream). */
+  private streamed(): boolean {
+    const c = this.requestClassification();
+    return c.kind !== "model.chat" || c.stream;
   }
 
   /** The complete request body parsed as JSON (undefined when it is not JSON); parsed once. */

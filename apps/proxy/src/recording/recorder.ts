@@ -6,13 +6,15 @@
  */
 import type { Classification, Exchange, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { LESSON_HEADER } from "@hopscope/shared/ollama/schemas";
-import { FallbackGrouper, conversationOf, type GroupResult } from "@hopscope/shared/trace/group";
+import { FallbackGrouper, conversationOf, type GroupResult, type GroupedBy } from "@hopscope/shared/trace/group";
+import { agentRequestOf, isModelProbe, listedToolNames } from "@hopscope/shared/trace/agent-run";
+import { textOf } from "../link/stored-body";
 import { mcpClientOf, mcpSessionTitle } from "@hopscope/shared/trace/group-mcp";
 import { headerValue, isRecord, pathOf } from "@hopscope/shared/trace/json-text";
 import { redactHeaderBlock } from "@hopscope/shared/trace/header-block";
 import { parseTraceparent, traceparentFromJsonRpc } from "@hopscope/shared/trace/traceparent";
 import type { FeedEvent } from "../link/frames";
-import { MAX_CHUNK_TEXT, type Span, type TapEvent } from "../link/protocol";
+import { MAX_CHUNK_TEXT, type Span, type StdioPlacement, type TapEvent } from "../link/protocol";
 import { ExchangeDraft } from "./exchange-draft";
 import { exchangeRecord, type ExchangeRecord } from "../link/exchange-record";
 import { betterTitle, titleOf, type TraceTitle } from "./trace-title";
@@ -41,6 +43,8 @@ export class Recorder {
   private readonly seqs = new RecentMap<number>(MAX_TRACE_ENTRIES);
   private readonly names = new RecentMap<TraceTitle>(MAX_TRACE_ENTRIES);
   private readonly grouper: FallbackGrouper;
+  /** Wrapped stdio servers' sessions and the trace each is in. */
+  private readonly stdioSessions = new RecentMap<{ traceId: string; groupedBy: GroupedBy }>(MAX_TRACE_ENTRIES);
 
   constructor(private readonly deps: RecorderDeps) {
     this.grouper = new FallbackGrouper({ newTraceId: deps.newTraceId });
@@ -99,11 +103,29 @@ export class Recorder {
         return this.deps.announce(new ChunkFrame(d.id, d.traceId as string, chunk, small));
       }
       case "end":
-        d.state = e.state;
-        d.error = e.error;
-        d.end = e.at;
+        d.ended(e.state, e.error, e.at);
         return this.finish(d);
     }
+  }
+
+  /**
+   * A batch of a wrapped stdio server's session (recorded on the main thread): the session keeps the trace
+   * it was first given, which joins the agent's run (group.ts); `count` seq numbers are reserved in it.
+   */
+  placeStdio(session: string, count: number, tools: readonly string[]): StdioPlacement {
+    const now = Date.now();
+    let placed = this.stdioSessions.get(session);
+    let fresh = false;
+    if (!placed) {
+      const g = this.grouper.assignStdioSession(now);
+      placed = { traceId: g.traceId, groupedBy: g.groupedBy };
+      fresh = g.fresh === true;
+      this.stdioSessions.set(session, placed);
+    }
+    if (tools.length > 0) this.grouper.noteListedTools(placed.traceId, tools, now);
+    const firstSeq = this.nextSeq(placed.traceId, fresh);
+    if (count > 1) this.seqs.set(placed.traceId, firstSeq + count - 1);
+    return { ...placed, firstSeq };
   }
 
   /** A deleted trace starts again from seq 1 and a fresh name. */
@@ -127,6 +149,8 @@ export class Recorder {
         Date.now(),
         d.begin.connection,
       );
+    if (c.kind === "mcp" && c.method === "tools/list" && c.outcome === "ok")
+      this.grouper.noteListedTools(traceId, listedToolNames(responseBody ? textOf(responseBody) : null), Date.now());
     const summary = d.summary(c);
     const title = this.names.get(traceId) ?? this.titleOf(d, c);
     this.deps.store(
@@ -168,7 +192,14 @@ export class Recorder {
     const path = pathOf(url);
     // Every chat dialect is compared as the native messages Ollama builds from it.
     const conversation = tap === "model" ? conversationOf(path, body) : null;
-    if (conversation) return this.grouper.assignModelChat(conversation, now, header?.traceId, d.begin.connection);
+    if (conversation) {
+      const agent = agentRequestOf(d.begin.connection, headers, body);
+      return this.grouper.assignModelChat(conversation, now, header?.traceId, d.begin.connection, agent);
+    }
+    if (tap === "model" && !header && isModelProbe(d.begin.method, path)) {
+      const agent = agentRequestOf(d.begin.connection, headers, body);
+      return this.grouper.assignProbe(agent.client, agent.session, now);
+    }
     if (tap === "mcp") {
       const known = header ?? parseTraceparent(traceparentFromJsonRpc(body));
       const method = isRecord(body) && typeof body.method === "string" ? body.method : undefined;
@@ -186,7 +217,7 @@ export class Recorder {
   /** The exchange's name candidate: an MCP session is named after its calls (group-mcp.ts). */
   private titleOf(d: ExchangeDraft, c: Classification): TraceTitle {
     const line = `${d.begin.method} ${d.url}`;
-    if (d.groupedBy === "session")
+    if (d.groupedBy === "session" || d.groupedBy === "agent-start")
       return mcpSessionTitle(c.kind === "mcp" ? c.method : undefined, c.kind === "mcp" ? c.toolName : undefined, line);
     return titleOf(line, c, d.requestJson());
   }

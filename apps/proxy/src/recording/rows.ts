@@ -6,6 +6,7 @@ import { z } from "zod";
 import {
   ChunkSchema,
   ClassificationSchema,
+  GroupedBySchema,
   HeaderListSchema,
   type Exchange,
   type ExchangeSummary,
@@ -107,7 +108,7 @@ export const TraceRowSchema = z.object({
   source: z.enum(["live", "imported"]),
   created_at: z.number(),
   updated_at: z.number(),
-  grouped_by: z.enum(["traceparent", "conversation", "session", "single"]),
+  grouped_by: GroupedBySchema,
   saved_as: z.string().nullable(),
   exchange_count: z.number().int(),
   error_count: z.number().int(),

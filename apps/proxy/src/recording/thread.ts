@@ -178,6 +178,7 @@ const calls: RecordingCalls = {
   inFlightExchange: (id) => recorder.inFlightExchange(id),
   lastLesson: () => recorder.lastLesson,
   allocateIds: (count) => recorder.allocateIds(count),
+  placeStdio: (session, count, tools) => recorder.placeStdio(session, count, tools),
   rename: (traceId, name) => {
     writer.rename(traceId, name);
     return reader.traceSummary(traceId);

@@ -9,6 +9,7 @@
 import type { Classification } from "@hopscope/shared/trace/schemas";
 import { isRecord, pathOf } from "@hopscope/shared/trace/json-text";
 import { conversationOf } from "@hopscope/shared/trace/group";
+import { learnerText } from "@hopscope/shared/trace/agent-run";
 import { toNative } from "@hopscope/shared/dialects/convert";
 import { DialectError } from "@hopscope/shared/dialects/dialect-error";
 import { dialectOfPath, isChatDialect } from "@hopscope/shared/dialects/dialect";
@@ -49,15 +50,15 @@ export function questionOf(path: string, body: unknown): string | null {
     // raw: the client wrote the chat template itself (ChatML for Qwen): its question is in its last user turn.
     return (body.raw === true ? lastUserTurn(prompt) : null) ?? prompt;
   }
-  const messages = conversationOf(path, body) ?? [];
-  const isUserText = (m: unknown): m is { content: string } =>
-    isRecord(m) && m.role === "user" && typeof m.content === "string" && m.content.trim() !== "";
-  const first = messages.findIndex(isUserText);
+  // The learner's words: what an agent injects into the turn (agent-run.ts) is not the question.
+  const asked = (conversationOf(path, body) ?? []).map((m) =>
+    isRecord(m) && m.role === "user" && typeof m.content === "string" ? learnerText(m.content) : "",
+  );
+  const first = asked.findIndex((t) => t !== "");
   if (first !== -1) {
     // The user's first turn, whole: OpenAI content parts become one native message each, read as one question.
     const turn: string[] = [];
-    for (let i = first; i < messages.length && isUserText(messages[i]); i++)
-      turn.push((messages[i] as { content: string }).content);
+    for (let i = first; i < asked.length && asked[i] !== ""; i++) turn.push(asked[i] as string);
     return turn.join(" ");
   }
   // A Responses body Ollama refuses still names its question when `input` is a plain string.

@@ -5,13 +5,16 @@
 import type { StoredBody } from "../link/stored-body";
 import type { Chunk } from "@hopscope/shared/trace/schemas";
 import type { ExchangeRecord, RecordedHeaders } from "../link/exchange-record";
+import { upgradeGrouping, type GroupedBy } from "@hopscope/shared/trace/group";
 
 /** Creates the trace or widens its time span, upgrades its grouping and its name. */
 export const UPSERT_TRACE_SQL = `INSERT INTO traces (id, name, name_rank, source, created_at, updated_at, grouped_by)
   VALUES (?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (id) DO UPDATE SET
   created_at = MIN(created_at, excluded.created_at), updated_at = MAX(updated_at, excluded.updated_at),
-  grouped_by = CASE WHEN grouped_by = 'single' AND excluded.grouped_by = 'conversation' THEN 'conversation' ELSE grouped_by END,
+  grouped_by = CASE
+    WHEN grouped_by IN ('single', 'session', 'conversation') AND excluded.grouped_by IN ('agent-session', 'tools-offered', 'probe', 'agent-start') THEN excluded.grouped_by
+    WHEN grouped_by = 'single' AND excluded.grouped_by = 'conversation' THEN 'conversation' ELSE grouped_by END,
   name = CASE WHEN name_custom = 0 AND excluded.name_rank > name_rank THEN excluded.name ELSE name END,
   name_rank = MAX(name_rank, excluded.name_rank)`;
 
@@ -35,41 +38,35 @@ export type SqlValue = string | number | null | Uint8Array;
 /**
  * The trace upserts for a batch: one per trace, not one per exchange (a session's or conversation's exchanges
  * arrive together), with the same outcome as upserting after each exchange in order: the earliest start, the
- * latest end, the first of the best-ranked names, the first exchange's source and grouping (upgraded from
- * single to conversation as any exchange would). Positional: binding by name costs more.
+ * latest end, the first of the best-ranked names, the first exchange's source and its grouping upgraded by the
+ * later ones (upgradeGrouping). Positional: binding by name costs more.
  */
 export function traceParams(records: readonly ExchangeRecord[]): SqlValue[][] {
   const byTrace = new Map<
     string,
-    { first: ExchangeRecord; best: ExchangeRecord; start: number; end: number; conversation: boolean }
+    { best: ExchangeRecord; source: ExchangeRecord["source"]; start: number; end: number; groupedBy: GroupedBy }
   >();
   for (const r of records) {
     const t = r.summary.timings;
     const end = t.end ?? t.start;
     const seen = byTrace.get(r.summary.traceId);
     if (!seen) {
-      byTrace.set(r.summary.traceId, {
-        first: r,
-        best: r,
-        start: t.start,
-        end,
-        conversation: r.groupedBy === "conversation",
-      });
+      byTrace.set(r.summary.traceId, { best: r, source: r.source, start: t.start, end, groupedBy: r.groupedBy });
       continue;
     }
     if (r.titleRank > seen.best.titleRank) seen.best = r;
     seen.start = Math.min(seen.start, t.start);
     seen.end = Math.max(seen.end, end);
-    seen.conversation ||= r.groupedBy === "conversation";
+    seen.groupedBy = upgradeGrouping(seen.groupedBy, r.groupedBy);
   }
   return [...byTrace].map(([id, m]) => [
     id,
     m.best.title,
     m.best.titleRank,
-    m.first.source ?? "live",
+    m.source ?? "live",
     m.start,
     m.end,
-    m.first.groupedBy === "single" && m.conversation ? "conversation" : m.first.groupedBy,
+    m.groupedBy,
   ]);
 }
 

@@ -6,7 +6,8 @@ import { TraceImportError } from "../../src/main/export/import-error";
 import { guessTap } from "../../src/main/export/tap-guess";
 import { FAULT_TRACE_ID, faultBundle } from "./fault-fixture";
 import { chromeHar } from "./chrome-har";
-import { TRACE_ID, part4Bundle } from "./fixtures";
+import { TRACE_ID } from "./fixtures";
+import { part4Bundle } from "./part4-fixture";
 
 type Json = Record<string, any>;
 

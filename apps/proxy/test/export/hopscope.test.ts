@@ -3,7 +3,7 @@ import { parseTraceBundle } from "@hopscope/shared/trace/bundle";
 import { createTraceBundle, exportHopscope, importHopscope } from "../../src/main/export/hopscope";
 import { TraceImportError } from "../../src/main/export/import-error";
 import { faultBundle } from "./fault-fixture";
-import { part4Bundle } from "./fixtures";
+import { part4Bundle } from "./part4-fixture";
 
 function importError(text: string): TraceImportError {
   try {

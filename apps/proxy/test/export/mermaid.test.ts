@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { exportMermaid, mermaidLabel } from "../../src/main/export/mermaid";
 import { faultBundle } from "./fault-fixture";
-import { part4Bundle } from "./fixtures";
+import { part4Bundle } from "./part4-fixture";
 
 const ARROW = /^ {2}(You|Host|Model|MCP)(->>|-->>|--x)(You|Host|Model|MCP): (.*)$/;
 

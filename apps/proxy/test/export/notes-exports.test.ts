@@ -14,7 +14,7 @@ import { TraceImportError } from "../../src/main/export/import-error";
 import { exportMermaid } from "../../src/main/export/mermaid";
 import { exportOtlp } from "../../src/main/export/otlp";
 import { getJson, startRecorder, type TestRecorder } from "../helpers";
-import { part4Bundle } from "./fixtures";
+import { part4Bundle } from "./part4-fixture";
 
 type Json = Record<string, any>;
 

@@ -11,7 +11,8 @@ import {
 } from "../../src/main/export/otlp-live";
 import { MAX_ATTRIBUTE_LENGTH } from "../../src/main/export/otlp-spans";
 import { FAULT_TRACE_ID, faultBundle } from "./fault-fixture";
-import { HOST_SPAN_ID, TRACE_ID, part4Bundle } from "./fixtures";
+import { HOST_SPAN_ID, TRACE_ID } from "./fixtures";
+import { part4Bundle } from "./part4-fixture";
 
 /** ExportTraceServiceRequest in OTLP/JSON (opentelemetry-proto, JSON mapping): the fields a receiver needs. */
 const AnyValueSchema = z.union([

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { HarSchema } from "../../src/main/export/har-schema";
 import { TraceImportError } from "../../src/main/export/import-error";
 import { exportTrace, importTraceFile, traceSlug } from "../../src/main/export/trace-file";
-import { part4Bundle } from "./fixtures";
+import { part4Bundle } from "./part4-fixture";
 
 function importError(text: string): TraceImportError {
   try {

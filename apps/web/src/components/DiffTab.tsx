@@ -51,16 +51,32 @@ export function DiffTab({ x, prev }: Props) {
         </p>
       ) : null}
       <ol class={s.list}>
-        {d.messages.map((m) => (
-          <li key={`${m.status}${m.index}`} class={s.item} data-status={m.status}>
-            <div class={s.head}>
+        {d.messages.map((m) => {
+          const head = (
+            <>
               <span class={s.status}>{STATUS_LABEL[m.status]}</span>
               <code>messages[{m.index}]</code>
               <span class={s.role}>{roleOf(m.message)}</span>
-            </div>
-            <pre class={s.json}>{JSON.stringify(m.message, null, 2)}</pre>
-          </li>
-        ))}
+            </>
+          );
+          const json = <pre class={s.json}>{JSON.stringify(m.message, null, 2)}</pre>;
+          // Resent messages are one line each (their JSON a click away), so what is new is in view first.
+          return (
+            <li key={`${m.status}${m.index}`} class={s.item} data-status={m.status}>
+              {m.status === "resent" ? (
+                <details>
+                  <summary class={s.head}>{head}</summary>
+                  {json}
+                </details>
+              ) : (
+                <>
+                  <div class={s.head}>{head}</div>
+                  {json}
+                </>
+              )}
+            </li>
+          );
+        })}
       </ol>
     </div>
   );

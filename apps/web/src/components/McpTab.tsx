@@ -23,6 +23,10 @@ export const OUTCOME: Record<string, { label: string; text: string }> = {
     label: "protocol error",
     text: "A JSON-RPC error object: the request itself was invalid (unknown tool, bad JSON, missing headers). It is a bug in the caller, for the developer — not something the model can fix.",
   },
+  "not-offered": {
+    label: "not offered",
+    text: "JSON-RPC -32601 (method not found) to an optional question such as prompts/list: this server offers none. Not an error.",
+  },
   notification: { label: "notification", text: "A JSON-RPC notification: no id, so no answer is expected." },
   "http-error": {
     label: "HTTP error",
@@ -31,47 +35,79 @@ export const OUTCOME: Record<string, { label: string; text: string }> = {
   pending: { label: "waiting", text: "No answer yet." },
 };
 
+type McpClassification = Extract<ExchangeSummary["classification"], { kind: "mcp" }>;
+
 export function McpTab({ x }: { x: ExchangeSummary }) {
   const { trace } = useApp();
   const c = x.classification;
   if (c.kind !== "mcp")
     return <p class={s.note}>{isNoStreamAnswer(x) ? NO_STREAM_NOTE : "This exchange is not an MCP message."}</p>;
-  const o = OUTCOME[c.outcome] ?? { label: c.outcome, text: "" };
   const full = trace.full.value.get(x.id);
   const responseText = full?.status === "ready" ? bodyText(full.value.responseBody) : "";
-  const response = full?.status === "ready" ? jsonValues(responseText) : [];
+  const response = full?.status === "ready" ? jsonValues(responseText) : null;
   const tools = c.method === "tools/list" && full?.status === "ready" ? toolRows(responseText) : null;
   return (
     <div class={s.tab} data-testid="mcp-view">
-      <dl class={s.facts}>
-        <dt>method</dt>
-        <dd>
-          <code>{c.method ?? "(unknown)"}</code>
-        </dd>
-        {c.toolName ? (
-          <>
-            <dt>tool</dt>
-            <dd>
-              <code>{c.toolName}</code>
-            </dd>
-          </>
-        ) : null}
-        {c.jsonrpcId !== undefined && c.jsonrpcId !== null ? (
-          <>
-            <dt>id</dt>
-            <dd>
-              <code>{String(c.jsonrpcId)}</code>
-            </dd>
-          </>
-        ) : null}
-        <dt>outcome</dt>
-        <dd>
-          <span class={s.outcome} data-outcome={c.outcome}>
-            {o.label}
-          </span>{" "}
-          <span class={s.explain}>{o.text}</span>
-        </dd>
-      </dl>
+      <McpFacts c={c} />
+      <McpPayloads c={c} />
+      {tools ? (
+        <section>
+          <h3 class={s.heading}>
+            {tools.length} tool{tools.length === 1 ? "" : "s"} declared — the host will put each one, word for word,
+            into the prompt
+          </h3>
+          <ToolsTable rows={tools} />
+        </section>
+      ) : null}
+      {full?.status === "ready" ? <McpSseEvents exchange={full.value} /> : null}
+      <details class={s.raw} open={!tools}>
+        <summary class={s.heading}>JSON-RPC answer</summary>
+        <JsonRpcAnswer response={response} />
+      </details>
+    </div>
+  );
+}
+
+/** Method, tool, id and the outcome with what it means. */
+function McpFacts({ c }: { c: McpClassification }) {
+  const o = OUTCOME[c.outcome] ?? { label: c.outcome, text: "" };
+  return (
+    <dl class={s.facts}>
+      <dt>method</dt>
+      <dd>
+        <code>{c.method ?? "(unknown)"}</code>
+      </dd>
+      {c.toolName ? (
+        <>
+          <dt>tool</dt>
+          <dd>
+            <code>{c.toolName}</code>
+          </dd>
+        </>
+      ) : null}
+      {c.jsonrpcId !== undefined && c.jsonrpcId !== null ? (
+        <>
+          <dt>id</dt>
+          <dd>
+            <code>{String(c.jsonrpcId)}</code>
+          </dd>
+        </>
+      ) : null}
+      <dt>outcome</dt>
+      <dd>
+        <span class={s.outcome} data-outcome={c.outcome}>
+          {o.label}
+        </span>{" "}
+        <span class={s.explain}>{o.text}</span>
+      </dd>
+    </dl>
+  );
+}
+
+/** The call's arguments, its error, and the result text the host pastes back, each when there is one. */
+function McpPayloads({ c }: { c: McpClassification }) {
+  return (
+    <>
       {c.arguments ? (
         <section>
           <h3 class={s.heading}>Arguments (chosen by the model, sent by the host)</h3>
@@ -97,28 +133,17 @@ export function McpTab({ x }: { x: ExchangeSummary }) {
           </pre>
         </section>
       ) : null}
-      {tools ? (
-        <section>
-          <h3 class={s.heading}>
-            {tools.length} tool{tools.length === 1 ? "" : "s"} declared — the host will put each one, word for word,
-            into the prompt
-          </h3>
-          <ToolsTable rows={tools} />
-        </section>
-      ) : null}
-      {full?.status === "ready" ? <McpSseEvents exchange={full.value} /> : null}
-      <details class={s.raw} open={!tools}>
-        <summary class={s.heading}>JSON-RPC answer</summary>
-        {full?.status !== "ready" ? (
-          <p class={s.note}>Loading…</p>
-        ) : response.length === 0 ? (
-          <p class={s.note}>No JSON-RPC message in the response body.</p>
-        ) : (
-          <pre class={s.json}>
-            <Highlighted text={response.map((v) => JSON.stringify(v, null, 2)).join("\n")} />
-          </pre>
-        )}
-      </details>
-    </div>
+    </>
+  );
+}
+
+/** The JSON-RPC messages in the response body (`null` while the body is loading). */
+function JsonRpcAnswer({ response }: { response: unknown[] | null }) {
+  if (response === null) return <p class={s.note}>Loading…</p>;
+  if (response.length === 0) return <p class={s.note}>No JSON-RPC message in the response body.</p>;
+  return (
+    <pre class={s.json}>
+      <Highlighted text={response.map((v) => JSON.stringify(v, null, 2)).join("\n")} />
+    </pre>
   );
 }

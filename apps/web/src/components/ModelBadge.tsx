@@ -36,6 +36,7 @@ export function ModelBadge() {
         <span
           class={`${s.badge} ${s.lesson}`}
           title="A workshop lesson is on: the stand-in model misbehaves on purpose"
+          data-testid="lesson-badge"
         >
           lesson: {c.lesson}
         </span>

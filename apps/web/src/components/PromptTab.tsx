@@ -11,10 +11,12 @@ import { countAgreement } from "../models/budget";
 import { familyLabel } from "../models/family-diff";
 import { useApp } from "./AppContext";
 import { BodyView } from "./BodyView";
+import { ContextPicture } from "./ContextPicture";
 import { ConversionLayer } from "./ConversionLayer";
 import { FamilyCompare } from "./FamilyCompare";
 import { JsonTree } from "./JsonTree";
 import { Loading } from "./Loading";
+import { NeverSeen } from "./NeverSeen";
 import { PromptSource } from "./PromptSource";
 import { PromptText } from "./PromptText";
 import s from "./PromptTab.module.css";
@@ -118,6 +120,29 @@ function linkedToClient(p: PromptView): PromptView["segments"] {
   return p.conversion ? p.segments.map((seg) => ({ ...seg, path: seg.clientPath })) : p.segments;
 }
 
+/** What the text below is: what the model received, what was cut from it, or what a refused request would have become. */
+function promptHeading(v: ExchangeViews): string {
+  if (v.refused) return `The prompt Ollama would have rendered — refused (${v.refused.status}): the model never saw it`;
+  if (v.prompt?.truncation?.dropped.length)
+    return "The prompt as rendered — the struck-through messages were cut; the model received the rest";
+  return "The prompt, as the model received it";
+}
+
+/**
+ * Whether what never reached the model must stay in view above the prompt (the prompt's end then one scroll away):
+ * a refusal, a cut, or whole messages and tools lost — not keys and settings alone.
+ */
+function keepTopInView(v: ExchangeViews): boolean {
+  const lost = (v.prompt?.unseen ?? []).some((u) => u.kind === "role" || u.kind === "tool");
+  return v.refused !== undefined || v.prompt?.truncation !== undefined || lost;
+}
+
+/** The ranges of the prompt that Ollama cut (each dropped message with its framing). */
+function cutRanges(p: PromptView): { start: number; end: number }[] {
+  const dropped = new Set(p.truncation?.dropped ?? []);
+  return (p.budget?.parts ?? []).filter((part) => dropped.has(part.messageIndex ?? -1));
+}
+
 function pathOnly(url: string): string {
   return url.split("?")[0] ?? url;
 }
@@ -141,6 +166,15 @@ export function PromptTab({ x }: { x: ExchangeSummary }) {
           <p class={s.note}>{v.notes?.join(" ") || "The prompt engine could not render this request."}</p>
         ) : (
           <div class={s.tab}>
+            <NeverSeen p={v.prompt} refused={v.refused} />
+            {v.prompt.budget ? (
+              <ContextPicture
+                b={v.prompt.budget}
+                truncation={v.prompt.truncation}
+                compact
+                headlineId="glance-headline"
+              />
+            ) : null}
             <PromptInfo p={v.prompt} promptEvalCount={promptEvalCount} />
             {x.classification.kind === "model.chat" ? (
               <button
@@ -200,15 +234,19 @@ export function PromptTab({ x }: { x: ExchangeSummary }) {
             </div>
             <div class={s.split}>
               <div class={s.col}>
-                <h3 class={s.heading}>The prompt, as the model received it</h3>
+                <h3 class={s.heading} data-testid="prompt-heading">
+                  {promptHeading(v)}
+                </h3>
                 {showTokens.value && v.prompt.tokens ? (
-                  <TokenView tokens={v.prompt.tokens} />
+                  <TokenView text={v.prompt.text} tokens={v.prompt.tokens} />
                 ) : (
                   <PromptText
                     text={v.prompt.text}
                     segments={linkedToClient(v.prompt)}
                     hovered={hovered}
                     newFrom={v.diff?.commonPrefixLength}
+                    cut={cutRanges(v.prompt)}
+                    scrollOuter={!keepTopInView(v)}
                   />
                 )}
               </div>

@@ -20,6 +20,10 @@ interface Props {
   large?: boolean;
   /** Characters before this offset were in the previous request's prompt too: shown dimmed. */
   newFrom?: number;
+  /** Ranges Ollama cut to fit the context window: set apart, struck through. */
+  cut?: readonly { start: number; end: number }[];
+  /** Whether boxes around the prompt may scroll to bring its end into view (not when something above must stay read). */
+  scrollOuter?: boolean;
 }
 
 export function relatedPaths(segmentPath: string | undefined, hovered: string | null): boolean {
@@ -37,7 +41,7 @@ function scrollBoxes(el: HTMLElement): HTMLElement[] {
   return out;
 }
 
-export function PromptText({ text, segments, hovered, large, newFrom }: Props) {
+export function PromptText({ text, segments, hovered, large, newFrom, cut = [], scrollOuter = true }: Props) {
   const ref = useRef<HTMLPreElement>(null);
   // Open the prompt with its end in view — the punchline is the user's turn and the waiting
   // "<|im_start|>assistant": a resent history opens where the new part starts, a first request at the
@@ -57,7 +61,7 @@ export function PromptText({ text, segments, hovered, large, newFrom }: Props) {
         const t = target!.getBoundingClientRect();
         const b = box.getBoundingClientRect();
         if (i === 0) box.scrollTop = marker ? box.scrollTop + t.top - b.top - lead : box.scrollHeight;
-        else if (t.top < b.top || t.bottom > b.bottom) box.scrollTop += t.top - b.top - lead;
+        else if (scrollOuter && (t.top < b.top || t.bottom > b.bottom)) box.scrollTop += t.top - b.top - lead;
       });
     }
     place();
@@ -70,20 +74,29 @@ export function PromptText({ text, segments, hovered, large, newFrom }: Props) {
     for (const ev of ["wheel", "pointerdown", "touchstart", "keydown"])
       pre.parentElement?.addEventListener(ev, stop, { once: true, passive: true });
     return stop;
-  }, [text, newFrom]);
+  }, [text, newFrom, scrollOuter]);
+  const cutAt = (at: number) => cut.some((r) => at >= r.start && at < r.end);
+  let cutMarked = false;
   const parts = pieces(text, segments, newFrom).map((p, i) => {
     const resent = newFrom !== undefined && p.end <= newFrom;
+    const isCut = cutAt(p.start);
     const cls = [
       p.seg ? s.seg : "",
       p.seg && relatedPaths(p.seg.path, hovered.value) ? s.hl : "",
       resent ? s.resent : "",
+      isCut ? s.cut : "",
     ].join(" ");
-    const marker =
-      newFrom !== undefined && p.start === newFrom && newFrom > 0 ? (
-        <span key={`m${i}`} class={s.newMarker} aria-label="new since the previous request" data-new-marker="">
-          new since the previous request ▾
-        </span>
-      ) : null;
+    const firstCut = isCut && !cutMarked;
+    if (firstCut) cutMarked = true;
+    const marker = firstCut ? (
+      <span key={`c${i}`} class={s.cutMarker} data-testid="cut-marker">
+        ✂ cut to fit the context window — the model never received this part ▾
+      </span>
+    ) : newFrom !== undefined && p.start === newFrom && newFrom > 0 ? (
+      <span key={`m${i}`} class={s.newMarker} aria-label="new since the previous request" data-new-marker="">
+        new since the previous request ▾
+      </span>
+    ) : null;
     const span = p.seg ? (
       <span
         key={i}

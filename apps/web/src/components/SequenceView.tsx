@@ -5,11 +5,13 @@
  * below its arrows for the file's marks (models/row-layout.ts), so marks never cover arrows or labels.
  * When hops are out of view (a long lesson on a projector), the view says how many, above and below.
  */
-import { useSignal, useSignalEffect } from "@preact/signals";
+import { useSignal, useSignalEffect, type Signal } from "@preact/signals";
+import type { RefObject } from "preact";
 import { useEffect, useRef } from "preact/hooks";
+import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { LANES } from "../models/hops";
 import { changesAt, laneMarks } from "../models/notes-view";
-import { NAME_STRIP_REM, layoutRows, rowAt } from "../models/row-layout";
+import { NAME_STRIP_REM, layoutRows, rowAt, type RowLayout } from "../models/row-layout";
 import { useApp } from "./AppContext";
 import { HopRow } from "./HopRow";
 import { LANE_HELP, LANE_NAMES, LANE_X } from "./lanes";
@@ -34,7 +36,7 @@ export function SequenceView({ fit = false }: { fit?: boolean }) {
   const { trace, replay, notes } = useApp();
   const scroller = useRef<HTMLDivElement>(null);
   const scrollTop = useSignal(0);
-  const viewport = useSignal(600);
+  const viewport = useViewportHeight(scroller);
   const hops = replay.visibleHops.value;
   const xs = trace.list.value;
   const reached = xs.some((x) => x.timings.end === null)
@@ -51,33 +53,7 @@ export function SequenceView({ fit = false }: { fit?: boolean }) {
   // The effect below outlives this render: it reads the latest layout from here.
   const latest = useRef(layout);
   latest.current = layout;
-
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => (viewport.value = el.clientHeight));
-    ro.observe(el);
-    viewport.value = el.clientHeight;
-    return () => ro.disconnect();
-  }, []);
-
-  // Keep the selected hop in view (stepping with the keyboard, replay, or a link) — and again when the
-  // view changes size (a header that wraps, the overflow bar appearing).
-  useSignalEffect(() => {
-    void viewport.value;
-    const n = trace.selectedHop.value;
-    const idx = replay.visibleHops.value.findIndex((h) => h.number === n);
-    const el = scroller.current;
-    if (idx < 0 || !el) return;
-    const at = latest.current;
-    const px = remPx();
-    // The first hop scrolls to the very top, so the file lane's name above it shows too.
-    const top = idx === 0 ? 0 : (NAME_STRIP_REM + (at.tops[idx] ?? 0)) * px;
-    const bottom = (NAME_STRIP_REM + (at.tops[idx] ?? 0) + (at.heights[idx] ?? 0)) * px;
-    // Whole pixels, rounded outwards: a row's fractional edge would otherwise stay a sliver out of view.
-    if (top < el.scrollTop) el.scrollTop = Math.floor(top);
-    else if (bottom > el.scrollTop + el.clientHeight) el.scrollTop = Math.ceil(bottom - el.clientHeight);
-  });
+  useSelectedHopInView(scroller, viewport, latest);
 
   function onScroll(): void {
     if (scroller.current) scrollTop.value = scroller.current.scrollTop;
@@ -101,26 +77,10 @@ export function SequenceView({ fit = false }: { fit?: boolean }) {
 
   return (
     <div class={s.view}>
-      <div class={s.header}>
-        <div class={s.lanes}>
-          {LANES.map((l) => (
-            <span key={l} class={s.laneName} data-lane={l} style={{ left: `${LANE_X[l]}%` }} title={LANE_HELP[l]}>
-              {LANE_NAMES[l]}
-              {l === "mcp" ? <TransportBadge exchanges={list} /> : null}
-            </span>
-          ))}
-        </div>
-        <span class={s.wfHead}>time →</span>
-      </div>
+      <LaneNames list={list} />
       <div class={s.scroller} ref={scroller} onScroll={onScroll} data-testid="sequence">
         {hops.length === 0 ? (
-          <p class={s.empty} role={trace.loadState.value === "missing" ? "alert" : undefined}>
-            {trace.loadState.value === "loading"
-              ? "Loading the trace…"
-              : trace.loadState.value === "missing"
-                ? `${trace.loadError.value ?? "This trace could not be opened."} Pick another trace on the left.`
-                : "Waiting for the first hop…"}
-          </p>
+          <NoHopsYet />
         ) : (
           <div
             class={s.rows}
@@ -149,34 +109,110 @@ export function SequenceView({ fit = false }: { fit?: boolean }) {
           </p>
         ) : null}
       </div>
-      {overflowing ? (
-        // Below the rows, never over them: which way the hidden hops are, and a click (or ←/→, j/k) goes there.
-        <div class={s.overflow} data-testid="hops-out-of-view">
-          <button
-            type="button"
-            class={s.more}
-            disabled={above === 0}
-            onClick={() => scrollBy(-1)}
-            data-testid="hops-above"
-            title="Scroll up (or step back with k / ←)"
-          >
-            ▲ {above} hop{above === 1 ? "" : "s"} above
-          </button>
-          <span class={s.moreHint}>
-            <kbd>←</kbd> <kbd>→</kbd> step through them
+      {overflowing ? <HopsOutOfView above={above} below={below} scrollBy={scrollBy} /> : null}
+    </div>
+  );
+}
+
+/** The scroller's height in px, kept up to date as it resizes. */
+function useViewportHeight(scroller: RefObject<HTMLDivElement>): Signal<number> {
+  const viewport = useSignal(600);
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => (viewport.value = el.clientHeight));
+    ro.observe(el);
+    viewport.value = el.clientHeight;
+    return () => ro.disconnect();
+  }, []);
+  return viewport;
+}
+
+/**
+ * Keeps the selected hop in view (stepping with the keyboard, replay, or a link) — and again when the view
+ * changes size (a header that wraps, the overflow bar appearing).
+ */
+function useSelectedHopInView(
+  scroller: RefObject<HTMLDivElement>,
+  viewport: Signal<number>,
+  latest: RefObject<RowLayout>,
+): void {
+  const { trace, replay } = useApp();
+  useSignalEffect(() => {
+    void viewport.value;
+    const n = trace.selectedHop.value;
+    const idx = replay.visibleHops.value.findIndex((h) => h.number === n);
+    const el = scroller.current;
+    const at = latest.current;
+    if (idx < 0 || !el || !at) return;
+    const px = remPx();
+    // The first hop scrolls to the very top, so the file lane's name above it shows too.
+    const top = idx === 0 ? 0 : (NAME_STRIP_REM + (at.tops[idx] ?? 0)) * px;
+    const bottom = (NAME_STRIP_REM + (at.tops[idx] ?? 0) + (at.heights[idx] ?? 0)) * px;
+    // Whole pixels, rounded outwards: a row's fractional edge would otherwise stay a sliver out of view.
+    if (top < el.scrollTop) el.scrollTop = Math.floor(top);
+    else if (bottom > el.scrollTop + el.clientHeight) el.scrollTop = Math.ceil(bottom - el.clientHeight);
+  });
+}
+
+/** The lanes' names above the rows (the MCP lane with its transport), and the waterfall column's. */
+function LaneNames({ list }: { list: readonly ExchangeSummary[] }) {
+  return (
+    <div class={s.header}>
+      <div class={s.lanes}>
+        {LANES.map((l) => (
+          <span key={l} class={s.laneName} data-lane={l} style={{ left: `${LANE_X[l]}%` }} title={LANE_HELP[l]}>
+            {LANE_NAMES[l]}
+            {l === "mcp" ? <TransportBadge exchanges={list} /> : null}
           </span>
-          <button
-            type="button"
-            class={s.more}
-            disabled={below === 0}
-            onClick={() => scrollBy(1)}
-            data-testid="hops-below"
-            title="Scroll down (or step on with j / →)"
-          >
-            ▼ {below} more hop{below === 1 ? "" : "s"} below
-          </button>
-        </div>
-      ) : null}
+        ))}
+      </div>
+      <span class={s.wfHead}>time →</span>
+    </div>
+  );
+}
+
+/** What stands in for the rows while there are none: loading, a trace that could not be opened, or waiting. */
+function NoHopsYet() {
+  const { trace } = useApp();
+  return (
+    <p class={s.empty} role={trace.loadState.value === "missing" ? "alert" : undefined}>
+      {trace.loadState.value === "loading"
+        ? "Loading the trace…"
+        : trace.loadState.value === "missing"
+          ? `${trace.loadError.value ?? "This trace could not be opened."} Pick another trace on the left.`
+          : "Waiting for the first hop…"}
+    </p>
+  );
+}
+
+/** Below the rows, never over them: which way the hidden hops are, and a click (or ←/→, j/k) goes there. */
+function HopsOutOfView({ above, below, scrollBy }: { above: number; below: number; scrollBy(dir: 1 | -1): void }) {
+  return (
+    <div class={s.overflow} data-testid="hops-out-of-view">
+      <button
+        type="button"
+        class={s.more}
+        disabled={above === 0}
+        onClick={() => scrollBy(-1)}
+        data-testid="hops-above"
+        title="Scroll up (or step back with k / ←)"
+      >
+        ▲ {above} hop{above === 1 ? "" : "s"} above
+      </button>
+      <span class={s.moreHint}>
+        <kbd>←</kbd> <kbd>→</kbd> step through them
+      </span>
+      <button
+        type="button"
+        class={s.more}
+        disabled={below === 0}
+        onClick={() => scrollBy(1)}
+        data-testid="hops-below"
+        title="Scroll down (or step on with j / →)"
+      >
+        ▼ {below} more hop{below === 1 ? "" : "s"} below
+      </button>
     </div>
   );
 }

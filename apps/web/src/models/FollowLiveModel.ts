@@ -92,7 +92,8 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
 
   // Each hop is selected as it arrives, one after another: a hop stays selected at least DWELL_MS, so a
   // quick one (an MCP call takes milliseconds) is seen with its caption before the next; a view more than
-  // MAX_BEHIND hops behind (a burst, a fast model) jumps to the newest.
+  // MAX_BEHIND hops behind (a burst, a fast model) jumps to the newest; a later hop where the model's answer is
+  // streaming is shown at once, before the dwell ends (a short answer is over within one).
   let lastMoveAt = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   function select(n: number): void {
@@ -112,6 +113,14 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
     if (watched.hop === n && !watched.ended && ended) lastMoveAt = Date.now();
     watched = { hop: n, ended };
   }
+  /** A later hop where the model is writing its answer right now: the dwells give way to it, or the stream ends unseen. */
+  function streamingAfter(i: number): number | undefined {
+    const xs = trace.exchanges.peek();
+    return trace.hops
+      .peek()
+      .slice(i + 1)
+      .find((h) => h.kind === "model-response" && xs.get(h.exchangeId)?.state === "streaming")?.number;
+  }
   function step(): void {
     if (timer) clearTimeout(timer);
     timer = null;
@@ -122,6 +131,8 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
     if (!last) return;
     const i = hops.findIndex((h) => h.number === trace.selectedHop.peek());
     if (i === hops.length - 1) return;
+    const streaming = i >= 0 ? streamingAfter(i) : undefined;
+    if (streaming !== undefined) return select(streaming);
     if (hops.length - 1 - i > MAX_BEHIND) return select(last.number);
     const wait = lastMoveAt + DWELL_MS - Date.now();
     if (wait > 0 && i >= 0) {

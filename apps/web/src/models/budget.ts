@@ -1,63 +1,8 @@
 /**
- * The token budget of a model request, for the UI: the shared pure `tokenBudget` over the prompt the
- * recorder rendered, counted with the project's Qwen tokenizer (loaded on first use: it is megabytes, a
- * separate chunk). Also the words for how our count compares with the model server's `prompt_eval_count`.
+ * Words for the token counts of a model request: how our count compares with the model server's
+ * `prompt_eval_count`, and how the generated text's compares with `eval_count`. The budget itself comes with the
+ * views (computed where the prompt is rendered).
  */
-import { signal, type Signal } from "@preact/signals";
-import { tokenBudget, type TokenBudget } from "@hopscope/shared/prompt/token-budget";
-import type { ExchangeViews } from "@hopscope/shared/trace/views";
-import type { Loadable } from "./TraceModel";
-
-type PromptView = NonNullable<ExchangeViews["prompt"]>;
-
-const cache = new WeakMap<PromptView, Signal<Loadable<TokenBudget>>>();
-
-export interface BudgetRequest {
-  prompt: PromptView;
-  toolNames: readonly string[];
-  newFrom?: number | undefined;
-  numCtx?: number | undefined;
-}
-
-/** The budget of a prompt, computed once per prompt view (a signal: loading, then ready or error). */
-export function budgetFor(req: BudgetRequest): Signal<Loadable<TokenBudget>> {
-  const hit = cache.get(req.prompt);
-  if (hit) return hit;
-  const out = signal<Loadable<TokenBudget>>({ status: "loading" });
-  cache.set(req.prompt, out);
-  import("@hopscope/shared/tokens/qwen")
-    .then((m) => m.loadQwenTokenizer())
-    .then((tok) => {
-      out.value = {
-        status: "ready",
-        value: tokenBudget({
-          text: req.prompt.text,
-          segments: req.prompt.segments,
-          count: tok.count,
-          toolNames: req.toolNames,
-          ollamaVersion: req.prompt.ollamaVersion,
-          ...(req.newFrom !== undefined ? { newFrom: req.newFrom } : {}),
-          ...(req.numCtx !== undefined ? { numCtx: req.numCtx } : {}),
-        }),
-      };
-    })
-    .catch((err: unknown) => {
-      out.value = { status: "error", message: err instanceof Error ? err.message : String(err) };
-    });
-  return out;
-}
-
-/** Tool names and num_ctx from a chat request body (already parsed JSON), for labels and the bar's width. */
-export function requestFacts(body: unknown): { toolNames: string[]; numCtx: number | undefined } {
-  const b = (body && typeof body === "object" ? body : {}) as { tools?: unknown; options?: { num_ctx?: unknown } };
-  const tools = Array.isArray(b.tools) ? b.tools : [];
-  const toolNames = tools.map((t) => {
-    const name = (t as { function?: { name?: unknown } })?.function?.name;
-    return typeof name === "string" ? name : "?";
-  });
-  const n = b.options?.num_ctx;
-  return { toolNames, numCtx: typeof n === "number" && n > 0 ? n : undefined };
-}
 
 /**
  * Our count against the server's `prompt_eval_count`, in words: equal, fewer (the server reused a cached

@@ -6,6 +6,7 @@
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import type { Hop } from "./hops";
 import { isNoStreamAnswer, NO_STREAM_NOTE } from "./outcome";
+import { isStdioExchange } from "@hopscope/shared/trace/stdio-ingest";
 import type { Durations, StreamState } from "./stream-state";
 
 export interface Caption {
@@ -105,6 +106,13 @@ function modelRequestCaption(x: ExchangeSummary, isFirstModelRequest: boolean): 
 
 function modelResponseCaption(x: ExchangeSummary): Caption {
   const c = x.classification;
+  const refusal = c.kind === "model.chat" || c.kind === "model.other" ? c.refusal : undefined;
+  if (x.status !== null && x.status >= 400 && x.status < 500) {
+    return {
+      title: `The model server refused the request (${x.status})`,
+      text: `It answered: “${refusal ?? "no message"}”. The request never reached the model: nothing was generated, nothing was cut. The host decides what to do next — retry, or give up and tell you.`,
+    };
+  }
   if (x.state === "error" || (x.status !== null && x.status >= 400)) {
     return {
       title: "The model server failed",
@@ -128,11 +136,20 @@ function mcpCaption(x: ExchangeSummary): Caption {
   const c = x.classification;
   if (isNoStreamAnswer(x))
     return { title: "The client offers to listen; the server has no stream", text: NO_STREAM_NOTE };
+  const stdio = isStdioExchange(x);
   if (c.kind !== "mcp")
+    return stdio
+      ? stdioLineCaption(x)
+      : {
+          title: "The host talks to the MCP server",
+          text: "One JSON-RPC message on the MCP server's single endpoint.",
+        };
+  if (c.outcome === "not-offered") {
     return {
-      title: "The host talks to the MCP server",
-      text: "One JSON-RPC message on the MCP server's single endpoint.",
+      title: `Not offered by this server: ${c.method ?? "a method"}`,
+      text: "The host asks every MCP server what it offers beyond tools (prompts, resources). This one has none, and says so with JSON-RPC's -32601 “method not found”. Nothing went wrong: the host simply goes on without them.",
     };
+  }
   if (c.method === "tools/list") {
     return {
       title: "The host asks the MCP server which tools it has",
@@ -160,7 +177,25 @@ function mcpCaption(x: ExchangeSummary): Caption {
   }
   return {
     title: `MCP: ${c.method ?? "message"}`,
-    text: "One JSON-RPC message on the MCP server's single endpoint, POST /mcp.",
+    text: stdio
+      ? "One JSON-RPC message on a stdio server's pipes: a line on its stdin, answered by a line on its stdout."
+      : "One JSON-RPC message on the MCP server's single endpoint, POST /mcp.",
+  };
+}
+
+/** A stdio server's line that is no JSON-RPC message: its stderr, or its end. */
+function stdioLineCaption(x: ExchangeSummary): Caption {
+  if (x.url === "exit")
+    return {
+      title: x.state === "error" ? "The stdio server failed" : "The stdio server ended",
+      text:
+        x.state === "error"
+          ? `The server process ended on its own: ${x.error ?? "it failed"}.`
+          : "The host ended the server after its session (or the server exited cleanly): a normal end.",
+    };
+  return {
+    title: "The stdio server writes to its stderr",
+    text: "A line of the server's log on stderr. MCP messages travel on stdin and stdout only; stderr is for people.",
   };
 }
 
@@ -216,6 +251,8 @@ export function arrowLabel(hop: Hop, exchange: ExchangeSummary | undefined, dire
       return [c.method, c.toolName].filter(Boolean).join(" ") || `${exchange.method} ${exchange.url}`;
     if (c.kind === "model.chat")
       return `${exchange.method} ${exchange.url} · ${c.messageCount} msg${c.toolCount ? ` · ${c.toolCount} tools` : ""}`;
+    // A stdio server's own line: named by its pipe (stderr) or its end, not as an HTTP request line.
+    if (isStdioExchange(exchange)) return exchange.url === "exit" ? "the server ends" : exchange.url;
     return `${exchange.method} ${exchange.url}`;
   }
   const status = exchange.status === null ? "" : String(exchange.status);
@@ -227,6 +264,7 @@ export function arrowLabel(hop: Hop, exchange: ExchangeSummary | undefined, dire
     return c.content ? `“${c.content}”` : status;
   }
   if (c.kind === "mcp") {
+    if (c.outcome === "not-offered") return "not offered (-32601)";
     if (c.outcome === "protocol-error") return `JSON-RPC error ${c.errorCode ?? ""} ${c.errorMessage ?? ""}`.trim();
     if (c.outcome === "tool-error") return `isError: ${c.resultText ?? c.errorMessage ?? "tool error"}`;
     if (c.resultText) return c.resultText;

@@ -19,6 +19,8 @@ export function outcomeOf(x: ExchangeSummary): Outcome {
   if (isNoStreamAnswer(x)) return "ok";
   if (x.status !== null && x.status >= 400) return "error";
   const c = x.classification;
+  // -32601 to an optional probe (prompts/list, resources/list): the server offers none, nothing failed.
+  if (c.kind === "mcp" && c.outcome === "not-offered") return "ok";
   if (c.kind === "mcp" && c.outcome === "protocol-error") return "protocol-error";
   if (c.kind === "mcp" && c.outcome === "http-error") return "error";
   if (c.kind === "mcp" && c.outcome === "tool-error") return "tool-error";

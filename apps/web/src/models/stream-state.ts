@@ -78,6 +78,8 @@ function durationsOf(x: ExchangeSummary): Durations | null {
 /** An ended answer that had begun (a first byte) but never got the model server's final chunk. */
 export function wasCut(x: ExchangeSummary): boolean {
   const c = x.classification;
+  // A refusal (an HTTP error status) is a whole answer, not a stream that was cut.
+  if (x.status !== null && x.status >= 400) return false;
   const cut =
     x.state === "aborted" ||
     x.state === "error" ||

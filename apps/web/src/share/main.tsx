@@ -11,7 +11,6 @@ import { installDataSource } from "../api/source";
 import { readEmbeddedTrace, staticSource } from "../api/static-source";
 import { createAppContext } from "../models/app-context";
 import { formatRoute, parseRoute } from "../models/route";
-import { registerTokenCounts } from "./embedded-tokenizer";
 import { parseShareParams } from "./share-params";
 import { ShareApp } from "./ShareApp";
 import s from "./ShareApp.module.css";
@@ -41,7 +40,6 @@ function start(el: HTMLElement): void {
       "",
       `${location.search}${formatRoute({ traceId: id, hop: params.hop ?? 1, present: route.present })}`,
     );
-  registerTokenCounts(shared);
   installDataSource(staticSource(shared));
   const ctx = createAppContext("embedded:");
   const exported = new Date(shared.bundle.exportedAt).toISOString().slice(0, 16).replace("T", " ");

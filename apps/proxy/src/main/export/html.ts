@@ -3,7 +3,7 @@
  * `file://` or any static host with no hopscope running. The page is the timeline's second build
  * (apps/web/dist/share.html: script and styles inline, a Content-Security-Policy allowing only them and
  * no network); this fills in the trace as JSON *data* (script-safe, so a recorded `</script>` or `<!--`
- * stays text) with the views the recorder derives (prompt, segments, token ids/pieces, raw output,
+ * stays text) with the views the recorder derives (prompt, segments, token ids and budget, raw output,
  * diff, and the token counts its budget asks for), so the page needs neither a server nor the tokenizer.
  * The bundle keeps its `notes` (the trace's notes-file changes): the page draws the file lane from them.
  * Bodies come from the store, already redacted on the way in (and redacted again here).
@@ -36,8 +36,6 @@ export interface HtmlExportDeps {
   webDist: string;
   /** The recorder's derived views of one exchange (ExchangeViewBuilder.build). */
   views(exchange: Exchange): Promise<ExchangeViews>;
-  /** The token counts a prompt's budget asks for (ExchangeViewBuilder.budgetCounts), off the main thread. */
-  tokenCounts(prompt: NonNullable<ExchangeViews["prompt"]>): Promise<[number, number, number][]>;
 }
 
 function megabytes(bytes: number): string {
@@ -77,20 +75,15 @@ function redacted(bundle: TraceBundle): TraceBundle {
 }
 
 /** The document the page embeds: the bundle (redacted) and, for every model chat, its derived views. */
-export async function sharedTrace(
-  stored: TraceBundle,
-  deps: Pick<HtmlExportDeps, "views" | "tokenCounts">,
-): Promise<SharedTrace> {
+export async function sharedTrace(stored: TraceBundle, deps: Pick<HtmlExportDeps, "views">): Promise<SharedTrace> {
   const bundle = redacted(stored);
   const views: Record<string, ExchangeViews> = {};
-  const tokenCounts: Record<string, [number, number, number][]> = {};
   for (const x of bundle.exchanges) {
     if (x.classification.kind !== "model.chat") continue;
     const v = await deps.views(x);
     views[String(x.id)] = v;
-    if (v.prompt?.tokens) tokenCounts[String(x.id)] = await deps.tokenCounts(v.prompt);
   }
-  return SharedTraceSchema.parse({ format: SHARED_TRACE_FORMAT, bundle, views, tokenCounts });
+  return SharedTraceSchema.parse({ format: SHARED_TRACE_FORMAT, bundle, views });
 }
 
 export async function exportHtml(bundle: TraceBundle, deps: HtmlExportDeps): Promise<ExportedFile> {

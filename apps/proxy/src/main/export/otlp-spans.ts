@@ -114,56 +114,74 @@ function hostSpanId(bundle: TraceBundle, traceId: string): string | undefined {
 
 const endOf = (ex: Exchange) => ex.timings.end ?? ex.timings.firstByte ?? ex.timings.requestEnd ?? ex.timings.start;
 
-/** Every span of the bundle, ended, in the order they ended (the root last). */
-export function bundleToSpans(bundle: TraceBundle): ReadableSpan[] {
-  const ids = new PlannedIds();
-  const collector = new Collector();
-  const provider = new BasicTracerProvider({
-    idGenerator: ids,
-    sampler: new AlwaysOnSampler(),
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: "hopscope" }),
-    // Tool arguments and results can be whole files; the bytes stay in hopscope, a backend gets a preview.
-    spanLimits: { attributeValueLengthLimit: MAX_ATTRIBUTE_LENGTH },
-    spanProcessors: [collector],
-  });
-  const tracer = provider.getTracer(GENERATOR.name, GENERATOR.version);
-  const traceId = otlpTraceId(bundle);
-  ids.traceId = traceId;
-  const spanId = (ex: Exchange, role: string) => hex(`${traceId}:${ex.id}:${role}`, 16);
-  const byExchange = new Map<number, Span>();
+interface Planned {
+  id: string;
+  kind: SpanKind;
+  at: number;
+  parent?: Span;
+  d: SpanDescription;
+  links?: SpanLink[];
+}
 
-  interface Planned {
-    id: string;
-    kind: SpanKind;
-    at: number;
-    parent?: Span;
-    d: SpanDescription;
-    links?: SpanLink[];
+/** Starts and ends the bundle's spans with the ids planned for them, and hangs notes-file events on them. */
+class SpanWriter {
+  readonly ids = new PlannedIds();
+  readonly collector = new Collector();
+  private readonly tracer;
+  readonly notes;
+
+  constructor(
+    bundle: TraceBundle,
+    readonly traceId: string,
+  ) {
+    const provider = new BasicTracerProvider({
+      idGenerator: this.ids,
+      sampler: new AlwaysOnSampler(),
+      resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: "hopscope" }),
+      // Tool arguments and results can be whole files; the bytes stay in hopscope, a backend gets a preview.
+      spanLimits: { attributeValueLengthLimit: MAX_ATTRIBUTE_LENGTH },
+      spanProcessors: [this.collector],
+    });
+    this.tracer = provider.getTracer(GENERATOR.name, GENERATOR.version);
+    this.ids.traceId = traceId;
+    this.notes = notesEvents(bundle);
   }
-  const start = ({ id, kind, at, parent, d, links = [] }: Planned): Span => {
-    ids.spanId = id;
+
+  spanId(ex: Exchange, role: string): string {
+    return hex(`${this.traceId}:${ex.id}:${role}`, 16);
+  }
+
+  start({ id, kind, at, parent, d, links = [] }: Planned): Span {
+    this.ids.spanId = id;
     const ctx = parent ? trace.setSpan(ROOT_CONTEXT, parent) : ROOT_CONTEXT;
-    const span = tracer.startSpan(d.name, { kind, startTime: hrTime(at), attributes: d.attributes, links }, ctx);
+    const span = this.tracer.startSpan(d.name, { kind, startTime: hrTime(at), attributes: d.attributes, links }, ctx);
     if (d.error) span.setStatus({ code: SpanStatusCode.ERROR, message: d.error.message });
     return span;
-  };
-  const finish = (span: Span, ex: Exchange) => {
+  }
+
+  finish(span: Span, ex: Exchange): void {
     if (ex.timings.firstByte !== null) span.addEvent("hopscope.first_byte", hrTime(ex.timings.firstByte));
     span.end(hrTime(endOf(ex)));
-  };
+  }
 
-  const notes = notesEvents(bundle);
-  const addNotes = (span: Span, events: readonly NotesEvent[] | undefined) => {
+  addNotes(span: Span, events: readonly NotesEvent[] | undefined): void {
     for (const e of events ?? []) span.addEvent(NOTES_EVENT, e.attributes, hrTime(e.at));
-  };
+  }
+}
+
+/** Every span of the bundle, ended, in the order they ended (the root last). */
+export function bundleToSpans(bundle: TraceBundle): ReadableSpan[] {
+  const traceId = otlpTraceId(bundle);
+  const w = new SpanWriter(bundle, traceId);
+  const byExchange = new Map<number, Span>();
 
   const agent = bundle.exchanges.find((ex) => ex.classification.kind === "agent");
   const rootId = hostSpanId(bundle, traceId) ?? hex(`${traceId}:root`, 16);
   const times = [bundle.trace.createdAt];
   for (const ex of bundle.exchanges) times.push(ex.timings.start, endOf(ex));
   const root = agent
-    ? start({ id: rootId, kind: SpanKind.SERVER, at: agent.timings.start, d: describeExchange(agent) })
-    : start({
+    ? w.start({ id: rootId, kind: SpanKind.SERVER, at: agent.timings.start, d: describeExchange(agent) })
+    : w.start({
         id: rootId,
         kind: SpanKind.INTERNAL,
         at: minOf(times),
@@ -173,51 +191,66 @@ export function bundleToSpans(bundle: TraceBundle): ReadableSpan[] {
 
   for (const ex of bundle.exchanges) {
     if (ex === agent) continue;
-    const d = describeExchange(ex);
     const links: SpanLink[] = bundle.trace.links
       .filter((l) => l.to === ex.id && byExchange.has(l.from))
       .map((l) => ({
         context: byExchange.get(l.from)!.spanContext(),
         attributes: { "hopscope.link.kind": l.kind, [GEN_AI.toolName]: l.toolName },
       }));
-    const c = ex.classification;
-    if (c.kind === "mcp" && c.method === "tools/call" && c.toolName) {
-      // The host executing the tool (GenAI `execute_tool`), with the MCP request it made to do so inside.
-      const call = bundle.trace.links.find((l) => l.kind === "tool-call" && l.to === ex.id);
-      const source = call && bundle.exchanges.find((e) => e.id === call.from)?.classification;
-      const callIndex = call?.toolCallIndex;
-      const callId =
-        source?.kind === "model.chat" && callIndex !== undefined ? source.toolCalls[callIndex]?.id : undefined;
-      const toolAttributes = {
-        [GEN_AI.operationName]: "execute_tool",
-        [GEN_AI.toolName]: c.toolName,
-        ...(callId ? { [GEN_AI.toolCallId]: callId } : {}),
-        [HOPSCOPE.exchangeId]: ex.id,
-      };
-      const tool = start({
-        id: spanId(ex, "tool"),
-        kind: SpanKind.INTERNAL,
-        at: ex.timings.start,
-        parent: root,
-        d: { name: `execute_tool ${c.toolName}`, attributes: toolAttributes, ...(d.error ? { error: d.error } : {}) },
-        links,
-      });
-      const mcp = start({ id: spanId(ex, "mcp"), kind: SpanKind.CLIENT, at: ex.timings.start, parent: tool, d });
-      finish(mcp, ex);
-      addNotes(tool, notes.byExchange.get(ex.id));
-      tool.end(hrTime(endOf(ex)));
-      byExchange.set(ex.id, mcp);
-      continue;
-    }
-    const span = start({ id: spanId(ex, "http"), kind: SpanKind.CLIENT, at: ex.timings.start, parent: root, d, links });
-    // A change caused by an exchange that is not a tools/call with a tool name (a bare MCP client): on its span.
-    addNotes(span, notes.byExchange.get(ex.id));
-    finish(span, ex);
-    byExchange.set(ex.id, span);
+    byExchange.set(ex.id, exchangeSpans(w, bundle, ex, root, links));
   }
-  addNotes(root, notes.root);
-  if (agent) addNotes(root, notes.byExchange.get(agent.id));
-  if (agent) finish(root, agent);
+  w.addNotes(root, w.notes.root);
+  if (agent) w.addNotes(root, w.notes.byExchange.get(agent.id));
+  if (agent) w.finish(root, agent);
   else root.end(hrTime(maxOf(times)));
-  return collector.spans;
+  return w.collector.spans;
+}
+
+/** An exchange's span under the root (ended); for a tools/call, the host's `execute_tool` span around it. */
+function exchangeSpans(w: SpanWriter, bundle: TraceBundle, ex: Exchange, root: Span, links: SpanLink[]): Span {
+  const d = describeExchange(ex);
+  const c = ex.classification;
+  if (c.kind === "mcp" && c.method === "tools/call" && c.toolName) {
+    // The host executing the tool (GenAI `execute_tool`), with the MCP request it made to do so inside.
+    const toolAttributes = {
+      [GEN_AI.operationName]: "execute_tool",
+      [GEN_AI.toolName]: c.toolName,
+      ...toolCallIdOf(bundle, ex),
+      [HOPSCOPE.exchangeId]: ex.id,
+    };
+    const tool = w.start({
+      id: w.spanId(ex, "tool"),
+      kind: SpanKind.INTERNAL,
+      at: ex.timings.start,
+      parent: root,
+      d: { name: `execute_tool ${c.toolName}`, attributes: toolAttributes, ...(d.error ? { error: d.error } : {}) },
+      links,
+    });
+    const mcp = w.start({ id: w.spanId(ex, "mcp"), kind: SpanKind.CLIENT, at: ex.timings.start, parent: tool, d });
+    w.finish(mcp, ex);
+    w.addNotes(tool, w.notes.byExchange.get(ex.id));
+    tool.end(hrTime(endOf(ex)));
+    return mcp;
+  }
+  const span = w.start({
+    id: w.spanId(ex, "http"),
+    kind: SpanKind.CLIENT,
+    at: ex.timings.start,
+    parent: root,
+    d,
+    links,
+  });
+  // A change caused by an exchange that is not a tools/call with a tool name (a bare MCP client): on its span.
+  w.addNotes(span, w.notes.byExchange.get(ex.id));
+  w.finish(span, ex);
+  return span;
+}
+
+/** The id the model gave the tool call this tools/call carries out, as a GenAI attribute (none when unknown). */
+function toolCallIdOf(bundle: TraceBundle, ex: Exchange): Record<string, string> {
+  const call = bundle.trace.links.find((l) => l.kind === "tool-call" && l.to === ex.id);
+  const source = call && bundle.exchanges.find((e) => e.id === call.from)?.classification;
+  const callIndex = call?.toolCallIndex;
+  const callId = source?.kind === "model.chat" && callIndex !== undefined ? source.toolCalls[callIndex]?.id : undefined;
+  return callId ? { [GEN_AI.toolCallId]: callId } : {};
 }

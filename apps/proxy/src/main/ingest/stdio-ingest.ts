@@ -3,25 +3,23 @@
  * exchanges on the MCP tap (method `STDIO`, see @hopscope/shared/trace/stdio-ingest), announced on the
  * live feed as they start and end, and handed to the store like a replay's (they pass through no tap, so
  * not through the recording thread's Recorder). Times are the wrapper's own (when the bytes passed), not
- * when the batch arrived. The wrapped process is one MCP session (group-mcp.ts), numbered and named here
- * by the same rules.
+ * when the batch arrived. The wrapped process is one MCP session, kept in the trace the recorder gives it
+ * (Recorder.placeStdio: the agent's run it started in, else its own) and named here by the session rules.
  */
 import type { Chunk, Exchange, ExchangeState, ExchangeSummary } from "@hopscope/shared/trace/schemas";
 import { classifyExchange } from "@hopscope/shared/trace/classify";
-import {
-  McpSessionGrouper,
-  STDIO_CONNECTION_PREFIX,
-  mcpClientOf,
-  mcpSessionTitle,
-} from "@hopscope/shared/trace/group-mcp";
+import { mcpSessionTitle } from "@hopscope/shared/trace/group-mcp";
 import { isRecord } from "@hopscope/shared/trace/json-text";
-import { randomHex } from "@hopscope/shared/trace/traceparent";
+import { tryParseJson } from "@hopscope/shared/json/parse";
+import { listedToolNames } from "@hopscope/shared/trace/agent-run";
+import type { StdioPlacement } from "../../link/protocol";
 import {
   STDIO_METHOD,
   STDIO_UPSTREAM_PREFIX,
   type StdioBatch,
   type StdioEvent,
   type StdioFrameData,
+  isNormalEnd,
 } from "@hopscope/shared/trace/stdio-ingest";
 import type { InFlight, InFlightSource } from "../in-flight";
 import type { Announce } from "../../link/frames";
@@ -30,7 +28,6 @@ import { textOf, toBody, toStoredBody, type StoredBody } from "../../link/stored
 import { exchangeRecord } from "../../link/exchange-record";
 import { betterTitle, type TraceTitle } from "../../recording/trace-title";
 import { MAX_TRACE_ENTRIES, RecentMap } from "../../recording/recent-map";
-import { tryParseJson } from "@hopscope/shared/json/parse";
 
 export interface StdioIngestDeps {
   inFlight: InFlight;
@@ -60,8 +57,8 @@ export class StdioIngest implements InFlightSource {
   private readonly pending = new Map<string, Pending>();
   /** Completed exchanges until the store has them, so a live view asking for one in between finds it. */
   private readonly unstored = new Map<number, Exchange>();
-  private readonly sessions: McpSessionGrouper;
-  private readonly seqs = new RecentMap<number>(MAX_TRACE_ENTRIES);
+  /** Where the batch being recorded goes (Recorder.placeStdio); its seq advances as exchanges are placed. */
+  private placement: StdioPlacement | null = null;
   private readonly names = new RecentMap<TraceTitle>(MAX_TRACE_ENTRIES);
   /** What the store has yet to take from the batch being recorded. */
   private stored: Promise<void>[] = [];
@@ -70,7 +67,6 @@ export class StdioIngest implements InFlightSource {
 
   constructor(private readonly deps: StdioIngestDeps) {
     deps.inFlight.addSource(this);
-    this.sessions = new McpSessionGrouper({ newTraceId: () => randomHex(16, (a) => crypto.getRandomValues(a)) });
   }
 
   /** Records a batch in order; resolves with how many events it held once the store has them all. */
@@ -79,6 +75,11 @@ export class StdioIngest implements InFlightSource {
     // is recorded in one go, so batches never interleave.
     const ids = await this.deps.link.call("allocateIds", batch.events.length);
     this.ids = ids;
+    // The session's trace (an agent's run, when it is in one) and seq numbers for its new exchanges.
+    const count = batch.events.filter(
+      (e) => e.type !== "answered" || !this.pending.has(`${batch.session.id}\u0000${e.key}`),
+    ).length;
+    this.placement = await this.deps.link.call("placeStdio", batch.session.id, count, this.listedTools(batch.events));
     for (const event of batch.events) this.event(batch.session, event);
     const stored = this.stored;
     this.stored = [];
@@ -111,7 +112,7 @@ export class StdioIngest implements InFlightSource {
     switch (e.type) {
       case "request": {
         const body = this.body(e.frame);
-        const placed = this.place(session, e.stream, body, e.at);
+        const placed = this.place();
         const summary = this.summary(session, placed, e.stream, e.at, body, null, "pending", null, null);
         this.pending.set(`${session.id}\u0000${e.key}`, { ...placed, summary, request: body });
         // A tap killed before it could report its server's end leaves requests that are never answered.
@@ -124,7 +125,7 @@ export class StdioIngest implements InFlightSource {
         const request = this.body(e.request);
         // A request begun before a recorder restart is unknown here: the event carries it, so it is placed now.
         const known = this.pending.get(key);
-        const placed = known ?? this.place(session, e.stream, request, e.at);
+        const placed = known ?? this.place();
         this.pending.delete(key);
         const answer = e.answer ? { body: this.body(e.answer), at: e.answerAt } : null;
         const state: ExchangeState = answer ? "complete" : "aborted";
@@ -133,14 +134,14 @@ export class StdioIngest implements InFlightSource {
       }
       case "line": {
         const body = this.body(e.frame, e.stream === "stderr" ? "text/plain" : "application/json");
-        const placed = this.place(session, e.stream, body, e.at);
+        const placed = this.place();
         this.complete(session, placed, e.stream, e.at, body, null, e.flag ? "error" : "complete", e.flag ?? null);
         return;
       }
       case "exit": {
         const how = e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code ?? "?"}`;
-        const placed = this.place(session, "exit", null, e.at);
-        const failed = e.signal !== null || e.code !== 0;
+        const placed = this.place();
+        const failed = !isNormalEnd(e.code, e.signal);
         // No bytes travel at an exit: the body is the tap's own note of it, so the code shows even when it is 0.
         const note = Buffer.from(`the server ${how}`);
         const body = toStoredBody(note, note.length, "text/plain; charset=utf-8");
@@ -159,19 +160,25 @@ export class StdioIngest implements InFlightSource {
     }
   }
 
-  /** Trace, sequence number and id of a new exchange of this session. */
-  private place(session: Session, url: string, request: StoredBody | null, at: number): Placed {
-    const json = tryParseJson(textOf(request));
-    const method = isRecord(json) && typeof json.method === "string" ? json.method : undefined;
-    const client = mcpClientOf(`${STDIO_CONNECTION_PREFIX}${session.id}`, [], json) as NonNullable<
-      ReturnType<typeof mcpClientOf>
-    >;
-    const grouped = this.sessions.assign(client, url === "stdin" || url === "stdout" ? method : undefined, at);
-    const seq = (grouped.fresh ? 0 : (this.seqs.get(grouped.traceId) ?? 0)) + 1;
-    this.seqs.set(grouped.traceId, seq);
+  /** Trace, sequence number and id of a new exchange of this session (the batch's placement). */
+  private place(): Placed {
     const id = this.ids.shift();
-    if (id === undefined) throw new Error("hopscope bug: a stdio batch needed more exchange ids than it has events");
-    return { id, traceId: grouped.traceId, seq };
+    const p = this.placement;
+    if (id === undefined || !p)
+      throw new Error("hopscope bug: a stdio batch needed more exchange ids than it has events");
+    return { id, traceId: p.traceId, seq: p.firstSeq++ };
+  }
+
+  /** The tools a `tools/list` answered in this batch lists, so a model request offering them finds the run. */
+  private listedTools(events: readonly StdioEvent[]): string[] {
+    const out: string[] = [];
+    for (const e of events) {
+      if (e.type !== "answered" || !e.answer) continue;
+      const request = tryParseJson(textOf(this.body(e.request)));
+      if (isRecord(request) && request.method === "tools/list")
+        out.push(...listedToolNames(textOf(this.body(e.answer))));
+    }
+    return out;
   }
 
   private complete(
@@ -217,7 +224,7 @@ export class StdioIngest implements InFlightSource {
       responseBody: answer?.body ?? null,
       chunks,
       ...title,
-      groupedBy: "session",
+      groupedBy: this.placement?.groupedBy ?? "session",
       source: "live",
     });
     // Queued like a recorded exchange: the store's commit then announces `trace.updated`.

@@ -78,7 +78,6 @@ export function tracesRoutes(deps: TracesDeps) {
         : await exportHtml(bundle, {
             webDist: deps.webDist,
             views: (x) => deps.views.build(x),
-            tokenCounts: (p) => deps.views.budgetCounts(p),
           });
       return c.body(file.body, 200, {
         "Content-Type": file.contentType,

@@ -1,19 +1,29 @@
 /**
- * The tokenizer thread: token ids, counts and the shared page's budget counts, computed here so that a prompt
+ * The tokenizer thread: token ids and counts, computed here so that a prompt
  * of megabytes (seconds of tokenising) never holds up the API, the live feed or the audience port on the
  * main thread. Jobs run one at a time, in the order they arrive.
  */
 import { parentPort } from "node:worker_threads";
-import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
-import { promptTokenCounts } from "../export/token-counts";
+import { loadQwenTokenizer, type QwenTokenizer } from "@hopscope/shared/tokens/qwen";
+import type { PromptTokens } from "@hopscope/shared/trace/views";
 import type { FromTokenThread, TokenAnswer, TokenJob, ToTokenThread } from "./protocol";
 
 async function run(job: TokenJob): Promise<TokenAnswer> {
-  if (job.op === "budget") return { op: "budget", counts: await promptTokenCounts({ prompt: job.prompt }) };
   const tokenizer = await loadQwenTokenizer(job.ollamaVersion, job.vocabulary);
   if (job.op === "count") return { op: "count", count: tokenizer.count(job.text) };
-  const ids = tokenizer.encode(job.text);
-  return { op: "tokens", tokens: { count: ids.length, ids, pieces: tokenizer.pieces(ids) } };
+  return { op: "tokens", tokens: tokensOf(tokenizer, job.text) };
+}
+
+/** A text's tokens as the view carries them: ids, where each starts, and the displays that are not slices of the text. */
+function tokensOf(tokenizer: QwenTokenizer, text: string): PromptTokens {
+  const ids = tokenizer.encode(text);
+  const starts = tokenizer.tokenStarts(text, ids);
+  const pieces = tokenizer.pieces(ids);
+  const odd: [number, string][] = [];
+  pieces.forEach((piece, i) => {
+    if (piece !== text.slice(starts[i], starts[i + 1] ?? text.length)) odd.push([i, piece]);
+  });
+  return { count: ids.length, ids, starts, odd };
 }
 
 const port = parentPort!;

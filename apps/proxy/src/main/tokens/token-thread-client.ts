@@ -4,8 +4,8 @@
  * job fails with the reason and the next job starts a new one.
  */
 import { Worker } from "node:worker_threads";
-import type { ExchangeViews } from "@hopscope/shared/trace/views";
-import type { FromTokenThread, TokenAnswer, TokenizerChoice, TokenJob, Tokens } from "./protocol";
+import type { PromptTokens } from "@hopscope/shared/trace/views";
+import type { FromTokenThread, TokenAnswer, TokenizerChoice, TokenJob } from "./protocol";
 
 const BOOT = new URL("../../link/boot.mjs", import.meta.url);
 
@@ -28,7 +28,7 @@ export class TokenThread {
   private next = 1;
   private readonly pending = new Map<number, { resolve: (a: TokenAnswer) => void; reject: (e: Error) => void }>();
 
-  async tokens(text: string, choice: TokenizerChoice): Promise<Tokens> {
+  async tokens(text: string, choice: TokenizerChoice): Promise<PromptTokens> {
     const answer = await this.run({ op: "tokens", text, ...choice });
     if (answer.op !== "tokens") throw new Error(`hopscope bug: the tokenizer thread answered ${answer.op}`);
     return answer.tokens;
@@ -38,13 +38,6 @@ export class TokenThread {
     const answer = await this.run({ op: "count", text, ...choice });
     if (answer.op !== "count") throw new Error(`hopscope bug: the tokenizer thread answered ${answer.op}`);
     return answer.count;
-  }
-
-  /** The token counts a shared page's budget asks for (../export/token-counts.ts), computed on the thread. */
-  async budgetCounts(prompt: NonNullable<ExchangeViews["prompt"]>): Promise<[number, number, number][]> {
-    const answer = await this.run({ op: "budget", prompt });
-    if (answer.op !== "budget") throw new Error(`hopscope bug: the tokenizer thread answered ${answer.op}`);
-    return answer.counts;
   }
 
   async close(): Promise<void> {

@@ -9,16 +9,18 @@ import { isRecord } from "@hopscope/shared/trace/json-text";
 import { verifyAgainstOllama } from "@hopscope/shared/prompt/verify";
 import { DEFAULT_OLLAMA_VERSION } from "@hopscope/shared/prompt/render";
 import { type DebugRenderRoute, debugRenderRoute } from "@hopscope/shared/dialects/debug-render";
+import { loadQwenTokenizer, type QwenVocabulary } from "@hopscope/shared/tokens/qwen";
+import { promptFacts } from "@hopscope/shared/dialects/prompt-facts";
+import { MAY_EXCEED_NOTE } from "@hopscope/shared/prompt/render";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
-import type { QwenVocabulary } from "@hopscope/shared/tokens/qwen";
 import type { TokenizerChoice } from "../tokens/protocol";
+import { TokenThread, tooLargeToTokenise } from "../tokens/token-thread-client";
 import type { RecordingLink } from "../../link/calls";
 import { familyComparisons } from "./family-comparison";
 import { PromptSources } from "./prompt-source";
 import { recordedVersion, type ModelUpstreamProbe } from "./upstream-info";
 import type { Logger } from "../../logger";
-import { TokenThread, tooLargeToTokenise } from "../tokens/token-thread-client";
 import {
   nativeChatOf,
   nativeRequestOf,
@@ -49,11 +51,6 @@ export class ExchangeViewBuilder {
 
   constructor(private readonly deps: ViewsDeps) {
     this.sources = new PromptSources(deps.modelUpstream, deps.logger);
-  }
-
-  /** The token counts a shared page's budget asks for, counted on the tokenizer thread. */
-  budgetCounts(prompt: NonNullable<ExchangeViews["prompt"]>): Promise<[number, number, number][]> {
-    return this.tokenThread.budgetCounts(prompt);
   }
 
   /** Stops the tokenizer thread. */
@@ -100,6 +97,13 @@ export class ExchangeViewBuilder {
       };
     }
     const vocabulary = plan.vocabulary;
+    const tokenizer = !vocabulary
+      ? null
+      : await loadQwenTokenizer(version ?? undefined, vocabulary).catch((err: unknown) => {
+          notes.push(`no token counts: the tokenizer failed to load (${(err as Error).message})`);
+          this.deps.logger.error({ err }, "tokenizer failed to load");
+          return null;
+        });
     const choice = (vocabulary: QwenVocabulary) => ({ vocabulary, ...(version ? { ollamaVersion: version } : {}) });
     const failed = (err: unknown) => {
       notes.push(`no token counts: the tokenizer failed (${(err as Error).message})`);
@@ -107,7 +111,7 @@ export class ExchangeViewBuilder {
       return null;
     };
     const tokens = async (text: string) => {
-      if (!vocabulary) return null;
+      if (!tokenizer || !vocabulary) return null;
       const refused = tooLargeToTokenise(text);
       if (!refused) return this.tokenThread.tokens(text, choice(vocabulary)).catch(failed);
       notes.push(refused);
@@ -129,24 +133,46 @@ export class ExchangeViewBuilder {
         source: plan.source,
       };
     } else if (plan.kind === "engine" && outcome?.kind === "rendered") {
-      const { converted, ...rendered } = outcome.render;
+      const { converted, droppedKeys, ...rendered } = outcome.render;
       void converted;
+      void droppedKeys;
       const native = nativeChatOf(ex, d, opts);
+      const promptTokens = await tokens(rendered.text);
+      const diff = await this.diffOrNote(ex, rendered.text, opts, notes);
+      if (diff) views.diff = diff;
+      const facts =
+        tokenizer && promptTokens
+          ? promptFacts({
+              dialect: d,
+              client: requestJsonOf(ex),
+              render: outcome.render,
+              opts,
+              count: (text) => tokenizer.count(text),
+              tokenStarts: promptTokens.starts,
+              evaluated: ex.classification.kind === "model.chat" ? ex.classification.promptEvalCount : undefined,
+              sharesPrefix: (diff?.commonPrefixLength ?? 0) > 0,
+              newFrom: diff?.commonPrefixLength,
+            })
+          : null;
       views.prompt = {
         ...rendered,
-        tokens: await tokens(rendered.text),
+        // With token counts the view says whether the prompt was cut; the render's hedge is then not needed.
+        notes: facts ? rendered.notes.filter((n) => !n.startsWith(MAY_EXCEED_NOTE)) : rendered.notes,
+        tokens: promptTokens,
         verified: await this.verify(ex, d, route, opts, info.simulated, notes),
         verifyRoute: route,
         ...(outcome.conversion ? { conversion: outcome.conversion } : {}),
         source: plan.source,
+        ...(facts ? { budget: facts.budget } : {}),
+        ...(facts?.truncation ? { truncation: facts.truncation } : {}),
+        ...(facts && facts.unseen.length > 0 ? { unseen: facts.unseen } : {}),
       };
       const comparisons = native ? await familyComparisons(native, rendered, plan.opts, vocabulary, countTokens) : [];
       if (comparisons.length > 0) views.prompt.comparisons = comparisons;
-      const diff = await this.diffOrNote(ex, rendered.text, opts, notes);
-      if (diff) views.diff = diff;
     }
     if (views.prompt && ex.status !== null && ex.status >= 400) {
       const said = ex.responseBody?.encoding === "utf8" ? errorMessageOf(tryParseJson(ex.responseBody.data)) : null;
+      views.refused = { status: ex.status, message: said ?? `the model server answered ${ex.status}` };
       notes.push(
         `The model server answered ${ex.status}${said ? ` (${said})` : ""}: this is the prompt Ollama would have rendered, but the model never saw it.`,
       );

@@ -56,15 +56,17 @@ export async function familyComparisons(
     const tokenCount = vocabulary
       ? await countTokens(other.text, { ollamaVersion: other.ollamaVersion, vocabulary })
       : null;
+    const same = other.text === rendered.text;
+    // The same prompt is not sent again: the view already carries it.
     out.push({
       familyId: f.id,
       ollamaVersion: other.ollamaVersion,
       familyLabel: f.label,
       comparedWith: mine.label,
       newer: i > mineAt,
-      same: other.text === rendered.text,
-      text: other.text,
-      segments: other.segments,
+      same,
+      text: same ? "" : other.text,
+      segments: same ? [] : other.segments,
       toolFormat: other.toolFormat,
       tokenCount,
       reasons: changesBetween(mine.id, f.id).map((c) => ({
