@@ -1,5 +1,6 @@
 /** Messages between the main thread and the tokenizer thread (./thread.ts). */
 import type { QwenVocabulary } from "@hopscope/shared/tokens/qwen";
+import type { PromptFacts, PromptFactsInput } from "@hopscope/shared/dialects/prompt-facts";
 import type { PromptTokens } from "@hopscope/shared/trace/views";
 
 export interface TokenizerChoice {
@@ -9,9 +10,12 @@ export interface TokenizerChoice {
 }
 
 export type TokenJob =
-  ({ op: "tokens"; text: string } & TokenizerChoice) | ({ op: "count"; text: string } & TokenizerChoice);
+  | ({ op: "tokens"; text: string } & TokenizerChoice)
+  | ({ op: "count"; text: string } & TokenizerChoice)
+  | { op: "facts"; input: Omit<PromptFactsInput, "count">; choice: TokenizerChoice };
 
-export type TokenAnswer = { op: "tokens"; tokens: PromptTokens } | { op: "count"; count: number };
+export type TokenAnswer =
+  { op: "tokens"; tokens: PromptTokens } | { op: "count"; count: number } | { op: "facts"; facts: PromptFacts };
 
 export type FromTokenThread = { id: number; ok: true; answer: TokenAnswer } | { id: number; ok: false; error: string };
 export type ToTokenThread = { id: number; job: TokenJob };

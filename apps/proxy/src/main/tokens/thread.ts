@@ -4,11 +4,17 @@
  * main thread. Jobs run one at a time, in the order they arrive.
  */
 import { parentPort } from "node:worker_threads";
+import { promptFacts } from "@hopscope/shared/dialects/prompt-facts";
 import { loadQwenTokenizer, type QwenTokenizer } from "@hopscope/shared/tokens/qwen";
 import type { PromptTokens } from "@hopscope/shared/trace/views";
 import type { FromTokenThread, TokenAnswer, TokenJob, ToTokenThread } from "./protocol";
 
 async function run(job: TokenJob): Promise<TokenAnswer> {
+  if (job.op === "facts") {
+    // The budget and the truncation search count many texts as long as the prompt: all of it here.
+    const tokenizer = await loadQwenTokenizer(job.choice.ollamaVersion, job.choice.vocabulary);
+    return { op: "facts", facts: promptFacts({ ...job.input, count: (text) => tokenizer.count(text) }) };
+  }
   const tokenizer = await loadQwenTokenizer(job.ollamaVersion, job.vocabulary);
   if (job.op === "count") return { op: "count", count: tokenizer.count(job.text) };
   return { op: "tokens", tokens: tokensOf(tokenizer, job.text) };

@@ -4,6 +4,7 @@
  * job fails with the reason and the next job starts a new one.
  */
 import { Worker } from "node:worker_threads";
+import type { PromptFacts, PromptFactsInput } from "@hopscope/shared/dialects/prompt-facts";
 import type { PromptTokens } from "@hopscope/shared/trace/views";
 import type { FromTokenThread, TokenAnswer, TokenizerChoice, TokenJob } from "./protocol";
 
@@ -38,6 +39,13 @@ export class TokenThread {
     const answer = await this.run({ op: "count", text, ...choice });
     if (answer.op !== "count") throw new Error(`hopscope bug: the tokenizer thread answered ${answer.op}`);
     return answer.count;
+  }
+
+  /** The prompt's budget, truncation and unseen parts (shared/dialects/prompt-facts), counted on the thread. */
+  async facts(input: Omit<PromptFactsInput, "count">, choice: TokenizerChoice): Promise<PromptFacts> {
+    const answer = await this.run({ op: "facts", input, choice });
+    if (answer.op !== "facts") throw new Error(`hopscope bug: the tokenizer thread answered ${answer.op}`);
+    return answer.facts;
   }
 
   async close(): Promise<void> {

@@ -9,8 +9,7 @@ import { isRecord } from "@hopscope/shared/trace/json-text";
 import { verifyAgainstOllama } from "@hopscope/shared/prompt/verify";
 import { DEFAULT_OLLAMA_VERSION } from "@hopscope/shared/prompt/render";
 import { type DebugRenderRoute, debugRenderRoute } from "@hopscope/shared/dialects/debug-render";
-import { loadQwenTokenizer, type QwenVocabulary } from "@hopscope/shared/tokens/qwen";
-import { promptFacts } from "@hopscope/shared/dialects/prompt-facts";
+import type { QwenVocabulary } from "@hopscope/shared/tokens/qwen";
 import { MAY_EXCEED_NOTE } from "@hopscope/shared/prompt/render";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
@@ -97,13 +96,6 @@ export class ExchangeViewBuilder {
       };
     }
     const vocabulary = plan.vocabulary;
-    const tokenizer = !vocabulary
-      ? null
-      : await loadQwenTokenizer(version ?? undefined, vocabulary).catch((err: unknown) => {
-          notes.push(`no token counts: the tokenizer failed to load (${(err as Error).message})`);
-          this.deps.logger.error({ err }, "tokenizer failed to load");
-          return null;
-        });
     const choice = (vocabulary: QwenVocabulary) => ({ vocabulary, ...(version ? { ollamaVersion: version } : {}) });
     const failed = (err: unknown) => {
       notes.push(`no token counts: the tokenizer failed (${(err as Error).message})`);
@@ -111,7 +103,7 @@ export class ExchangeViewBuilder {
       return null;
     };
     const tokens = async (text: string) => {
-      if (!tokenizer || !vocabulary) return null;
+      if (!vocabulary) return null;
       const refused = tooLargeToTokenise(text);
       if (!refused) return this.tokenThread.tokens(text, choice(vocabulary)).catch(failed);
       notes.push(refused);
@@ -141,18 +133,22 @@ export class ExchangeViewBuilder {
       const diff = await this.diffOrNote(ex, rendered.text, opts, notes);
       if (diff) views.diff = diff;
       const facts =
-        tokenizer && promptTokens
-          ? promptFacts({
-              dialect: d,
-              client: requestJsonOf(ex),
-              render: outcome.render,
-              opts,
-              count: (text) => tokenizer.count(text),
-              tokenStarts: promptTokens.starts,
-              evaluated: ex.classification.kind === "model.chat" ? ex.classification.promptEvalCount : undefined,
-              sharesPrefix: (diff?.commonPrefixLength ?? 0) > 0,
-              newFrom: diff?.commonPrefixLength,
-            })
+        vocabulary && promptTokens
+          ? await this.tokenThread
+              .facts(
+                {
+                  dialect: d,
+                  client: requestJsonOf(ex),
+                  render: outcome.render,
+                  opts,
+                  tokenStarts: promptTokens.starts,
+                  evaluated: ex.classification.kind === "model.chat" ? ex.classification.promptEvalCount : undefined,
+                  sharesPrefix: (diff?.commonPrefixLength ?? 0) > 0,
+                  newFrom: diff?.commonPrefixLength,
+                },
+                choice(vocabulary),
+              )
+              .catch(failed)
           : null;
       views.prompt = {
         ...rendered,
