@@ -196,7 +196,9 @@ describe("README.md, checked against the code", () => {
   it("lists in the Configuration table every variable a config module reads (one table for all)", () => {
     const listed = new Set([...section("Configuration").matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!));
     const configFiles = [
-      ...["mcp-server", "host", "model-sim", "proxy"].map((a) => join(root, "apps", a, "src", "config.ts")),
+      ...["mcp-server/src", "host/src", "model-sim/src/sim", "proxy/src"].map((a) =>
+        join(root, "apps", a, "config.ts"),
+      ),
       join(root, "scripts", "launcher", "config.ts"),
     ];
     const read = new Set<string>();
