@@ -8,13 +8,14 @@
  *        --no-profile (skip the CPU profile of the recorder taken after the proxies)
  *        --no-readers (skip the stream-while-the-API-is-read measurement)
  *        --fresh (drop sections of earlier runs instead of carrying them over)
- *        --no-proxies  --no-prompt  --no-ui  --no-start
+ *        --no-proxies  --no-prompt  --no-ui  --no-start  --no-big-prompt
  */
 import { ALL, type Contender } from "./contenders/index";
 import { CHAT_BODY, MCP_BODY, load, median, stream, type LoadResult, type StreamResult } from "./measure";
 import { treePeakRssMiB } from "./proc";
 import { writeResults, type ContenderSummary, type BenchResults } from "./report";
 import { runPromptBench } from "./prompt";
+import { runBigPromptBench } from "./big-prompt";
 import { runUiBench } from "./ui";
 import { runSoak } from "./soak";
 import { startUpstream } from "./start-upstream";
@@ -199,6 +200,7 @@ async function main() {
     results.sectionsAt.prompt = startedAt;
     results.prompt = await runPromptBench(log);
   }
+  if (!has("no-big-prompt")) results.bigPrompt = await runBigPromptBench(log);
   if (!has("no-ui")) {
     results.sectionsAt.ui = startedAt;
     results.ui = await runUiBench(log);

@@ -250,9 +250,10 @@ describe("a trace as one self-contained HTML file", () => {
     if (!first) throw new Error("the article trace has no exchanges");
     first.responseBody = { encoding: "utf8", data: big, size: big.length, storedSize: big.length, truncated: false };
     let views = 0;
-    const refused = await exportHtml(bundle, { webDist: suite.ui, views: async () => (views++, {}) }).catch(
-      (e: unknown) => e,
-    );
+    const refused = await exportHtml(bundle, {
+      webDist: suite.ui,
+      views: async () => (views++, {}),
+    }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(HTTPException);
     expect((refused as HTTPException).status).toBe(413);
     expect((refused as Error).message).toMatch(/this trace is 5\d\.\d MB .* export it as a hopscope file instead/);

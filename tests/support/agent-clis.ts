@@ -76,15 +76,15 @@ export async function ensureAgentClis(dir = agentCacheDir()): Promise<AgentClis>
   }
 }
 
-async function npm(args: string[], cwd: string): Promise<void> {
+/** Runs npm in `cwd`; throws with npm's own last words when it fails. */
+export async function npm(args: string[], cwd: string): Promise<void> {
   try {
     await run("npm", args, { cwd, maxBuffer: 64 * 1024 * 1024, timeout: 15 * 60_000 });
   } catch (err) {
     const e = err as { stderr?: string; message: string };
-    throw new Error(
-      `installing the agent CLIs into ${cwd} failed (npm ${args.join(" ")}): ${(e.stderr || e.message).slice(-2000)}`,
-      { cause: err },
-    );
+    throw new Error(`installing into ${cwd} failed (npm ${args.join(" ")}): ${(e.stderr || e.message).slice(-2000)}`, {
+      cause: err,
+    });
   }
 }
 
@@ -98,7 +98,7 @@ async function runNode(node: string, script: string, cwd: string): Promise<void>
 }
 
 /** A lock folder: mkdir is atomic; one left by a killed run is taken over after 20 minutes. */
-async function lock(path: string): Promise<() => Promise<void>> {
+export async function lock(path: string): Promise<() => Promise<void>> {
   for (const started = Date.now(); ;) {
     try {
       await mkdir(path);

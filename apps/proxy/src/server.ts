@@ -65,6 +65,7 @@ interface Parts {
   audience: Awaited<ReturnType<typeof openAudience>>;
   replays: Replays;
   listening: Awaited<ReturnType<typeof listenServer>>;
+  views: ExchangeViewBuilder;
 }
 
 /**
@@ -77,6 +78,7 @@ async function closeParts(p: Partial<Parts>): Promise<void> {
   await p.audience?.listener.close();
   p.feed?.close();
   await p.listening?.close();
+  await p.views?.close();
   p.notes?.close();
   await p.threads?.close();
   await p.otlp?.close();
@@ -162,7 +164,12 @@ async function serve(
   const { threads, inFlight, notes, logger, feed, taps, announce } = main;
   const guard = { allowedHosts: config.allowedHosts, bindHost: config.host };
   const probe = new ModelUpstreamProbe(config.taps.model.upstream, logger);
-  const views = new ExchangeViewBuilder({ link: threads, probe, modelUpstream: config.taps.model.upstream, logger });
+  const views = (parts.views = new ExchangeViewBuilder({
+    link: threads,
+    probe,
+    modelUpstream: config.taps.model.upstream,
+    logger,
+  }));
   const replays = (parts.replays = new Replays({ link: threads, inFlight, announce, logger }));
   const audience = config.audience
     ? (parts.audience = await buildAudience(config, { threads, inFlight, views, notes, logger }))

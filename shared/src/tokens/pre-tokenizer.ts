@@ -62,7 +62,8 @@ export function encodeWithEndOfSentence(text: string, encode: (part: string) => 
   const ids: number[] = [];
   parts.forEach((part, i) => {
     if (i > 0) ids.push(END_OF_SENTENCE.id);
-    if (part.length > 0) ids.push(...encode(part));
+    // A loop, not `push(...ids)`: a spread passes every id as an argument and overflows the stack at ~100k.
+    if (part.length > 0) for (const id of encode(part)) ids.push(id);
   });
   return ids;
 }

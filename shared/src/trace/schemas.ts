@@ -44,12 +44,21 @@ export const ChunkSchema = z.object({
 });
 export type Chunk = z.infer<typeof ChunkSchema>;
 
+/** The last instant a JavaScript Date holds (year 275760): a later time cannot be written as a date. */
+export const MAX_EPOCH_MS = 8.64e15;
+
+/** A wall-clock time, epoch milliseconds: one every export can write as a date. */
+export const EpochMsSchema = z
+  .number()
+  .min(0, "a time before 1970 (epoch milliseconds below 0)")
+  .max(MAX_EPOCH_MS, "a time after the year 275760 (epoch milliseconds above 8.64e15), which no date can hold");
+
 /** Wall-clock timings of an exchange, epoch milliseconds (fractional). */
 export const TimingsSchema = z.object({
-  start: z.number(),
-  requestEnd: z.number().nullable(),
-  firstByte: z.number().nullable(),
-  end: z.number().nullable(),
+  start: EpochMsSchema,
+  requestEnd: EpochMsSchema.nullable(),
+  firstByte: EpochMsSchema.nullable(),
+  end: EpochMsSchema.nullable(),
 });
 export type Timings = z.infer<typeof TimingsSchema>;
 
@@ -192,8 +201,8 @@ export const TraceSummarySchema = z.object({
   /** Display name: the user's question by default; renamable. */
   name: z.string(),
   source: TraceSourceSchema,
-  createdAt: z.number(),
-  updatedAt: z.number(),
+  createdAt: EpochMsSchema,
+  updatedAt: EpochMsSchema,
   exchangeCount: z.number().int(),
   errorCount: z.number().int(),
   /** How the exchanges were grouped: by W3C traceparent, or by the documented fallback. */
@@ -239,7 +248,7 @@ export type NotesEvent = z.infer<typeof NotesEventSchema>;
 export const NotesChangeSchema = z.object({
   id: z.number().int(),
   /** Epoch ms when the recorder saw the change. */
-  at: z.number(),
+  at: EpochMsSchema,
   /** The file as shown on screen, e.g. `data/db`. */
   file: z.string(),
   event: NotesEventSchema,

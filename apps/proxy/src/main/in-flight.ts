@@ -4,6 +4,7 @@
  */
 import type { Exchange, ExchangeSummary, Trace, TraceSummary } from "@hopscope/shared/trace/schemas";
 import type { RecordingLink } from "../link/calls";
+import { maxOf } from "@hopscope/shared/json/extent";
 
 /** Exchanges in flight that pass through no tap, listed with the taps' own. */
 export interface InFlightSource {
@@ -54,7 +55,7 @@ export class InFlight {
       name: question?.kind === "agent" && question.message ? question.message : `${first.method} ${first.url}`,
       source: "live",
       createdAt: first.timings.start,
-      updatedAt: Math.max(...exchanges.map((e) => e.timings.start)),
+      updatedAt: maxOf(exchanges.map((e) => e.timings.start)),
       exchangeCount: exchanges.length,
       errorCount: 0,
       groupedBy: "single",

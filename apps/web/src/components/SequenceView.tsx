@@ -18,6 +18,7 @@ import { LANE_HELP, LANE_NAMES, LANE_X } from "./lanes";
 import { TransportBadge } from "./TransportBadge";
 import { NotesLane } from "./NotesLane";
 import s from "./SequenceView.module.css";
+import { maxOf } from "@hopscope/shared/json/extent";
 
 /** Height of a row's arrows in rem (a row with notes-file marks adds a band below). */
 const ROW_REM = 4.2;
@@ -39,7 +40,7 @@ export function SequenceView({ fit = false }: { fit?: boolean }) {
   const hops = replay.visibleHops.value;
   const xs = trace.list.value;
   const reached = xs.some((x) => x.timings.end === null)
-    ? Math.max(...xs.map((x) => x.timings.end ?? x.timings.firstByte ?? x.timings.start))
+    ? maxOf(xs.map((x) => x.timings.end ?? x.timings.firstByte ?? x.timings.start))
     : Number.POSITIVE_INFINITY;
   const marks = laneMarks(hops, changesAt(notes.changes.value, replay.start.value, replay.cursor.value), reached);
   const perRow = hops.map((h) => marks.filter((m) => m.hop === h).length);

@@ -16,6 +16,7 @@ import { hopFor } from "./hops";
 import type { NotesModel } from "./NotesModel";
 import type { TraceModel } from "./TraceModel";
 import type { UiModel } from "./UiModel";
+import { appendAll } from "@hopscope/shared/json/extent";
 
 export interface HopOccurrence extends Occurrence {
   hop: number;
@@ -44,7 +45,7 @@ export const FollowModel = createModel((trace: TraceModel, ui: UiModel, notes: N
       }
     }
     // The notes file is a step on the path: each change sits on the tools/call that made it.
-    docs.push(...notesFollowDocs(notes.changes.value));
+    appendAll(docs, notesFollowDocs(notes.changes.value));
     return buildFollowIndex(docs);
   });
 

@@ -15,6 +15,7 @@ import {
 import type { Body, ServerFrame } from "@hopscope/shared/trace/schemas";
 import { getJson, send } from "../api/http";
 import type { TraceModel } from "./TraceModel";
+import { minOf, maxOf } from "@hopscope/shared/json/extent";
 
 export const NotesModel = createModel((trace: TraceModel) => {
   const watch = signal<NotesWatch | null>(null);
@@ -31,9 +32,9 @@ export const NotesModel = createModel((trace: TraceModel) => {
   const span = computed(() => {
     const xs = trace.list.value;
     if (xs.length === 0) return null;
-    const from = Math.min(...xs.map((x) => x.timings.start));
+    const from = minOf(xs.map((x) => x.timings.start));
     const live = xs.some((x) => x.timings.end === null);
-    const to = live ? Number.MAX_SAFE_INTEGER : Math.max(...xs.map((x) => x.timings.end ?? x.timings.start));
+    const to = live ? Number.MAX_SAFE_INTEGER : maxOf(xs.map((x) => x.timings.end ?? x.timings.start));
     return { from, to };
   });
 

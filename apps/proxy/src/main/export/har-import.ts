@@ -16,6 +16,7 @@ import { bodyFromBytes, utf8Body } from "./body-text";
 import { HarEntryExtSchema, HarInputSchema, HarPageExtSchema, type HarInputEntry } from "./har-schema";
 import { TraceImportError, tooDeep } from "./import-error";
 import { guessTap } from "./tap-guess";
+import { maxOf } from "@hopscope/shared/json/extent";
 
 type HarInput = z.infer<typeof HarInputSchema>;
 
@@ -215,7 +216,7 @@ function rebuildForeign(har: HarInput, text: string): TraceBundle {
       name: question ?? har.log.pages?.[0]?.title ?? `Imported HAR (${exchanges.length} requests)`,
       source: "imported",
       createdAt: start,
-      updatedAt: Math.max(...exchanges.map((e) => e.timings.end ?? e.timings.start)),
+      updatedAt: maxOf(exchanges.map((e) => e.timings.end ?? e.timings.start)),
       exchangeCount: exchanges.length,
       errorCount: exchanges.filter(isError).length,
       groupedBy: traceparent ? "traceparent" : "single",

@@ -135,10 +135,16 @@ export const HarPageExtSchema = z.object({
 });
 export type HarPageExt = z.infer<typeof HarPageExtSchema>;
 
+/**
+ * A HAR duration, milliseconds (-1: not applicable). Capped at about 31 years so that a start plus every
+ * phase stays a time a date can hold; a larger one is refused with its field named.
+ */
+const HarDurationSchema = z.number().max(1e12, "a duration over 1e12 ms (about 31 years), longer than any request");
+
 const HarInputEntrySchema = z.looseObject({
   pageref: z.string().optional(),
   startedDateTime: IsoDateSchema,
-  time: z.number().optional(),
+  time: HarDurationSchema.optional(),
   request: z.looseObject({
     method: z.string(),
     url: z.url(),
@@ -153,12 +159,12 @@ const HarInputEntrySchema = z.looseObject({
   }),
   timings: z
     .looseObject({
-      blocked: z.number().optional(),
-      dns: z.number().optional(),
-      connect: z.number().optional(),
-      send: z.number().optional(),
-      wait: z.number().optional(),
-      receive: z.number().optional(),
+      blocked: HarDurationSchema.optional(),
+      dns: HarDurationSchema.optional(),
+      connect: HarDurationSchema.optional(),
+      send: HarDurationSchema.optional(),
+      wait: HarDurationSchema.optional(),
+      receive: HarDurationSchema.optional(),
     })
     .optional(),
   _hopscope: z.unknown().optional(),

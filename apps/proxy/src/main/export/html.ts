@@ -87,8 +87,12 @@ export async function sharedTrace(stored: TraceBundle, deps: Pick<HtmlExportDeps
 }
 
 export async function exportHtml(bundle: TraceBundle, deps: HtmlExportDeps): Promise<ExportedFile> {
-  // Refuse before the (slow) views of a huge trace are derived; the bodies are most of its size.
-  const rough = JSON.stringify(bundle).length;
+  // Refuse before the (slow) views of a huge trace are derived; the bodies are most of its size, and each
+  // model chat's view carries its rendered prompt, at least as long as the text its request holds.
+  let rough = JSON.stringify(bundle).length;
+  for (const x of bundle.exchanges)
+    if (x.classification.kind === "model.chat" && x.requestBody?.encoding === "utf8")
+      rough += x.requestBody.data.length;
   if (rough > MAX_HTML_TRACE_BYTES) tooLarge(rough);
   const page = await template(deps.webDist);
   const data = scriptSafeJson(await sharedTrace(bundle, deps));

@@ -18,6 +18,7 @@ import { notesCauseText, notesHeadline } from "@hopscope/shared/trace/notes-head
 import type { Exchange, NotesChange, Tap } from "@hopscope/shared/trace/schemas";
 import { bodyJson } from "./body-text";
 import { failureOf } from "./exchange-failure";
+import { appendAll } from "@hopscope/shared/json/extent";
 
 const PARTICIPANTS = [
   ["You", "You"],
@@ -160,7 +161,10 @@ export function exportMermaid(bundle: TraceBundle): string {
     });
   }
   const notes = bundle.notes ?? [];
-  arrows.push(...notes.map((c) => noteOf(c, bundle)));
+  appendAll(
+    arrows,
+    notes.map((c) => noteOf(c, bundle)),
+  );
   // Time order; at equal times an exchange's own request, notes and response keep that order, and
   // another exchange's response (then a note) is drawn before a request that starts as it ends.
   arrows.sort((a, b) => a.at - b.at || (a.seq === b.seq ? a.phase - b.phase : b.phase - a.phase) || a.seq - b.seq);

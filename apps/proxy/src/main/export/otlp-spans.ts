@@ -45,6 +45,7 @@ import { GENERATOR } from "./generator";
 import { GEN_AI, HOPSCOPE, describeExchange, type SpanDescription } from "./otlp-attributes";
 import { NOTES_EVENT, notesEvents, type NotesEvent } from "./otlp-notes";
 import { headerValue } from "@hopscope/shared/trace/json-text";
+import { minOf, maxOf } from "@hopscope/shared/json/extent";
 
 /** Hands the SDK the ids planned for the next span (the SDK asks for them while starting it). */
 class PlannedIds implements IdGenerator {
@@ -176,13 +177,14 @@ export function bundleToSpans(bundle: TraceBundle): ReadableSpan[] {
 
   const agent = bundle.exchanges.find((ex) => ex.classification.kind === "agent");
   const rootId = hostSpanId(bundle, traceId) ?? hex(`${traceId}:root`, 16);
-  const times = [bundle.trace.createdAt, ...bundle.exchanges.flatMap((ex) => [ex.timings.start, endOf(ex)])];
+  const times = [bundle.trace.createdAt];
+  for (const ex of bundle.exchanges) times.push(ex.timings.start, endOf(ex));
   const root = agent
     ? w.start({ id: rootId, kind: SpanKind.SERVER, at: agent.timings.start, d: describeExchange(agent) })
     : w.start({
         id: rootId,
         kind: SpanKind.INTERNAL,
-        at: Math.min(...times),
+        at: minOf(times),
         d: { name: "hopscope trace", attributes: { [HOPSCOPE.traceName]: bundle.trace.name } },
       });
   if (agent) byExchange.set(agent.id, root);
@@ -200,7 +202,7 @@ export function bundleToSpans(bundle: TraceBundle): ReadableSpan[] {
   w.addNotes(root, w.notes.root);
   if (agent) w.addNotes(root, w.notes.byExchange.get(agent.id));
   if (agent) w.finish(root, agent);
-  else root.end(hrTime(Math.max(...times)));
+  else root.end(hrTime(maxOf(times)));
   return w.collector.spans;
 }
 

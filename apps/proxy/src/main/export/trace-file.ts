@@ -52,6 +52,24 @@ export function exportTrace(bundle: TraceBundle, format: ExportFormat): Exported
 }
 
 /**
+ * Most exchanges one import may hold. A browser's HAR of a long session holds a few thousand requests and an
+ * agent's trace hundreds; every exchange is validated, converted and stored in one transaction, so a larger
+ * file is refused before that work starts rather than holding the recorder for seconds.
+ */
+export const MAX_IMPORT_EXCHANGES = 10_000;
+
+/** How many exchanges a parsed trace file holds (before it is validated), or 0 when it names none. */
+function exchangeCount(json: object): number {
+  const list =
+    "log" in json && typeof json.log === "object" && json.log !== null && "entries" in json.log
+      ? json.log.entries
+      : "exchanges" in json
+        ? json.exchanges
+        : null;
+  return Array.isArray(list) ? list.length : 0;
+}
+
+/**
  * Reads an uploaded trace file of either importable format. Throws `TraceImportError` (answer 400 with
  * its message) when the file is neither, or is broken; nothing is stored by this function.
  */
@@ -68,6 +86,13 @@ export function importTraceFile(text: string): { format: "hopscope" | "har"; bun
     );
   }
   if (typeof json === "object" && json !== null && !Array.isArray(json)) {
+    const count = exchangeCount(json);
+    if (count > MAX_IMPORT_EXCHANGES) {
+      throw new TraceImportError(
+        "format" in json ? "hopscope" : "har",
+        `too many requests: the file holds ${count.toLocaleString("en-US")}, and one import takes at most ${MAX_IMPORT_EXCHANGES.toLocaleString("en-US")}; split the file (a HAR's log.entries, a hopscope file's exchanges) and import the parts, nothing was stored`,
+      );
+    }
     if ("format" in json) return { format: "hopscope", bundle: importHopscope(text) };
     if ("log" in json) return { format: "har", bundle: importHar(text) };
   }

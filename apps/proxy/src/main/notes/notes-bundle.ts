@@ -7,12 +7,13 @@ import type { TraceBundle } from "@hopscope/shared/trace/bundle";
 import type { NotesChange } from "@hopscope/shared/trace/notes-file";
 import type { Trace } from "@hopscope/shared/trace/schemas";
 import type { NotesTable } from "./notes-table";
+import { minOf, maxOf } from "@hopscope/shared/json/extent";
 
 /** A trace's changes: its own, and the uncaused ones made while it ran. */
 export function notesOfTrace(table: NotesTable, trace: Trace): NotesChange[] {
   const times = trace.exchanges.flatMap((x) => [x.timings.start, x.timings.end ?? x.timings.start]);
   if (times.length === 0) return [];
-  return table.forTrace(trace.id, Math.min(...times), Math.max(...times));
+  return table.forTrace(trace.id, minOf(times), maxOf(times));
 }
 
 /** The bundle with its trace's notes changes added (none: unchanged, so older readers see the same file). */

@@ -9,6 +9,7 @@
  */
 import type { TraceBundle } from "@hopscope/shared/trace/bundle";
 import type { Exchange, NotesChange, Timings, TraceSummary } from "@hopscope/shared/trace/schemas";
+import { minOf } from "@hopscope/shared/json/extent";
 
 export type ReplayEvent =
   | { at: number; kind: "started"; exchange: number }
@@ -49,7 +50,7 @@ export function planReplay(bundle: TraceBundle, init: PlanInit): ReplayPlan {
     throw new Error(`hopscope bug: ${init.ids.length} ids for ${bundle.exchanges.length} exchanges`);
   }
   const order = new Map(bundle.trace.exchanges.map((s, i) => [s.id, i + 1]));
-  const t0 = Math.min(...bundle.exchanges.map((e) => e.timings.start));
+  const t0 = minOf(bundle.exchanges.map((e) => e.timings.start));
   const shift = init.now - t0;
   const exchanges = bundle.exchanges
     .map((ex, i): Exchange => ({

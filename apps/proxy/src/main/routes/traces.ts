@@ -75,7 +75,10 @@ export function tracesRoutes(deps: TracesDeps) {
       const bundle = await bundleOf(c.req.param("id"));
       const file = format.success
         ? exportTrace(bundle, format.data)
-        : await exportHtml(bundle, { webDist: deps.webDist, views: (x) => deps.views.build(x) });
+        : await exportHtml(bundle, {
+            webDist: deps.webDist,
+            views: (x) => deps.views.build(x),
+          });
       return c.body(file.body, 200, {
         "Content-Type": file.contentType,
         "Content-Disposition": `attachment; filename="${file.fileName}"`,

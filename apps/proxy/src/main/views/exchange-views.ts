@@ -9,11 +9,12 @@ import { isRecord } from "@hopscope/shared/trace/json-text";
 import { verifyAgainstOllama } from "@hopscope/shared/prompt/verify";
 import { DEFAULT_OLLAMA_VERSION } from "@hopscope/shared/prompt/render";
 import { type DebugRenderRoute, debugRenderRoute } from "@hopscope/shared/dialects/debug-render";
-import { loadQwenTokenizer, type QwenTokenizer } from "@hopscope/shared/tokens/qwen";
-import { promptFacts } from "@hopscope/shared/dialects/prompt-facts";
+import type { QwenVocabulary } from "@hopscope/shared/tokens/qwen";
 import { MAY_EXCEED_NOTE } from "@hopscope/shared/prompt/render";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
-import type { ExchangeViews, PromptTokens } from "@hopscope/shared/trace/views";
+import type { ExchangeViews } from "@hopscope/shared/trace/views";
+import type { TokenizerChoice } from "../tokens/protocol";
+import { TokenThread, tooLargeToTokenise } from "../tokens/token-thread-client";
 import type { RecordingLink } from "../../link/calls";
 import { familyComparisons } from "./family-comparison";
 import { PromptSources } from "./prompt-source";
@@ -44,9 +45,16 @@ const MAX_VERIFIED = 200;
 export class ExchangeViewBuilder {
   private readonly verified = new Map<number, Verified>();
   private readonly sources: PromptSources;
+  /** Tokenising takes seconds per megabyte: it runs on its own thread, never on the API's. */
+  private readonly tokenThread = new TokenThread();
 
   constructor(private readonly deps: ViewsDeps) {
     this.sources = new PromptSources(deps.modelUpstream, deps.logger);
+  }
+
+  /** Stops the tokenizer thread. */
+  close(): Promise<void> {
+    return this.tokenThread.close();
   }
 
   async build(ex: Exchange): Promise<ExchangeViews> {
@@ -88,14 +96,21 @@ export class ExchangeViewBuilder {
       };
     }
     const vocabulary = plan.vocabulary;
-    const tokenizer = !vocabulary
-      ? null
-      : await loadQwenTokenizer(version ?? undefined, vocabulary).catch((err: unknown) => {
-          notes.push(`no token counts: the tokenizer failed to load (${(err as Error).message})`);
-          this.deps.logger.error({ err }, "tokenizer failed to load");
-          return null;
-        });
-    const tokens = (text: string) => (tokenizer ? tokensOf(tokenizer, text) : null);
+    const choice = (vocabulary: QwenVocabulary) => ({ vocabulary, ...(version ? { ollamaVersion: version } : {}) });
+    const failed = (err: unknown) => {
+      notes.push(`no token counts: the tokenizer failed (${(err as Error).message})`);
+      this.deps.logger.error({ err }, "tokenizer failed");
+      return null;
+    };
+    const tokens = async (text: string) => {
+      if (!vocabulary) return null;
+      const refused = tooLargeToTokenise(text);
+      if (!refused) return this.tokenThread.tokens(text, choice(vocabulary)).catch(failed);
+      notes.push(refused);
+      return null;
+    };
+    const countTokens = async (text: string, c: TokenizerChoice) =>
+      tooLargeToTokenise(text) ? null : this.tokenThread.count(text, c).catch(() => null);
     if (plan.kind === "server" && plan.text !== null) {
       // The server's own text: no segments (no engine ran), and nothing to verify it against.
       const text = plan.text;
@@ -105,7 +120,7 @@ export class ExchangeViewBuilder {
         ollamaVersion: version ?? "unknown",
         toolFormat: "json",
         notes: [],
-        tokens: tokens(text),
+        tokens: await tokens(text),
         verified: null,
         source: plan.source,
       };
@@ -114,22 +129,26 @@ export class ExchangeViewBuilder {
       void converted;
       void droppedKeys;
       const native = nativeChatOf(ex, d, opts);
-      const promptTokens = tokens(rendered.text);
+      const promptTokens = await tokens(rendered.text);
       const diff = await this.diffOrNote(ex, rendered.text, opts, notes);
       if (diff) views.diff = diff;
       const facts =
-        tokenizer && promptTokens
-          ? promptFacts({
-              dialect: d,
-              client: requestJsonOf(ex),
-              render: outcome.render,
-              opts,
-              count: (text) => tokenizer.count(text),
-              tokenStarts: promptTokens.starts,
-              evaluated: ex.classification.kind === "model.chat" ? ex.classification.promptEvalCount : undefined,
-              sharesPrefix: (diff?.commonPrefixLength ?? 0) > 0,
-              newFrom: diff?.commonPrefixLength,
-            })
+        vocabulary && promptTokens
+          ? await this.tokenThread
+              .facts(
+                {
+                  dialect: d,
+                  client: requestJsonOf(ex),
+                  render: outcome.render,
+                  opts,
+                  tokenStarts: promptTokens.starts,
+                  evaluated: ex.classification.kind === "model.chat" ? ex.classification.promptEvalCount : undefined,
+                  sharesPrefix: (diff?.commonPrefixLength ?? 0) > 0,
+                  newFrom: diff?.commonPrefixLength,
+                },
+                choice(vocabulary),
+              )
+              .catch(failed)
           : null;
       views.prompt = {
         ...rendered,
@@ -144,7 +163,7 @@ export class ExchangeViewBuilder {
         ...(facts?.truncation ? { truncation: facts.truncation } : {}),
         ...(facts && facts.unseen.length > 0 ? { unseen: facts.unseen } : {}),
       };
-      const comparisons = native ? await familyComparisons(native, rendered, plan.opts, vocabulary) : [];
+      const comparisons = native ? await familyComparisons(native, rendered, plan.opts, vocabulary, countTokens) : [];
       if (comparisons.length > 0) views.prompt.comparisons = comparisons;
     }
     if (views.prompt && ex.status !== null && ex.status >= 400) {
@@ -155,7 +174,7 @@ export class ExchangeViewBuilder {
       );
     }
     const raw = rawOutputOf(ex, d);
-    if (raw !== null) views.rawOutput = { text: raw, reconstructed: true, tokens: tokens(raw) };
+    if (raw !== null) views.rawOutput = { text: raw, reconstructed: true, tokens: await tokens(raw) };
     if (notes.length > 0) views.notes = notes;
     return views;
   }
@@ -228,18 +247,6 @@ export class ExchangeViewBuilder {
     while (i < prevText.length && i < text.length && prevText.charCodeAt(i) === text.charCodeAt(i)) i++;
     return { previousExchangeId: prev.id, commonPrefixLength: i, previousLength: prevText.length };
   }
-}
-
-/** A text's tokens as the view carries them: ids, where each starts, and the displays that are not slices of the text. */
-function tokensOf(tokenizer: QwenTokenizer, text: string): PromptTokens {
-  const ids = tokenizer.encode(text);
-  const starts = tokenizer.tokenStarts(text, ids);
-  const pieces = tokenizer.pieces(ids);
-  const odd: [number, string][] = [];
-  pieces.forEach((piece, i) => {
-    if (piece !== text.slice(starts[i], starts[i + 1] ?? text.length)) odd.push([i, piece]);
-  });
-  return { count: ids.length, ids, starts, odd };
 }
 
 /** The model a recorded request names, or null. */

@@ -9,8 +9,12 @@
 import { renderChat, type RenderOptions, type RenderResult } from "@hopscope/shared/prompt/render";
 import { RenderInputError } from "@hopscope/shared/prompt/tool-decode";
 import { OLLAMA_FAMILIES, changesBetween, familyOf, type OllamaFamily } from "@hopscope/shared/prompt/version";
-import { loadQwenTokenizer, type QwenVocabulary } from "@hopscope/shared/tokens/qwen";
+import type { QwenVocabulary } from "@hopscope/shared/tokens/qwen";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
+import type { TokenizerChoice } from "../tokens/protocol";
+
+/** Counts a text's tokens off the main thread; null when it cannot (too large, or the tokenizer failed). */
+export type CountTokens = (text: string, choice: TokenizerChoice) => Promise<number | null>;
 
 type Comparison = NonNullable<NonNullable<ExchangeViews["prompt"]>["comparisons"]>[number];
 
@@ -25,7 +29,8 @@ export async function familyComparisons(
   req: Record<string, unknown>,
   rendered: RenderResult,
   opts: Pick<RenderOptions, "template" | "system"> = {},
-  vocabulary: QwenVocabulary | null = "qwen2.5",
+  vocabulary: QwenVocabulary | null,
+  countTokens: CountTokens,
 ): Promise<Comparison[]> {
   if (!Array.isArray(req.tools) || req.tools.length === 0) return [];
   const mine = familyOf(rendered.ollamaVersion);
@@ -48,7 +53,9 @@ export async function familyComparisons(
     const other = renders.get(f.id);
     if (f.id === mine.id || !other) continue;
     // Counted with the main view's vocabulary (if any), under that family's llama.cpp rules.
-    const tokenizer = vocabulary ? await loadQwenTokenizer(other.ollamaVersion, vocabulary).catch(() => null) : null;
+    const tokenCount = vocabulary
+      ? await countTokens(other.text, { ollamaVersion: other.ollamaVersion, vocabulary })
+      : null;
     const same = other.text === rendered.text;
     // The same prompt is not sent again: the view already carries it.
     out.push({
@@ -61,7 +68,7 @@ export async function familyComparisons(
       text: same ? "" : other.text,
       segments: same ? [] : other.segments,
       toolFormat: other.toolFormat,
-      tokenCount: tokenizer ? tokenizer.count(other.text) : null,
+      tokenCount,
       reasons: changesBetween(mine.id, f.id).map((c) => ({
         kind: c.kind,
         ...c.reason,

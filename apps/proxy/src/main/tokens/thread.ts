@@ -1,0 +1,47 @@
+/**
+ * The tokenizer thread: token ids and counts, computed here so that a prompt
+ * of megabytes (seconds of tokenising) never holds up the API, the live feed or the audience port on the
+ * main thread. Jobs run one at a time, in the order they arrive.
+ */
+import { parentPort } from "node:worker_threads";
+import { promptFacts } from "@hopscope/shared/dialects/prompt-facts";
+import { loadQwenTokenizer, type QwenTokenizer } from "@hopscope/shared/tokens/qwen";
+import type { PromptTokens } from "@hopscope/shared/trace/views";
+import type { FromTokenThread, TokenAnswer, TokenJob, ToTokenThread } from "./protocol";
+
+async function run(job: TokenJob): Promise<TokenAnswer> {
+  if (job.op === "facts") {
+    // The budget and the truncation search count many texts as long as the prompt: all of it here.
+    const tokenizer = await loadQwenTokenizer(job.choice.ollamaVersion, job.choice.vocabulary);
+    return { op: "facts", facts: promptFacts({ ...job.input, count: (text) => tokenizer.count(text) }) };
+  }
+  const tokenizer = await loadQwenTokenizer(job.ollamaVersion, job.vocabulary);
+  if (job.op === "count") return { op: "count", count: tokenizer.count(job.text) };
+  return { op: "tokens", tokens: tokensOf(tokenizer, job.text) };
+}
+
+/** A text's tokens as the view carries them: ids, where each starts, and the displays that are not slices of the text. */
+function tokensOf(tokenizer: QwenTokenizer, text: string): PromptTokens {
+  const ids = tokenizer.encode(text);
+  const starts = tokenizer.tokenStarts(text, ids);
+  const pieces = tokenizer.pieces(ids);
+  const odd: [number, string][] = [];
+  pieces.forEach((piece, i) => {
+    if (piece !== text.slice(starts[i], starts[i + 1] ?? text.length)) odd.push([i, piece]);
+  });
+  return { count: ids.length, ids, starts, odd };
+}
+
+const port = parentPort!;
+let queue = Promise.resolve();
+port.on("message", ({ id, job }: ToTokenThread) => {
+  queue = queue.then(async () => {
+    let reply: FromTokenThread;
+    try {
+      reply = { id, ok: true, answer: await run(job) };
+    } catch (err) {
+      reply = { id, ok: false, error: (err as Error).message };
+    }
+    port.postMessage(reply);
+  });
+});
