@@ -1,5 +1,6 @@
 /** Writes the benchmark's results as bench/results.json and a table in bench/RESULTS.md, with the machine and versions. */
 import type { BigPromptBench } from "./big-prompt";
+import { bigPromptSection } from "./big-prompt-report";
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, release, totalmem } from "node:os";
@@ -255,21 +256,6 @@ export function writeResults(r: BenchResults): string[] {
   ].join("\n");
   writeFileSync(join(dir, "RESULTS.md"), md);
   return [join(dir, "RESULTS.md"), join(dir, "results.json")];
-}
-
-function bigPromptSection(b: BigPromptBench | null): string[] {
-  if (!b) return [];
-  return [
-    "## A 1 MB prompt's views: how long the API thread is held",
-    "",
-    "| | largest event-loop delay ms | p99 ms | wall ms | tokens |",
-    "|---|---|---|---|---|",
-    `| views (tokenised on the tokenizer thread) | ${f(b.viewsMaxDelayMs)} | ${f(b.viewsP99DelayMs)} | ${f(b.viewsWallMs)} | ${b.tokens} |`,
-    `| baseline: the same prompt tokenised on the API thread | ${f(b.inlineMaxDelayMs)} | ${f(b.inlineP99DelayMs)} | – | – |`,
-    "",
-    `Ratio of the largest delays: ${ratio(b.viewsMaxDelayMs, b.inlineMaxDelayMs)} (target: the API thread never held over 100 ms).`,
-    "",
-  ];
 }
 
 function promptSection(p: PromptBench | null): string[] {
