@@ -19,9 +19,12 @@ const METHOD_NOT_FOUND = -32601;
 
 /**
  * Methods a host asks every server at the start, to learn what it offers beyond tools: a server without
- * prompts or resources answers -32601, which says "not offered here", not that anything went wrong.
+ * prompts or resources answers -32601, which says "not offered here", not that anything went wrong. So does
+ * a server of an older revision to the 2026-07-28 `server/discover` probe, after which the host falls back to
+ * `initialize` (mcp-2026-07-28, "Discovery").
  */
 export const OPTIONAL_PROBES: ReadonlySet<string> = new Set([
+  "server/discover",
   "prompts/list",
   "resources/list",
   "resources/templates/list",

@@ -7,8 +7,9 @@
  *   request of that session joins it (`agent-session`): retries, side requests, the next turns;
  * - a probe or an MCP session opens an unclaimed run on its machine; within `windowMs` a probe of the same
  *   client (address and User-Agent) or of a run no other client has probed joins it (`probe`), an MCP
- *   session on the same machine joins it as the agent starts (`agent-start`: within 10 s of a probe's run,
- *   1.5 s of another MCP session's, and never a run that has an HTTP session already: an agent opens one per
+ *   session on the same machine joins it as the agent starts (`agent-start`: within 10 s of a probe's run or
+ *   of the run an agent's first model request opened, 1.5 s of another MCP session's, and never a run that
+ *   has an HTTP session already: an agent opens one per
  *   server, and the MCP tap is one server), and the first model request that offers the
  *   tools its MCP sessions listed (`tools-offered`), or comes from the client that probed (`probe`),
  *   claims it for its session.
@@ -145,16 +146,18 @@ export class RunIndex {
   }
 
   /**
-   * The unclaimed run a new MCP session on `address` (null: a stdio server on this machine) joins, the latest
-   * of: one an agent's probe opened in the last `probeStartMs`, or one another MCP session opened in the last
+   * The run a new MCP session on `address` (null: a stdio server on this machine) joins, the latest of: one an
+   * agent's probe or first model request opened in the last `probeStartMs`, or one another MCP session opened in the last
    * `burstMs` (an agent connects to all its servers at once as it starts; MCP clients run one after another,
    * such as two Inspector runs, start seconds apart and stay apart).
    */
   forMcpSession(address: string | null, now: number, http: boolean): string | undefined {
     let run: Run | undefined;
     for (const r of this.runs) {
-      if (r.session !== null || (http && r.httpMcp) || !sameMachine(r.address, address)) continue;
-      if (now - r.started <= (r.peers.size > 0 ? this.probeStartMs : this.burstMs)) run = r;
+      if ((http && r.httpMcp) || !sameMachine(r.address, address)) continue;
+      // A claimed run whose agent asked the model first (a title request) and connects its servers after.
+      const window = r.session !== null || r.peers.size > 0 ? this.probeStartMs : this.burstMs;
+      if (now - r.started <= window) run = r;
     }
     if (!run) return undefined;
     run.last = now;
