@@ -4,7 +4,8 @@
  * main thread. Jobs run one at a time, in the order they arrive.
  */
 import { parentPort } from "node:worker_threads";
-import { promptFacts } from "@hopscope/shared/dialects/prompt-facts";
+import { promptFacts, type PromptFactsInput } from "@hopscope/shared/dialects/prompt-facts";
+import { PathMap } from "@hopscope/shared/dialects/path-map";
 import { loadQwenTokenizer, type QwenTokenizer } from "@hopscope/shared/tokens/qwen";
 import type { PromptTokens } from "@hopscope/shared/trace/views";
 import type { FromTokenThread, TokenAnswer, TokenJob, ToTokenThread } from "./protocol";
@@ -13,11 +14,19 @@ async function run(job: TokenJob): Promise<TokenAnswer> {
   if (job.op === "facts") {
     // The budget and the truncation search count many texts as long as the prompt: all of it here.
     const tokenizer = await loadQwenTokenizer(job.choice.ollamaVersion, job.choice.vocabulary);
-    return { op: "facts", facts: promptFacts({ ...job.input, count: (text) => tokenizer.count(text) }) };
+    const input = { ...withPathMap(job.input), count: (text: string) => tokenizer.count(text) };
+    return { op: "facts", facts: promptFacts(input) };
   }
   const tokenizer = await loadQwenTokenizer(job.ollamaVersion, job.vocabulary);
   if (job.op === "count") return { op: "count", count: tokenizer.count(job.text) };
   return { op: "tokens", tokens: tokensOf(tokenizer, job.text) };
+}
+
+/** The conversion's path map again: a class crosses threads as its fields only. */
+function withPathMap(input: Omit<PromptFactsInput, "count">): Omit<PromptFactsInput, "count"> {
+  const paths = new PathMap();
+  for (const p of input.render.converted.paths.pairs) paths.add(p.native, p.dialect);
+  return { ...input, render: { ...input.render, converted: { ...input.render.converted, paths } } };
 }
 
 /** A text's tokens as the view carries them: ids, where each starts, and the displays that are not slices of the text. */
