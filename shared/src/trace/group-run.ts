@@ -8,8 +8,8 @@
  * - a probe or an MCP session opens an unclaimed run on its machine; within `windowMs` a probe of the same
  *   client (address and User-Agent) or of a run no other client has probed joins it (`probe`), an MCP
  *   session on the same machine joins it as the agent starts (`agent-start`: within 10 s of a probe's run or
- *   of the run an agent's first model request opened, 1.5 s of another MCP session's, and never a run that
- *   has an HTTP session already: an agent opens one per
+ *   of the run an agent's first model request opened, 1.5 s of an MCP session's of the other transport (HTTP
+ *   and stdio), and never a run that has an HTTP session already: an agent opens one per
  *   server, and the MCP tap is one server), and the first model request that offers the
  *   tools its MCP sessions listed (`tools-offered`), or comes from the client that probed (`probe`),
  *   claims it for its session.
@@ -34,6 +34,8 @@ interface Run {
   tools: Set<string>;
   /** An MCP session over HTTP (through the one MCP tap) is in it: an agent opens one per server. */
   httpMcp: boolean;
+  /** A wrapped stdio server's session is in it. */
+  stdioMcp: boolean;
   started: number;
   last: number;
 }
@@ -156,12 +158,16 @@ export class RunIndex {
     for (const r of this.runs) {
       if ((http && r.httpMcp) || !sameMachine(r.address, address)) continue;
       // A claimed run whose agent asked the model first (a title request) and connects its servers after.
-      const window = r.session !== null || r.peers.size > 0 ? this.probeStartMs : this.burstMs;
-      if (now - r.started <= window) run = r;
+      const agent = r.session !== null || r.peers.size > 0;
+      // Without a probe or a model request, only a session of the other transport joins (an agent starting
+      // its HTTP and stdio servers together); MCP clients of one kind run one after another stay apart.
+      if (!agent && !(http ? r.stdioMcp : r.httpMcp)) continue;
+      if (now - r.started <= (agent ? this.probeStartMs : this.burstMs)) run = r;
     }
     if (!run) return undefined;
     run.last = now;
     run.httpMcp ||= http;
+    run.stdioMcp ||= !http;
     return run.traceId;
   }
 
@@ -169,11 +175,18 @@ export class RunIndex {
    * Opens an unclaimed run (a probe's trace, or an MCP session's: `http` for one through the MCP tap), for the
    * agent's model request to claim.
    */
-  openUnclaimed(traceId: string, address: string | null, peer: string | null, now: number, http = false): void {
+  openUnclaimed(
+    traceId: string,
+    address: string | null,
+    peer: string | null,
+    now: number,
+    mcp: "http" | "stdio" | null = null,
+  ): void {
     if (this.byTrace.has(traceId)) return;
     const run = this.open(traceId, address, now);
     if (peer !== null) run.peers.add(peer);
-    run.httpMcp = http;
+    run.httpMcp = mcp === "http";
+    run.stdioMcp = mcp === "stdio";
   }
 
   /** The MCP tools a session of this trace listed (tools/list), so a model request offering them finds it. */
@@ -193,6 +206,7 @@ export class RunIndex {
       peers: new Set(),
       tools: new Set(),
       httpMcp: false,
+      stdioMcp: false,
       started: now,
       last: now,
     };

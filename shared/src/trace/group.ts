@@ -261,7 +261,7 @@ export class FallbackGrouper {
     const run = this.runs.forMcpSession(null, now, false);
     if (run !== undefined) return { traceId: run, groupedBy: "agent-start" };
     const traceId = this.opts.newTraceId();
-    this.runs.openUnclaimed(traceId, null, null, now);
+    this.runs.openUnclaimed(traceId, null, null, now, "stdio");
     return { traceId, groupedBy: "session", fresh: true };
   }
 
@@ -322,7 +322,7 @@ export class FallbackGrouper {
       return run ?? this.opts.newTraceId();
     });
     if (joined) return { traceId, groupedBy: "agent-start" };
-    if (fresh) this.runs.openUnclaimed(traceId, address, null, now, !client.stdio);
+    if (fresh) this.runs.openUnclaimed(traceId, address, null, now, client.stdio ? "stdio" : "http");
     return { traceId, groupedBy: "session", fresh };
   }
 
