@@ -95,7 +95,10 @@ describe("following a live trace", () => {
     const seen = await page.evaluate(() => (window as unknown as { __seen: Seen[] }).__seen);
     // The selected hop only moved forward, through every hop as it arrived — hop 5, the quick tools/call, too.
     const order = [...new Set(seen.map((s) => s.selected).filter(Boolean))].map(Number);
-    expect(order).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // Only forward, through every hop but possibly 6 (the resent request): the dwell gives way to the answer as
+    // soon as it streams, so the room sees it being written.
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(order.filter((h) => h !== 6)).toEqual([1, 2, 3, 4, 5, 7, 8]);
     // Hop 4 (the model's tool call): captioned as a tool call while it streamed, never as words.
     const hop4 = seen.filter((s) => s.hop === "4");
     expect(hop4.some((s) => s.state === "tool-call" && /tool call/.test(s.text))).toBe(true);

@@ -158,7 +158,7 @@ export class RunIndex {
     for (const r of this.runs) {
       if ((http && r.httpMcp) || !sameMachine(r.address, address)) continue;
       // A claimed run whose agent asked the model first (a title request) and connects its servers after.
-      const agent = r.session !== null || r.peers.size > 0;
+      const agent = r.peers.size > 0;
       // Without a probe or a model request, only a session of the other transport joins (an agent starting
       // its HTTP and stdio servers together); MCP clients of one kind run one after another stay apart.
       if (!agent && !(http ? r.stdioMcp : r.httpMcp)) continue;
