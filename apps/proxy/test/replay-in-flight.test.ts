@@ -15,8 +15,8 @@ describe("a replay in flight", () => {
     const feed = new FeedClient(rec.wsUrl);
     try {
       await feed.opened();
-      // At half the recorded pace: hop 3 waits ~4 s for the model's first byte, hop 5 streams 12 chunks over ~0.6 s.
-      const started = await replay(rec, { bundle, speed: 0.5 });
+      // At a quarter of the recorded pace: hop 3 waits ~8 s for the first byte, hop 5 streams 12 chunks over ~1.2 s.
+      const started = await replay(rec, { bundle, speed: 0.25 });
       const startOf = async (seq: number) => {
         await feed.until(
           () => framesOf(feed, started.traceId).some((f) => f.type === "exchange.started" && f.exchange.seq === seq),
