@@ -1,6 +1,8 @@
 /** Writes the benchmark's results as bench/results.json and a table in bench/RESULTS.md, with the machine and versions. */
 import type { BigPromptBench } from "./big-prompt";
 import { bigPromptSection } from "./big-prompt-report";
+import type { AgentLoadBench } from "./agent-load";
+import { agentLoadSection } from "./agent-load-report";
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, release, totalmem } from "node:os";
@@ -191,6 +193,8 @@ export interface BenchResults {
   bigPrompt?: BigPromptBench | null;
   /** A stream's largest inter-line gap with and without concurrent API readers (measured with the proxies). */
   readers?: ReadersBench | null;
+  /** Real agents' requests through the model tap (measured with the proxies). */
+  agentLoad?: AgentLoadBench | null;
   /** `npm start` and `hopscope wrap` against their floors (bench/start.ts). */
   start?: StartBench | null;
 }
@@ -245,6 +249,7 @@ export function writeResults(r: BenchResults): string[] {
     "",
     ...targets(r),
     "",
+    ...agentLoadSection(r.agentLoad),
     ...readersSection(r.readers),
     ...profileSection(r.profile),
     ...promptSection(r.prompt),
