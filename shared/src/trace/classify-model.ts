@@ -60,12 +60,11 @@ function classifyModelRequest(input: ModelClassifyInput): Classification {
       ...(simulated === undefined ? {} : { simulated }),
     };
   }
-  const tools = Array.isArray(req.tools) ? req.tools : [];
   const base: ModelChat = {
     kind: "model.chat",
     ...(model ? { model } : {}),
     messageCount: messageCount(d, req),
-    toolCount: tools.length,
+    toolCount: input.toolCount ?? (Array.isArray(req.tools) ? req.tools.length : 0),
     stream: wantsStream(d, req),
     toolCalls: [],
     ...(simulated === undefined ? {} : { simulated }),

@@ -7,10 +7,10 @@ import type { Chunk, Classification, Exchange, ExchangeState, ExchangeSummary } 
 import type { GroupedBy } from "@hopscope/shared/trace/group";
 import { classifyExchange, type ClassifyInput } from "@hopscope/shared/trace/classify";
 import { headerValue, isRecord } from "@hopscope/shared/trace/json-text";
-import { tryParseJson } from "@hopscope/shared/json/parse";
 import { finalEventArrived } from "@hopscope/shared/trace/stream-end";
 import { findResponse } from "@hopscope/shared/trace/classify-mcp";
-import { BodyCollector, textOf, toBody, toStoredBody, type StoredBody } from "../link/stored-body";
+import { BodyCollector, keptBody, textOf, toBody, type StoredBody } from "../link/stored-body";
+import { readRequestJson, type RequestJson } from "./request-json";
 import { redactUrl } from "@hopscope/shared/trace/redact";
 import { fromHeaderBlock, redactHeaderBlock } from "@hopscope/shared/trace/header-block";
 import type { TapEvent } from "../link/protocol";
@@ -37,7 +37,7 @@ export class ExchangeDraft {
   requestSize = 0;
   requestDone = false;
   private readonly response: BodyCollector;
-  private json: unknown = NOT_PARSED;
+  private json: RequestJson | null = null;
   private requestOnly: Classification | null = null;
 
   constructor(
@@ -57,7 +57,7 @@ export class ExchangeDraft {
     this.requestSize = size;
     if (size === 0) return;
     const bytes = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
-    this.request = toStoredBody(bytes, size, headerValue(this.begin.headers, "content-type") ?? null);
+    this.request = keptBody(bytes, size, headerValue(this.begin.headers, "content-type") ?? null);
   }
 
   addChunk(t: number, size: number, kept: Buffer | null): Chunk {
@@ -95,9 +95,23 @@ export class ExchangeDraft {
     return c.kind !== "model.chat" || c.stream;
   }
 
-  /** The complete request body parsed as JSON (undefined when it is not JSON); parsed once. */
+  /**
+   * The complete request body parsed as JSON (undefined when it is not JSON), parsed once; a big body's
+   * tools are left out (request-json.ts): `requestTools` counts them, `wholeRequestJson` has them.
+   */
   requestJson(): unknown {
-    if (this.json === NOT_PARSED) this.json = tryParseJson(textOf(this.request));
+    return this.readRequest().json;
+  }
+
+  wholeRequestJson(): unknown {
+    return this.readRequest().whole();
+  }
+
+  private readRequest(): RequestJson {
+    const r = this.request;
+    this.json ??= readRequestJson(r && r.encoding === "utf8" && typeof r.data !== "string" ? r.data : null, () =>
+      textOf(r),
+    );
     return this.json;
   }
 
@@ -120,12 +134,16 @@ export class ExchangeDraft {
       method,
       url,
       status,
-      requestText: textOf(this.request),
+      // Read only when the parsed body is not given (before the request is complete).
+      requestText: this.requestDone ? null : textOf(this.request),
       responseText: textOf(responseBody),
       responseHeaders: status === null ? "" : this.responseHeaders,
     };
     // Parsed once for grouping and every classification of the exchange (set, not spread: twice per exchange).
-    if (this.requestDone) input.requestJson = this.requestJson();
+    if (this.requestDone) {
+      input.requestJson = this.requestJson();
+      input.toolCount = this.readRequest().toolCount;
+    }
     return classifyExchange(input);
   }
 
@@ -165,5 +183,4 @@ export class ExchangeDraft {
   }
 }
 
-const NOT_PARSED = Symbol("not parsed");
 const EMPTY = Buffer.alloc(0);
