@@ -1,5 +1,5 @@
 /** The bench report's section on the agent-sized load (bench/agent-load.ts measures it). */
-import type { AgentLoadBench } from "./agent-load";
+import type { AgentLoadBench } from "./results";
 import { f, ratio } from "./figures";
 
 /** CPU per exchange of the recorder at most this many times the pass-through's, at the agent-sized load. */

@@ -13,42 +13,9 @@ import { nodePassthrough, startRecorder, type RecorderChild } from "./contenders
 import { load, median } from "./measure";
 import { threadCpuSeconds, treeCpuSeconds } from "./proc";
 import { startUpstream } from "./start-upstream";
+import type { AgentLoadBench, AgentLoadCase, AgentLoadRecorder, AgentLoadSide } from "./results";
 
 const CONNECTIONS = 8;
-
-export interface AgentLoadSide {
-  rps: number;
-  /** CPU µs per answered exchange, of the whole process. */
-  cpuMicros: number;
-  answered: number;
-}
-export interface AgentLoadRecorder extends AgentLoadSide {
-  /** CPU µs per answered exchange of the taps thread and of the recording thread. */
-  tapsMicros: number;
-  recordingMicros: number;
-  /** The recording thread's CPU µs per exchange it stored during the load (what recording one costs). */
-  recordingPerStoredMicros: number;
-  /** Exchanges stored complete in SQLite, over the recorder's life (warm-up included, as is `answered`). */
-  stored: number;
-  /** What /api/health said after the load: its `ok`, and the exchanges it counted as not stored. */
-  healthOk: boolean;
-  notStored: number;
-  /** How long after the load's last answer the recorder had committed everything. */
-  drainMs: number;
-}
-export interface AgentLoadCase {
-  agent: string;
-  path: string;
-  bodyBytes: number;
-  node: AgentLoadSide;
-  hopscope: AgentLoadRecorder;
-}
-export interface AgentLoadBench {
-  rounds: number;
-  seconds: number;
-  connections: number;
-  cases: AgentLoadCase[];
-}
 
 async function drive(port: number, req: AgentRequest, seconds: number, connections: number) {
   const url = `http://127.0.0.1:${port}${req.path}`;
