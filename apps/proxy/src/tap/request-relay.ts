@@ -67,9 +67,11 @@ export class RequestRelay implements RequestSide {
    * connection held is not idle.
    */
   private holdWhileBehind(): void {
-    if (!this.ctx.gate.closed || this.held) return;
-    this.held = true;
+    if (!this.ctx.gate.closed) return;
+    // Paused again even when already held: an upstream that drained resumes the client (response-queue.ts).
     this.client.pause();
+    if (this.held) return;
+    this.held = true;
     this.ctx.gate.whenOpen(() => {
       this.held = false;
       if (this.client.destroyed) return;
