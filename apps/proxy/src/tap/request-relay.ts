@@ -37,7 +37,7 @@ export class RequestRelay implements RequestSide {
   /** The HeadTimer tick at which the request head being received began; -1 while none is. */
   private headTick = -1;
   /** Not reading while the recording thread is behind (the gate is closed). */
-  private held = false;
+  held = false;
 
   constructor(
     private readonly client: net.Socket,
@@ -67,16 +67,15 @@ export class RequestRelay implements RequestSide {
    * connection held is not idle.
    */
   private holdWhileBehind(): void {
-    if (!this.ctx.gate.closed) return;
-    // Paused again even when already held: an upstream that drained resumes the client (response-queue.ts).
+    if (!this.ctx.gate.closed || this.held) return;
     this.client.pause();
-    if (this.held) return;
     this.held = true;
     this.ctx.gate.whenOpen(() => {
       this.held = false;
       if (this.client.destroyed) return;
-      this.client.resume();
       this.client.setTimeout(KEEP_ALIVE_MS);
+      // An upstream still draining what was written to it resumes the client itself (response-queue.ts).
+      if (!this.responses.waitingForUpstream) this.client.resume();
     });
   }
 
