@@ -99,11 +99,12 @@ describe("an agent-sized load through the model tap", () => {
   });
 
   it("holds the taps while the recording thread is behind: with a tiny high-water mark every request is still answered and stored", async () => {
-    // The gate closes after every batch sent: each connection waits for its events to be handled before reading on.
-    const r = await start({ events: 250_000, bytes: 64 * 1024 * 1024, pauseAt: { events: 1, bytes: 1 } });
-    const answered = await sendAgentLoad(r, 60, 8);
-    expect(answered).toBe(60);
-    expect(await storedComplete(r)).toBe(60);
+    // The gate closes after every batch sent: each connection waits for its events to be handled before
+    // reading on, so a queue capped at 2 MiB (some twenty of these requests) is never passed.
+    const r = await start({ events: 250_000, bytes: 2 * 1024 * 1024, pauseAt: { events: 1, bytes: 1 } });
+    const answered = await sendAgentLoad(r, 120, 16);
+    expect(answered).toBe(120);
+    expect(await storedComplete(r)).toBe(120);
     const health = (await getJson<Health>(`${r.url}/api/health`)).body;
     expect(health.storage?.held).toBeGreaterThan(0);
     expect(health.storage?.notStored).toBe(0);
