@@ -106,6 +106,11 @@ export interface QueueState {
   held: number;
 }
 
+/** The queue's state at start: not behind, nothing lost, never held. */
+export function initialQueueState(): QueueState {
+  return { behind: null, since: null, notRecorded: 0, lastNotRecorded: [], lastNotRecordedAt: null, held: 0 };
+}
+
 export interface TapInfoMessage {
   tap: Tap;
   upstream: string;

@@ -23,6 +23,7 @@ import type {
   ToRecording,
   ToTaps,
 } from "./protocol";
+import { initialQueueState } from "./protocol";
 
 export interface ThreadsOptions {
   file: string;
@@ -55,14 +56,7 @@ export class ThreadLink implements RecordingLink {
   private nextPark = 1;
   private readonly flushWaiters = new Map<number, () => void>();
   private storage: StorageHealth = { ok: true, error: null, since: null, notStored: 0, lastNotStored: [] };
-  private queue: QueueState = {
-    behind: null,
-    since: null,
-    notRecorded: 0,
-    lastNotRecorded: [],
-    lastNotRecordedAt: null,
-    held: 0,
-  };
+  private queue: QueueState = initialQueueState();
   private dead: string | null = null;
   private closing: Promise<void> | null = null;
   private readonly recording: Worker;

@@ -10,6 +10,7 @@
  */
 import type { MessagePort } from "node:worker_threads";
 import type { EventAck, EventBatch, QueueLimits, QueueState, Span, TapEvent } from "../link/protocol";
+import { initialQueueState } from "../link/protocol";
 import { EventEncoder } from "../link/event-codec";
 import type { RecordingGate } from "./recording-gate";
 
@@ -32,14 +33,7 @@ export class EventSender {
   private readonly unacked = new Map<number, { events: number; bytes: number }>();
   private queuedEvents = 0;
   private queuedBytes = 0;
-  private readonly state: QueueState = {
-    behind: null,
-    since: null,
-    notRecorded: 0,
-    lastNotRecorded: [],
-    lastNotRecordedAt: null,
-    held: 0,
-  };
+  private readonly state: QueueState = initialQueueState();
 
   constructor(
     private readonly port: MessagePort,
