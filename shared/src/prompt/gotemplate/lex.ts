@@ -207,17 +207,26 @@ function lexRightParen(lx: Lexer): void {
   lx.emit("rparen", lx.i, lx.i + 1);
 }
 
-/** A quoted string with its quotes; escapes are skipped here and decoded by the parser. */
-function lexQuote(lx: Lexer): void {
+/**
+ * Where the quote closing the one at `lx.i` is (or the end of the input), skipping escaped characters; a
+ * newline inside fails with `msg`.
+ */
+function closingQuote(lx: Lexer, quote: string, msg: string): number {
   const { src, i } = lx;
   let j = i + 1;
-  while (j < src.length && src[j] !== '"') {
+  while (j < src.length && src[j] !== quote) {
     if (src[j] === "\\") j++;
-    if (src[j] === "\n" || j >= src.length) lx.fail(i, "unterminated quoted string");
+    if (src[j] === "\n" || j >= src.length) lx.fail(i, msg);
     j++;
   }
-  if (j >= src.length) lx.fail(i, "unterminated quoted string");
-  lx.emit("string", i, j + 1);
+  return j;
+}
+
+/** A quoted string with its quotes; escapes are skipped here and decoded by the parser. */
+function lexQuote(lx: Lexer): void {
+  const j = closingQuote(lx, '"', "unterminated quoted string");
+  if (j >= lx.src.length) lx.fail(lx.i, "unterminated quoted string");
+  lx.emit("string", lx.i, j + 1);
 }
 
 function lexRawQuote(lx: Lexer): void {
@@ -231,14 +240,7 @@ function lexRawQuote(lx: Lexer): void {
  * action is then unclosed, and lexInsideAction says so.
  */
 function lexChar(lx: Lexer): void {
-  const { src, i } = lx;
-  let j = i + 1;
-  while (j < src.length && src[j] !== "'") {
-    if (src[j] === "\\") j++;
-    if (src[j] === "\n" || j >= src.length) lx.fail(i, "unterminated character constant");
-    j++;
-  }
-  lx.emit("char", i, j + 1);
+  lx.emit("char", lx.i, closingQuote(lx, "'", "unterminated character constant") + 1);
 }
 
 function lexVariable(lx: Lexer): void {
