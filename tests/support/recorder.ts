@@ -39,7 +39,7 @@ export interface TestRecorder extends RecorderHandle {
 const NOWHERE = "http://127.0.0.1:9";
 
 /** The recorder's configuration for a test: loopback, port 0 everywhere, its files under `dir`. */
-export function recorderConfig(dir: string, upstreams: TapUpstreams = {}, overrides: Partial<Config> = {}): Config {
+function recorderConfig(dir: string, upstreams: TapUpstreams = {}, overrides: Partial<Config> = {}): Config {
   return {
     ...loadConfig({}),
     host: "127.0.0.1",

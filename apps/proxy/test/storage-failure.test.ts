@@ -212,9 +212,7 @@ describe("a recorder that falls behind", () => {
     rec = await startRecorder(
       { mcp: up.url },
       { dbFile },
-      {
-        deps: { queueLimits: { events: 60, bytes: 64 * 1024 * 1024 } },
-      },
+      { deps: { queueLimits: { events: 60, bytes: 64 * 1024 * 1024 } } },
     );
     await sendAll(rec, 1);
     await eventually(async () => (await storedCount(rec!)) === 1, "the first exchange stored");
