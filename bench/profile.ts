@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startRecorder } from "./contenders/index";
 import { CHAT_BODY, MCP_BODY, load } from "./measure";
-import type { ProfileBench, ProfileStep } from "./report";
+import type { ProfileBench, ProfileStep } from "./results";
 import { startUpstream } from "./start-upstream";
 import { threadCpuSeconds } from "./proc";
 
