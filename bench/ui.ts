@@ -27,6 +27,7 @@ import { MCP_LIST, mcpCall, newTraceparent, recordTrace } from "./ui-traffic";
 import { runAudienceBench } from "./audience";
 import { measureAgentViews } from "./views";
 import { paced, post } from "./traffic";
+import { CHROMIUM_ARGS } from "../tests/browser/support/browser";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ROOT = join(import.meta.dirname, "..");
@@ -271,16 +272,6 @@ const why = (r: RecorderChild) => {
   const f = r.failure();
   return f ? ` (${f})` : "";
 };
-
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 /**
  * One part of the bench: its result, or null with the reason in `notes` (and the log), so the other parts
