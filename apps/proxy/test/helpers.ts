@@ -1,4 +1,7 @@
-/** Test helpers: the recorder on port 0 in a temp dir (tests/support/recorder.ts), small real upstream servers, a WebSocket reader. */
+/**
+ * Test helpers: the recorder on port 0 in a temp dir (from tests/support/recorder.ts, shared with the end-to-end
+ * tests), small real upstream servers, a WebSocket reader.
+ */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import WebSocket from "ws";
