@@ -70,7 +70,7 @@ export function requestRoles(exchanges: readonly Roled[]): Map<number, RequestRo
       of: root.x.id,
       ofHop: root.hop,
       attempt,
-      reason: `attempt ${attempt} of hop ${root.hop}'s request: ${resent.why}`,
+      reason: resent.why,
     });
   }
   for (const [id, role] of lineRoles(originals)) roles.set(id, role);
@@ -85,10 +85,10 @@ export function requestRoles(exchanges: readonly Roled[]): Map<number, RequestRo
 function resentOf(r: Request, earlier: readonly Request[]): { of: Request; why: string } | undefined {
   for (let i = earlier.length - 1; i >= 0; i--) {
     const e = earlier[i] as Request;
-    if (e.line.body === r.line.body) return { of: e, why: `the same request as hop ${e.hop}, sent again` };
     const failed = failureOf(e.x);
     if (failed && sameHistory(e.line, r.line))
       return { of: e, why: `the same messages as hop ${e.hop}, whose answer ${failed}` };
+    if (e.line.body === r.line.body) return { of: e, why: `the same request as hop ${e.hop}, sent again` };
   }
   return undefined;
 }
@@ -129,7 +129,7 @@ function lineRoles(originals: readonly Request[]): Map<number, RequestRole> {
       roles.set(r.x.id, {
         role: "side",
         purpose,
-        reason: `${sideWords(r, anchor)}; its own words ask for a ${purpose}`,
+        reason: `${sideWords(r, anchor)}; its own words ask for ${purpose}`,
       });
       continue;
     }
@@ -157,7 +157,7 @@ function mainReason(r: Request, anchor: Request, main: readonly Request[]): stri
 /** How a side request differs from the main line, in words. */
 function sideWords(r: Request, anchor: Request | undefined): string {
   const own = r.line.head ? `its own system prompt ("${r.line.head}")` : "its own system prompt";
-  if (!anchor) return `a side request: ${own}`;
+  if (!anchor) return own;
   const parts = [r.line.system === anchor.line.system ? "the main line's system prompt" : own];
   parts.push(
     r.toolCount === 0
@@ -168,7 +168,7 @@ function sideWords(r: Request, anchor: Request | undefined): string {
   );
   if (!continues(r.line, anchor.line) && !sameHistory(r.line, anchor.line))
     parts.push(`a history that does not continue hop ${anchor.hop}'s`);
-  return `a side request beside the main line (hop ${anchor.hop}): ${parts.join(", ")}`;
+  return `beside the main line (hop ${anchor.hop}): ${parts.join(", ")}`;
 }
 
 function clip(text: string, max = 80): string {

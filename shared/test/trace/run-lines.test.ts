@@ -79,7 +79,7 @@ describe("a run's lines, from what agents send", () => {
     ]);
     // The fourth attempt offers the MCP tools that connected meanwhile (45, not 12): still the same messages.
     expect(retries[2]?.reason).toBe(
-      `attempt 4 of hop 1's request: the same messages as hop 5, whose answer was refused (400: "qwen2.5:7b" does not support thinking)`,
+      `the same messages as hop 5, whose answer was refused (400: "qwen2.5:7b" does not support thinking)`,
     );
   });
 
@@ -89,8 +89,8 @@ describe("a run's lines, from what agents send", () => {
       role: "side",
       purpose: "title generation",
       reason:
-        `a side request beside the main line (hop 3): its own system prompt ("You are a title generator."), ` +
-        `no tools, a history that does not continue hop 3's; its own words ask for a title generation`,
+        `beside the main line (hop 3): its own system prompt ("You are a title generator."), ` +
+        `no tools, a history that does not continue hop 3's; its own words ask for title generation`,
     });
     expect(main).toEqual({ role: "main", reason: "the main line: the request that offers the most tools (32)" });
   });
@@ -144,7 +144,17 @@ describe("a run's lines, from what agents send", () => {
       of: xs[2]?.id,
       ofHop: 5,
       attempt: 2,
-      reason: "attempt 2 of hop 5's request: the same request as hop 5, sent again",
+      reason: "the same messages as hop 5, whose answer was cut",
+    });
+  });
+
+  it("the same body sent again after a whole answer is a retry too", () => {
+    const [, again] = rolesOf([exchange(recorded("codex", 1), 0), exchange(recorded("codex", 1), 3_000)]);
+    expect(again).toMatchObject({
+      role: "retry",
+      ofHop: 1,
+      attempt: 2,
+      reason: "the same request as hop 1, sent again",
     });
   });
 

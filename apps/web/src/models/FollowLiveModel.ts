@@ -13,6 +13,7 @@ import { ReplaysPlayingSchema } from "@hopscope/shared/trace/replay";
 import type { ExchangeSummary, ServerFrame } from "@hopscope/shared/trace/schemas";
 import { getJson } from "../api/http";
 import { isReadOnly } from "../api/source";
+import type { Hop } from "./hops";
 import type { TraceModel } from "./TraceModel";
 import type { TracesModel } from "./TracesModel";
 import type { UiModel } from "./UiModel";
@@ -21,6 +22,17 @@ const TICK_MS = 200;
 /** Least time a hop stays selected while following, so a quick hop is seen before the next. */
 const DWELL_MS = 900;
 const MAX_BEHIND = 4;
+
+/** The selected hop's index among the main line's, or the last main hop before it when it is a side request's. */
+function placeOf(hops: readonly Hop[], selected: number | null): number {
+  const i = hops.findIndex((h) => h.number === selected);
+  if (i >= 0 || selected === null) return i;
+  let before = -1;
+  hops.forEach((h, j) => {
+    if (h.number < selected) before = j;
+  });
+  return before;
+}
 
 export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesModel, ui: UiModel) => {
   const on = signal(true);
@@ -116,7 +128,7 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
   /** A later hop where the model is writing its answer right now: the dwells give way to it, or the stream ends unseen. */
   function streamingAfter(i: number): number | undefined {
     const xs = trace.exchanges.peek();
-    return trace.hops
+    return trace.mainHops
       .peek()
       .slice(i + 1)
       .find((h) => h.kind === "model-response" && xs.get(h.exchangeId)?.state === "streaming")?.number;
@@ -126,10 +138,11 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
     timer = null;
     if (!on.peek()) return;
     noteEnd();
-    const hops = trace.hops.peek();
+    // The run's main line: a side request (a title, a memory subagent) is marked in the timeline, not followed.
+    const hops = trace.mainHops.peek();
     const last = hops.at(-1);
     if (!last) return;
-    const i = hops.findIndex((h) => h.number === trace.selectedHop.peek());
+    const i = placeOf(hops, trace.selectedHop.peek());
     if (i === hops.length - 1) return;
     const streaming = i >= 0 ? streamingAfter(i) : undefined;
     if (streaming !== undefined) return select(streaming);
@@ -144,7 +157,7 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
   }
   effect(() => {
     if (!on.value) return;
-    void trace.hops.value;
+    void trace.mainHops.value;
     step();
   });
   effect(() => {
@@ -191,7 +204,7 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
     if (newest && newest !== trace.traceId.value) openTrace(newest, !traces.traces.value.some((t) => t.id === newest));
     else {
       // Back to now at once: the newest hop, not a walk through the ones missed.
-      const last = trace.hops.value.at(-1);
+      const last = trace.mainHops.value.at(-1);
       if (last) select(last.number);
       else place(trace.traceId.value, trace.selectedHop.value);
     }

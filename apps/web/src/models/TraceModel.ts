@@ -22,6 +22,7 @@ import {
 } from "@hopscope/shared/trace/schemas";
 import { ApiError, getJson } from "../api/http";
 import { numberHops, type Hop } from "./hops";
+import { isSideRole, requestRoles } from "./request-lines";
 
 import { afterFailure, mayRetry, type Failure } from "./retry-after";
 export type Loadable<T> =
@@ -67,6 +68,10 @@ export const TraceModel = createModel(() => {
   const list = computed(() => [...exchanges.value.values()].sort((a, b) => a.seq - b.seq || a.id - b.id));
   const hops = computed<Hop[]>(() => numberHops(list.value));
   const selected = computed(() => hops.value.find((h) => h.number === selectedHop.value) ?? null);
+  /** Each model request's line: main, a retry, a side request (shared/src/trace/run-lines.ts). */
+  const roles = computed(() => requestRoles(list.value));
+  /** The hops of the run's main line: all but a side request's (follow-live stays on these). */
+  const mainHops = computed(() => hops.value.filter((h) => !isSideRole(roles.value.get(h.exchangeId))));
   const firstModelRequestId = computed(() => list.value.find((x) => x.classification.kind === "model.chat")?.id);
 
   function putExchange(x: ExchangeSummary): void {
@@ -291,6 +296,8 @@ export const TraceModel = createModel(() => {
     list,
     hops,
     selected,
+    roles,
+    mainHops,
     firstModelRequestId,
     open,
     close,
