@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startRecorder } from "./contenders/index";
 import { CHAT_BODY, MCP_BODY, load } from "./measure";
-import type { ProfileBench, ProfileStep } from "./report";
+import type { ProfileBench, ProfileStep } from "./results";
 import { startUpstream } from "./start-upstream";
 import { threadCpuSeconds } from "./proc";
 
@@ -197,7 +197,7 @@ export async function profileRecorder(
     lastWindow(JSON.parse(readFileSync(join(dir, f), "utf8")) as CpuProfile, stopped - loadStart);
   const ran = (p: CpuProfile, file: string) => p.nodes.some((n) => n.callFrame.url.endsWith(file));
   const profiles = files.map((f) => ({ f, p: read(f) }));
-  const taps = profiles.find((x) => ran(x.p, "/tap/relay-connection.ts") && x.p.samples.length > 0);
+  const taps = profiles.find((x) => ran(x.p, "/tap/request-relay.ts") && x.p.samples.length > 0);
   if (!taps)
     throw new Error(`the recorder wrote no .cpuprofile of its taps thread in ${dir} (did it exit cleanly on SIGTERM?)`);
   const recording = profiles.find((x) => ran(x.p, "/store/store-writer.ts"));

@@ -21,7 +21,7 @@ import { pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { startRecorder, type RecorderChild } from "./contenders/index";
 import { median } from "./measure";
-import type { AudienceBench, UiBench, UiLive, UiOpen, ViewsBench } from "./report";
+import type { AudienceBench, UiBench, UiLive, UiOpen, ViewsBench } from "./results";
 import { startUpstream } from "./start-upstream";
 import { MCP_LIST, mcpCall, newTraceparent, recordTrace } from "./ui-traffic";
 import { runAudienceBench } from "./audience";
