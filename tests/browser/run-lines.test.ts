@@ -96,11 +96,17 @@ it("marks the retry and the side request, and follows the main line live", { tim
 
   // The reasons, in the hop's detail.
   await page.locator('[data-hop="1"]').click();
+  const caption = page.getByTestId("hop-detail").getByTestId("caption").locator("h2");
+  expect(await caption.textContent()).toBe("A side request: title generation");
   const note = page.getByTestId("line-note");
   expect(await note.textContent()).toBe(
     `Side request: title generation. Beside the main line (hop 3): its own system prompt ("You are a title generator."), no tools, a history that does not continue hop 3's; its own words ask for title generation.`,
   );
+  await page.locator('[data-hop="3"]').click();
+  expect(await caption.textContent()).toBe("The host asks the model");
+  expect(await note.textContent()).toBe("Main line. The request that offers the most tools (32).");
   await page.locator('[data-hop="5"]').click();
+  expect(await caption.textContent()).toBe("The host sends the same request again");
   expect(await note.textContent()).toContain(
     "Retry of hop 3 (attempt 2). The same messages as hop 3, whose answer was cut.",
   );

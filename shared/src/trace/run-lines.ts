@@ -144,14 +144,16 @@ function lineRoles(originals: readonly Request[]): Map<number, RequestRole> {
 
 /** Why `r` is on the main line anchored by `anchor`; "" when it is not. */
 function mainReason(r: Request, anchor: Request, main: readonly Request[]): string {
+  const sameSystem = r.line.system === anchor.line.system;
+  const carried = [...main]
+    .reverse()
+    .find((m) => continues(r.line, m.line) && (sameSystem || m.line.tools === r.line.tools));
+  if (carried)
+    return `the main line: continues hop ${carried.hop}'s conversation${sameSystem ? "" : " with the same tools"}`;
   if (r === anchor) return `the main line: the request that offers the most tools (${r.toolCount})`;
-  const before = main.filter((m) => m.x.timings.start <= r.x.timings.start).at(-1);
-  if (r.line.system === anchor.line.system)
-    return before && continues(r.line, before.line)
-      ? `the main line: continues hop ${before.hop}'s conversation`
-      : `the main line: the same system prompt as hop ${anchor.hop}`;
-  const carried = main.find((m) => continues(r.line, m.line) && m.line.tools === r.line.tools);
-  return carried ? `the main line: continues hop ${carried.hop}'s conversation with the same tools` : "";
+  return sameSystem
+    ? `the main line: the system prompt of hop ${anchor.hop}, which offers the most tools (${anchor.toolCount})`
+    : "";
 }
 
 /** How a side request differs from the main line, in words. */

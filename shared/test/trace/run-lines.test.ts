@@ -125,8 +125,8 @@ describe("a run's lines, from what agents send", () => {
     const ok = { ...first, status: 200, responseBody: "" };
     const roles = rolesOf([exchange(ok, 0), exchange({ ...ok, requestBody: JSON.stringify(next) }, 500)]);
     expect(roles.map((r) => r.role)).toEqual(["main", "main"]);
-    expect(roles[0]?.reason).toBe("the main line: the same system prompt as hop 3");
-    expect(roles[1]?.reason).toBe("the main line: the request that offers the most tools (13)");
+    expect(roles[0]?.reason).toBe("the main line: the system prompt of hop 3, which offers the most tools (13)");
+    expect(roles[1]?.reason).toBe("the main line: continues hop 1's conversation");
   });
 
   it("a request sent again whole after its answer was cut is a retry; a retry of a side request stays on its side", () => {

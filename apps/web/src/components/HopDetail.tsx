@@ -67,6 +67,7 @@ export function HopDetail() {
     x,
     trace.firstModelRequestId.value,
     x ? streamStateNow(trace, replay, x, followLive.now.value) : undefined,
+    x ? trace.roles.value.get(x.id) : undefined,
   );
   function select(t: DetailTab): void {
     ui.tab.value = t;

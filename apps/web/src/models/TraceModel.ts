@@ -72,7 +72,13 @@ export const TraceModel = createModel(() => {
   const roles = computed(() => requestRoles(list.value));
   /** The hops of the run's main line: all but a side request's (follow-live stays on these). */
   const mainHops = computed(() => hops.value.filter((h) => !isSideRole(roles.value.get(h.exchangeId))));
-  const firstModelRequestId = computed(() => list.value.find((x) => x.classification.kind === "model.chat")?.id);
+  /** The main line's first model request (a side request, such as a title's, may come before it). */
+  const firstModelRequestId = computed(
+    () =>
+      list.value.find(
+        (x) => x.classification.kind === "model.chat" && (roles.value.get(x.id)?.role ?? "main") === "main",
+      )?.id,
+  );
 
   function putExchange(x: ExchangeSummary): void {
     const cur = exchanges.value.get(x.id);

@@ -35,6 +35,22 @@ export function lineMarkOf(hop: Hop, roles: ReadonlyMap<number, RequestRole>): L
   };
 }
 
+/**
+ * What the hop's detail says of its line: its mark's words, or — in a run that has a retry or a side request —
+ * why a main-line request is on the main line. Nothing in a run that is all main line.
+ */
+export function lineNoteOf(
+  hop: Hop,
+  roles: ReadonlyMap<number, RequestRole>,
+): LineMark | { kind: "main"; heading: string; why: string } | null {
+  const role = roles.get(hop.exchangeId);
+  if (role?.role !== "main") return lineMarkOf(hop, roles);
+  const mixed = [...roles.values()].some((r) => r.role !== "main");
+  return mixed
+    ? { kind: "main", heading: "Main line.", why: sentence(role.reason.replace(/^the main line: /, "")) }
+    : null;
+}
+
 /** The reason as a sentence: capitalised, with a full stop. */
 function sentence(reason: string): string {
   const text = reason.charAt(0).toUpperCase() + reason.slice(1);
