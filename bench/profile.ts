@@ -200,7 +200,7 @@ export async function profileRecorder(
   const taps = profiles.find((x) => ran(x.p, "/tap/request-relay.ts") && x.p.samples.length > 0);
   if (!taps)
     throw new Error(`the recorder wrote no .cpuprofile of its taps thread in ${dir} (did it exit cleanly on SIGTERM?)`);
-  const recording = profiles.find((x) => ran(x.p, "/store/store-writer.ts"));
+  const recording = profiles.find((x) => ran(x.p, "/recording/store-writer.ts"));
   return {
     path,
     seconds,
@@ -234,7 +234,7 @@ function sqlitePercent(p: CpuProfile): number {
     busy += t;
     if (
       frame.url.includes("/better-sqlite3/") ||
-      (frame.url.endsWith("/store/store-writer.ts") && frame.functionName === "")
+      (frame.url.endsWith("/recording/store-writer.ts") && frame.functionName === "")
     )
       sqlite += t;
   });
