@@ -15,8 +15,7 @@ import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
 import { TraceSchema, type Trace } from "@hopscope/shared/trace/schemas";
-import type { RecorderHandle } from "../apps/proxy/src/server";
-import { startTapRecorder } from "./support/tap-recorder";
+import { startRecorder, type TestRecorder } from "./support/recorder";
 import { loadConfig as loadMcpConfig } from "../apps/mcp-server/src/config";
 import { start as startMcp } from "../apps/mcp-server/src/server";
 
@@ -34,7 +33,7 @@ const INSPECTOR = path.join(
 
 let dir: string;
 let notesFile: string;
-let recorder: RecorderHandle;
+let recorder: TestRecorder;
 let closeMcp: () => Promise<void>;
 
 beforeAll(async () => {
@@ -43,7 +42,7 @@ beforeAll(async () => {
   await writeFile(notesFile, "");
   const mcp = await startMcp({ ...loadMcpConfig({}), port: 0, host: "127.0.0.1", notesFile });
   closeMcp = mcp.close;
-  recorder = await startTapRecorder(dir, { mcpUpstream: mcp.url });
+  recorder = await startRecorder({ mcp: mcp.url }, {}, { dir });
 });
 
 afterAll(async () => {

@@ -34,7 +34,7 @@ const ANSWER = [
 let up: Upstream | undefined;
 let rec: TestRecorder | undefined;
 afterEach(async () => {
-  await rec?.dispose();
+  await rec?.close();
   await up?.close();
   rec = undefined;
   up = undefined;
@@ -81,7 +81,7 @@ async function storedComplete(r: TestRecorder): Promise<number> {
 
 async function start(queueLimits: QueueLimits): Promise<TestRecorder> {
   up = await sseUpstream();
-  rec = await startRecorder({ model: up.url }, {}, undefined, { queueLimits });
+  rec = await startRecorder({ model: up.url }, {}, { deps: { queueLimits } });
   return rec;
 }
 

@@ -12,6 +12,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
 import {
+  closeAll,
   eventually,
   getJson,
   request,
@@ -28,8 +29,7 @@ let root: string | null = null;
 let immutable: string[] | null = null;
 afterEach(async () => {
   if (immutable) execFileSync("chattr", ["-i", ...immutable]);
-  await rec?.dispose();
-  await up?.close();
+  await closeAll(rec, up);
   if (mounted) execFileSync("umount", ["-l", mounted]);
   if (root) await rm(root, { recursive: true, force: true });
   rec = up = mounted = root = immutable = null;
@@ -210,9 +210,11 @@ describe("a recorder that falls behind", () => {
     up = await echoUpstream();
     // A tiny queue (60 events: about a dozen exchanges) with no backpressure before its cap, and a recording
     // thread held up by a locked database: what is past the cap is shed, and said so.
-    rec = await startRecorder({ mcp: up.url }, { dbFile }, undefined, {
-      queueLimits: { events: 60, bytes: 64 * 1024 * 1024, pauseAt: { events: 1e9, bytes: 1e12 } },
-    });
+    rec = await startRecorder(
+      { mcp: up.url },
+      { dbFile },
+      { deps: { queueLimits: { events: 60, bytes: 64 * 1024 * 1024, pauseAt: { events: 1e9, bytes: 1e12 } } } },
+    );
     await sendAll(rec, 1);
     await eventually(async () => (await storedCount(rec!)) === 1, "the first exchange stored");
     const other = new Database(dbFile);

@@ -64,7 +64,6 @@ export function classifyExchange(input: ClassifyInput): Classification {
  */
 function withRequestJson<T extends RequestInput>(to: T, from: RequestInput): T {
   if ("requestJson" in from) to.requestJson = from.requestJson;
-  if (from.toolCount !== undefined) to.toolCount = from.toolCount;
   return to;
 }
 

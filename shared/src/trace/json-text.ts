@@ -7,8 +7,6 @@ export interface RequestInput {
   requestText: string | null;
   /** The request body as tryParseJson(requestText) gives it, when the caller has it (parsed once). */
   requestJson?: unknown;
-  /** How many tools the request offers, when the caller counted them (its `requestJson` may leave them out). */
-  toolCount?: number;
 }
 
 /** The request body as JSON: the caller's parse when it gave one, else the text parsed here (undefined when not JSON). */

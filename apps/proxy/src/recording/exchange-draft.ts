@@ -38,6 +38,7 @@ export class ExchangeDraft {
   requestDone = false;
   private readonly response: BodyCollector;
   private json: RequestJson | null = null;
+  private text: string | null | undefined = undefined;
   private requestOnly: Classification | null = null;
 
   constructor(
@@ -103,6 +104,12 @@ export class ExchangeDraft {
     return this.readRequest().json;
   }
 
+  /** The request body's text, decoded once (a big body is kept as its bytes). */
+  private requestText(): string | null {
+    if (this.text === undefined && this.requestDone) this.text = textOf(this.request);
+    return this.text ?? textOf(this.request);
+  }
+
   wholeRequestJson(): unknown {
     return this.readRequest().whole();
   }
@@ -134,16 +141,13 @@ export class ExchangeDraft {
       method,
       url,
       status,
-      // Read only when the parsed body is not given (before the request is complete).
-      requestText: this.requestDone ? null : textOf(this.request),
+      requestText: this.requestText(),
       responseText: textOf(responseBody),
       responseHeaders: status === null ? "" : this.responseHeaders,
     };
     // Parsed once for grouping and every classification of the exchange (set, not spread: twice per exchange).
-    if (this.requestDone) {
-      input.requestJson = this.requestJson();
-      input.toolCount = this.readRequest().toolCount;
-    }
+    // The classification reads the whole request (its line hashes the body and the tools offered).
+    if (this.requestDone) input.requestJson = this.wholeRequestJson();
     return classifyExchange(input);
   }
 
