@@ -1,9 +1,9 @@
 /**
  * A request body as the recorder reads it, parsed once per exchange. A coding agent's model request is
- * mostly its tool definitions (70 of Claude Code's 90 KB), which grouping, naming and classifying never
- * read but count: a big body's members are found in its bytes (json-members.ts) and parsed one by one,
- * the tools left as bytes, counted, and parsed only when something asks for their names (the first
- * request of an agent session claiming its run).
+ * mostly its tool definitions (70 of Claude Code's 90 KB), which grouping and naming never read: a big
+ * body's members are found in its bytes (json-members.ts) and parsed one by one, the tools left as bytes,
+ * counted, and parsed once when something asks for the whole (the classification; the first request of an
+ * agent session claiming its run).
  */
 import { tryParseJson } from "@hopscope/shared/json/parse";
 import { isRecord } from "@hopscope/shared/trace/json-text";
