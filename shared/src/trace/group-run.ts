@@ -15,8 +15,9 @@
  *   claims it for its session.
  *
  * Two agents at once stay apart by their session ids, by the clients that probed and by the tools their
- * MCP sessions listed. Limit: two agents started on one machine within the same moment, before either sent
- * a model request, can share their MCP sessions' run. The memory is bounded and lost on restart.
+ * MCP sessions listed; two MCP clients by the names they give (mcp-client-match.ts). Limit: two agents started on
+ * one machine within the same moment, before either sent a model request, can share their MCP sessions' run
+ * when neither names its client. The memory is bounded and lost on restart.
  */
 import { offersToolsOf, type ModelClient } from "./agent-run";
 
@@ -151,12 +152,18 @@ export class RunIndex {
    * The run a new MCP session on `address` (null: a stdio server on this machine) joins, the latest of: one an
    * agent's probe or first model request opened in the last `probeStartMs`, or one another MCP session opened in the last
    * `burstMs` (an agent connects to all its servers at once as it starts; MCP clients run one after another,
-   * such as two Inspector runs, start seconds apart and stay apart).
+   * such as two Inspector runs, start seconds apart and stay apart). `accepts`: whether the session's client may
+   * be the run's (mcp-client-match.ts).
    */
-  forMcpSession(address: string | null, now: number, http: boolean): string | undefined {
+  forMcpSession(
+    address: string | null,
+    now: number,
+    http: boolean,
+    accepts: (traceId: string) => boolean = () => true,
+  ): string | undefined {
     let run: Run | undefined;
     for (const r of this.runs) {
-      if ((http && r.httpMcp) || !sameMachine(r.address, address)) continue;
+      if ((http && r.httpMcp) || !sameMachine(r.address, address) || !accepts(r.traceId)) continue;
       // A claimed run whose agent asked the model first (a title request) and connects its servers after.
       const agent = r.peers.size > 0;
       // Without a probe or a model request, only a session of the other transport joins (an agent starting
