@@ -82,9 +82,8 @@ describe("MCP over stdio and SSE in the timeline", () => {
 
   it("shows an SSE answer event by event in the MCP tab", async () => {
     const { page } = browser;
-    // Another MCP client starting within 1.5 s of the stdio session would join its run, as an agent's second
-    // server does (docs/recorder.md, "Agent runs"); this one is a separate host, started later.
-    await new Promise((r) => setTimeout(r, 1_600));
+    // Started right after the stdio host, this client stays in a trace of its own: it names itself otherwise
+    // (docs/recorder.md, "Agent runs", MCP client).
     const client = new Client({ name: "sse-host", version: "1.0.0" });
     const transport = new StreamableHTTPClientTransport(new URL(`${recorder.taps.mcp.url}/mcp`));
     await client.connect(transport);
