@@ -4,49 +4,25 @@
  * HTTP session opened right as the stdio session's first messages are recorded. Clients that give different
  * names (clientInfo) stay two traces; one client's two sessions join as one run, said to be joined by its name.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
 import { TraceSchema, type Trace } from "@hopscope/shared/trace/schemas";
 import { isStdioExchange } from "@hopscope/shared/trace/stdio-ingest";
 import type { RecorderHandle } from "../apps/proxy/src/server";
-import { startTapRecorder } from "./support/tap-recorder";
-import { TSX, wrapped } from "./support/stdio-host";
-import { loadConfig as loadMcpConfig } from "../apps/mcp-server/src/config";
-import { start as startMcp } from "../apps/mcp-server/src/server";
+import { startNotesTapRecorder } from "./support/notes-tap-recorder";
+import { wrappedNotesTransport } from "./support/stdio-host";
 
-const NOTES = [
-  process.execPath,
-  "--import",
-  TSX,
-  fileURLToPath(new URL("../apps/mcp-server/src/stdio-main.ts", import.meta.url)),
-];
-
-let dir: string;
 let notesFile: string;
 let recorder: RecorderHandle;
-let closeMcp: () => Promise<void>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "hopscope-two-clients-"));
-  notesFile = path.join(dir, "notes");
-  await writeFile(notesFile, "");
-  const mcp = await startMcp({ ...loadMcpConfig({}), port: 0, host: "127.0.0.1", notesFile });
-  closeMcp = mcp.close;
-  recorder = await startTapRecorder(dir, { mcpUpstream: mcp.url });
+  ({ notesFile, recorder, close } = await startNotesTapRecorder("hopscope-two-clients-"));
 });
 
-afterAll(async () => {
-  await recorder.close();
-  await closeMcp();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => close());
 
 async function allTraces(): Promise<Trace[]> {
   const list = TraceListSchema.parse(await (await fetch(`${recorder.url}/api/traces?limit=200`)).json());
@@ -87,14 +63,7 @@ const calledOver = (t: Trace, method: string) => steps(t).includes(`${method} to
 async function startTogether(stdioName: string, httpName: string): Promise<void> {
   const before = new Set((await allTraces()).map((t) => t.id));
   const host = new Client({ name: stdioName, version: "1.0.0" });
-  const [program, ...args] = wrapped(NOTES);
-  await host.connect(
-    new StdioClientTransport({
-      command: program as string,
-      args,
-      env: { PATH: process.env.PATH ?? "", NOTES_FILE: notesFile, HOPSCOPE_URL: recorder.url },
-    }),
-  );
+  await host.connect(wrappedNotesTransport(notesFile, recorder.url));
   await tracesUntil(before, (ts) => ts.some((t) => t.exchanges.some(isStdioExchange)));
   const client = new Client({ name: httpName, version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${recorder.taps.mcp.url}/mcp`)));

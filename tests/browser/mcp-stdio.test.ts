@@ -6,24 +6,15 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { RecorderHandle } from "../../apps/proxy/src/server";
 import { startTapRecorder } from "../support/tap-recorder";
 import { startSdkSseServer } from "../support/sdk-sse-server";
-import { TSX, wrapped } from "../support/stdio-host";
+import { wrappedNotesTransport } from "../support/stdio-host";
 import type { Browser } from "./support/browser";
 import { browserSuite } from "./support/suite";
-
-const NOTES = [
-  process.execPath,
-  "--import",
-  TSX,
-  fileURLToPath(new URL("../../apps/mcp-server/src/stdio-main.ts", import.meta.url)),
-];
 
 describe("MCP over stdio and SSE in the timeline", () => {
   const suite = browserSuite({ stack: false, colorScheme: "light" });
@@ -52,14 +43,7 @@ describe("MCP over stdio and SSE in the timeline", () => {
     const notesFile = path.join(dir, "notes");
     await writeFile(notesFile, "");
     host = new Client({ name: "learners-host", version: "1.0.0" });
-    const [program, ...args] = wrapped(NOTES);
-    await host.connect(
-      new StdioClientTransport({
-        command: program as string,
-        args,
-        env: { PATH: process.env.PATH ?? "", NOTES_FILE: notesFile, HOPSCOPE_URL: recorder.url },
-      }),
-    );
+    await host.connect(wrappedNotesTransport(notesFile, recorder.url));
     await host.listTools();
     await host.callTool({ name: "append", arguments: { content: "buy milk" } });
     // The host is still connected: the trace is live.

@@ -20,6 +20,7 @@
  * when neither names its client. The memory is bounded and lost on restart.
  */
 import { offersToolsOf, type ModelClient } from "./agent-run";
+import type { ClientMatch } from "./mcp-client-match";
 
 export type RunRule = "agent-session" | "tools-offered" | "probe" | "agent-start";
 
@@ -152,24 +153,26 @@ export class RunIndex {
    * The run a new MCP session on `address` (null: a stdio server on this machine) joins, the latest of: one an
    * agent's probe or first model request opened in the last `probeStartMs`, or one another MCP session opened in the last
    * `burstMs` (an agent connects to all its servers at once as it starts; MCP clients run one after another,
-   * such as two Inspector runs, start seconds apart and stay apart). `accepts`: whether the session's client may
-   * be the run's (mcp-client-match.ts).
+   * such as two Inspector runs, start seconds apart and stay apart). `client`: how the session's client compares
+   * with the run's (mcp-client-match.ts): never another client's run; the same client's as an agent's start.
    */
   forMcpSession(
     address: string | null,
     now: number,
     http: boolean,
-    accepts: (traceId: string) => boolean = () => true,
+    client: (traceId: string) => ClientMatch = () => "unknown",
   ): string | undefined {
     let run: Run | undefined;
     for (const r of this.runs) {
-      if ((http && r.httpMcp) || !sameMachine(r.address, address) || !accepts(r.traceId)) continue;
+      if ((http && r.httpMcp) || !sameMachine(r.address, address)) continue;
+      const match = client(r.traceId);
+      if (match === "other") continue;
       // A claimed run whose agent asked the model first (a title request) and connects its servers after.
       const agent = r.peers.size > 0;
       // Without a probe or a model request, only a session of the other transport joins (an agent starting
       // its HTTP and stdio servers together); MCP clients of one kind run one after another stay apart.
       if (!agent && !(http ? r.stdioMcp : r.httpMcp)) continue;
-      if (now - r.started <= (agent ? this.probeStartMs : this.burstMs)) run = r;
+      if (now - r.started <= (agent || match === "same" ? this.probeStartMs : this.burstMs)) run = r;
     }
     if (!run) return undefined;
     run.last = now;

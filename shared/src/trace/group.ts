@@ -275,12 +275,14 @@ export class FallbackGrouper {
 
   /**
    * The unclaimed run a new MCP session joins, of a client that agrees with the run's: `mcp-client` when both
-   * named the same client, `agent-start` when one is unknown and the time alone joined them.
+   * named the same client (within an agent's start), `agent-start` when one is unknown and the time alone
+   * joined them.
    */
   private joinMcpRun(address: string | null, now: number, http: boolean, client: string | null) {
-    const run = this.runs.forMcpSession(address, now, http, (t) => this.runClients.accepts(t, client));
+    const match = (traceId: string) => compareClients(this.runClients.of(traceId), client);
+    const run = this.runs.forMcpSession(address, now, http, match);
     if (run === undefined) return undefined;
-    const same = compareClients(this.runClients.of(run), client) === "same";
+    const same = match(run) === "same";
     this.runClients.note(run, client);
     return { traceId: run, groupedBy: same ? "mcp-client" : "agent-start" } satisfies GroupResult;
   }

@@ -3,8 +3,10 @@
  * (docs/recorder.md, "Agent runs"). A client names itself in its `initialize` (`params.clientInfo`), and in
  * the stateless 2026-07-28 revision on every request (`params._meta["io.modelcontextprotocol/clientInfo"]`,
  * a SHOULD: a request may name none, mcp-2026-07-28 "Per-request and per-response `_meta`"). An agent names
- * itself alike to all its servers, over HTTP and stdio; two different names are two clients, even when they
- * start in the same moment on one machine.
+ * itself alike to all its servers, over HTTP and stdio (Claude Code `claude-code`, Codex `codex-mcp-client`,
+ * opencode `opencode`), or adds the server's name after its client's (Qwen Code
+ * `qwen-cli-mcp-client-<server>`); two other names are two clients, even when they start in the same moment on
+ * one machine.
  */
 import { isRecord } from "./json-text";
 
@@ -26,17 +28,23 @@ export function mcpClientName(body: unknown): string | null {
   return name === "" ? null : name.slice(0, MAX_NAME_CHARS);
 }
 
-/** How a session's client compares with a run's: the same name, or one of them unknown (time alone decides). */
+/** A client name without the server name an agent adds after its own: `qwen-cli-mcp-client-notes` → `qwen-cli-mcp-client`. */
+export function clientFamily(name: string): string {
+  const perServer = /^(.*?client)[-_.:]./i.exec(name);
+  return perServer?.[1] ?? name;
+}
+
+/** How a session's client compares with a run's: the same client, another, or one of them unknown (time alone decides). */
 export type ClientMatch = "same" | "unknown" | "other";
 
 export function compareClients(run: string | null, session: string | null): ClientMatch {
   if (run === null || session === null) return "unknown";
-  return run === session ? "same" : "other";
+  return clientFamily(run) === clientFamily(session) ? "same" : "other";
 }
 
 /**
  * The MCP client each run's sessions named, by trace id: a new session joins a run only when its client agrees
- * (`accepts`), and the run remembers the first name one of its sessions gave (`note`).
+ * (compareClients), and the run remembers the first name one of its sessions gave (`note`).
  */
 export class RunClients {
   private readonly byTrace = new Map<string, string>();
@@ -44,11 +52,6 @@ export class RunClients {
   /** The client the run's sessions named (null: none named one yet). */
   of(traceId: string): string | null {
     return this.byTrace.get(traceId) ?? null;
-  }
-
-  /** True when a session of `client` may join the run: the same client, or either unknown. */
-  accepts(traceId: string, client: string | null): boolean {
-    return compareClients(this.of(traceId), client) !== "other";
   }
 
   /** Remembers the run's client when it has none yet (a session's later message may be the first to name it). */

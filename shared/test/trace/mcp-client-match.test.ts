@@ -48,6 +48,10 @@ describe("the MCP client a session names", () => {
     expect(compareClients("a", "b")).toBe("other");
     expect(compareClients(null, "b")).toBe("unknown");
     expect(compareClients("a", null)).toBe("unknown");
+    // Qwen Code names its client per server: one agent.
+    expect(compareClients("qwen-cli-mcp-client-notes", "qwen-cli-mcp-client-everything")).toBe("same");
+    expect(compareClients("learners-host", "sse-host")).toBe("other");
+    expect(compareClients("codex-mcp-client", "claude-code")).toBe("other");
   });
 });
 
@@ -76,6 +80,18 @@ describe("MCP sessions of two clients started together", () => {
       groupedBy: "mcp-client",
     });
     expect(upgradeGrouping("session", "mcp-client")).toBe("mcp-client");
+  });
+
+  it("the same client's stdio session joins within an agent's start (a wrapper slow to start), time alone does not", () => {
+    const g = grouper();
+    const http = httpOpen(g, 48015, initialize("qwen-cli-mcp-client-notes"), 100_000);
+    expect(g.assignStdioSession(104_000, "qwen-cli-mcp-client-everything")).toEqual({
+      traceId: http.traceId,
+      groupedBy: "mcp-client",
+    });
+    const other = httpOpen(g, 48016, initialize("claude-code"), 200_000);
+    expect(g.assignStdioSession(204_000, null).traceId).not.toBe(other.traceId);
+    expect(g.assignStdioSession(212_000, "claude-code").traceId).not.toBe(other.traceId);
   });
 
   it("a client that names nobody joins by time alone (agent-start), and the run then knows its client", () => {
