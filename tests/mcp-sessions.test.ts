@@ -14,7 +14,7 @@ import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
 import { TraceSchema, type Trace } from "@hopscope/shared/trace/schemas";
-import type { RecorderHandle } from "../apps/proxy/src/server";
+import type { TestRecorder } from "./support/recorder";
 import { startNotesTapRecorder } from "./support/notes-tap-recorder";
 
 const run = promisify(execFile);
@@ -30,7 +30,7 @@ const INSPECTOR = path.join(
 );
 
 let notesFile: string;
-let recorder: RecorderHandle;
+let recorder: TestRecorder;
 let close: () => Promise<void>;
 
 beforeAll(async () => {

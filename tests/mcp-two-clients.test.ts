@@ -10,12 +10,12 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { TraceListSchema } from "@hopscope/shared/trace/api";
 import { TraceSchema, type Trace } from "@hopscope/shared/trace/schemas";
 import { isStdioExchange } from "@hopscope/shared/trace/stdio-ingest";
-import type { RecorderHandle } from "../apps/proxy/src/server";
+import type { TestRecorder } from "./support/recorder";
 import { startNotesTapRecorder } from "./support/notes-tap-recorder";
 import { wrappedNotesTransport } from "./support/stdio-host";
 
 let notesFile: string;
-let recorder: RecorderHandle;
+let recorder: TestRecorder;
 let close: () => Promise<void>;
 
 beforeAll(async () => {

@@ -3,14 +3,12 @@
  * notes server through `hopscope wrap` shows live as one trace, on an MCP lane marked stdio; an SDK server
  * that answers with SSE shows its answer event by event in the MCP tab. Screenshots at 1280×720 and 1920×1080.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { RecorderHandle } from "../../apps/proxy/src/server";
-import { startTapRecorder } from "../support/tap-recorder";
+import { closeAll, startRecorder, type TestRecorder } from "../support/recorder";
 import { startSdkSseServer } from "../support/sdk-sse-server";
 import { wrappedNotesTransport } from "../support/stdio-host";
 import type { Browser } from "./support/browser";
@@ -19,22 +17,20 @@ import { browserSuite } from "./support/suite";
 describe("MCP over stdio and SSE in the timeline", () => {
   const suite = browserSuite({ stack: false, colorScheme: "light" });
   let dir: string;
-  let recorder: RecorderHandle;
+  let recorder: TestRecorder;
   let sse: Awaited<ReturnType<typeof startSdkSseServer>>;
   let browser: Browser;
   let host: Client;
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "hopscope-browser-mcp-"));
     sse = await startSdkSseServer();
-    recorder = await startTapRecorder(dir, { mcpUpstream: sse.url, webDist: suite.ui });
+    recorder = await startRecorder({ mcp: sse.url }, { webDist: suite.ui });
+    dir = recorder.dir;
     browser = suite.browser;
   });
   afterAll(async () => {
     await host?.close();
-    await recorder?.close();
-    await sse?.close();
-    await rm(dir, { recursive: true, force: true });
+    await closeAll(recorder, sse);
   });
 
   it("shows a wrapped stdio session live, on the MCP lane marked stdio", async () => {

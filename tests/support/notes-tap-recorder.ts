@@ -5,15 +5,13 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { RecorderHandle } from "../../apps/proxy/src/server";
-import { startTapRecorder } from "./tap-recorder";
+import { startRecorder, type TestRecorder } from "./recorder";
 import { loadConfig as loadMcpConfig } from "../../apps/mcp-server/src/config";
 import { start as startMcp } from "../../apps/mcp-server/src/server";
 
 export interface NotesTapRecorder {
-  dir: string;
   notesFile: string;
-  recorder: RecorderHandle;
+  recorder: TestRecorder;
   close: () => Promise<void>;
 }
 
@@ -22,11 +20,11 @@ export async function startNotesTapRecorder(prefix: string): Promise<NotesTapRec
   const notesFile = path.join(dir, "notes");
   await writeFile(notesFile, "");
   const mcp = await startMcp({ ...loadMcpConfig({}), port: 0, host: "127.0.0.1", notesFile });
-  const recorder = await startTapRecorder(dir, { mcpUpstream: mcp.url });
+  const recorder = await startRecorder({ mcp: mcp.url }, {}, { dir });
   const close = async () => {
     await recorder.close();
     await mcp.close();
     await rm(dir, { recursive: true, force: true });
   };
-  return { dir, notesFile, recorder, close };
+  return { notesFile, recorder, close };
 }
