@@ -35,6 +35,7 @@ function options(raw: Record<string, unknown>): { numKeep: number } {
   return { numKeep: typeof o.num_keep === "number" ? Math.trunc(o.num_keep) : NUM_KEEP };
 }
 
+/** `tokens` are `text`'s token ids, as the truncation counted them. */
 export function cutForRunner(
   text: string,
   tokens: readonly number[],

@@ -75,12 +75,13 @@ export function fitPrompt(
 }
 
 /**
- * chatPrompt's loop answers the first start that fits, or the last message when none does. Dropping a message
- * from the front never adds tokens (each message is its own `<|im_start|>…<|im_end|>` span, and the tokenizer
- * never joins text across a special token), so the starts that fit are a tail of the list: search it from the
- * end, doubling the step, then halve the gap. Each prompt rendered is then at most about twice the window
- * (the one that overflows first aside), where trying every start from the front renders the whole
- * conversation once per message.
+ * chatPrompt's loop takes the first start, from the front, whose prompt fits, else the last message. A later
+ * start keeps a subset of an earlier one's messages, and in qwen2.5's prompt each message (or run of same-role
+ * messages, which Ollama's template joins) is its own `<|im_start|>…<|im_end|>` span that the tokenizer never
+ * reads across, so a later start never has more tokens: the starts that fit are a tail of the list. Searching
+ * it from the end (doubling the step, then halving the gap) finds the same start from a logarithmic number of
+ * prompts, each about the window's size but the first that overflows, where the loop renders and tokenises the
+ * whole conversation once per message (test/truncate-search.test.ts holds the two to the same answers).
  */
 function firstFitting(last: number, fits: (i: number) => boolean): number {
   if (!fits(last)) return last;
