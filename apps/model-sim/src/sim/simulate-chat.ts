@@ -15,7 +15,7 @@ import { goNow, nowNs } from "./go-time";
 import type { ResolvedModel } from "./model-name";
 import { decide } from "../policy/decide";
 import { outputText } from "../policy/format-output";
-import { runTokens } from "./runner";
+import { runMetrics, runOutput, type PlannedRun } from "./planned-run";
 import { builtinPrompt } from "./builtin-renderer";
 import { fitPrompt } from "./truncate-prompt";
 import { requestNumCtx } from "./context-length";
@@ -180,47 +180,20 @@ function decideOutput(
   return { promptEvalCount: input.tokenCount, output: outputText(decision, req.format) };
 }
 
-interface ChatRun {
+interface ChatRun extends PlannedRun {
   req: ChatRequest;
-  model: ResolvedModel;
-  deps: SimDeps;
-  output: string;
-  signal: AbortSignal | undefined;
-  keepMs: number;
-  slow: boolean;
-  /** nowNs() when the request came in, and when the model was loaded. */
-  start: number;
-  loaded: number;
-  promptEvalCount: number;
-  promptEvalDurationNs: number;
 }
 
 /** The runner's tokens as chat chunks, through the tool-call parser when the request has tools. */
 async function* chatChunks(run: ChatRun): AsyncGenerator<Record<string, unknown>> {
-  const { req, model, deps, signal, start, loaded } = run;
+  const { req, model, deps } = run;
   const { config, engine } = deps;
   const tools = req.tools ?? [];
   const parser = tools.length > 0 ? engine.toolParser(tools, config.ollamaVersion) : null;
   // Tool-call ids (and an always-present index) came with Ollama 0.13.0.
   const withIds = atLeast(config.ollamaVersion, "0.13.0");
-  const numPredict = typeof req.options?.num_predict === "number" ? req.options.num_predict : undefined;
-  const tokens = runTokens(engine.tokenizer, run.output, {
-    tokensPerSecond: run.slow ? config.slowTokensPerSecond : config.tokensPerSecond,
-    numPredict,
-    signal,
-    onEvent: deps.onRunnerEvent,
-  });
-  for await (const r of tokens) {
-    const metrics = r.done
-      ? {
-          totalDurationNs: nowNs() - start,
-          loadDurationNs: loaded - start,
-          promptEvalCount: run.promptEvalCount,
-          promptEvalDurationNs: run.promptEvalDurationNs,
-          evalCount: r.evalCount,
-          evalDurationNs: r.evalDurationNs,
-        }
-      : undefined;
+  for await (const r of runOutput(run, req.options)) {
+    const metrics = r.done ? runMetrics(run, r) : undefined;
     const base = { model: model.requested, done: r.done, doneReason: r.done ? r.doneReason : undefined, metrics };
     if (!parser) {
       yield chatChunk({ ...base, content: r.content });

@@ -17,7 +17,7 @@ import type { ResolvedModel } from "./model-name";
 import { OllamaError } from "./ollama-error";
 import { decide } from "../policy/decide";
 import { outputText } from "../policy/format-output";
-import { runTokens } from "./runner";
+import { runMetrics, runOutput, type PlannedRun } from "./planned-run";
 import { checkThink } from "./check-think";
 import type { SimDeps } from "./sim-deps";
 import { generateChunk } from "./wire-shapes";
@@ -99,33 +99,16 @@ function oneTurnChat(req: GenerateRequest, prompt: string, modelSystem: string):
   };
 }
 
-interface GenerateRun {
+interface GenerateRun extends PlannedRun {
   req: GenerateRequest;
-  model: ResolvedModel;
-  deps: SimDeps;
-  output: string;
   rendered: string;
-  signal: AbortSignal | undefined;
-  keepMs: number;
-  slow: boolean;
-  /** nowNs() when the request came in, and when the model was loaded. */
-  start: number;
-  loaded: number;
-  promptEvalCount: number;
-  promptEvalDurationNs: number;
 }
 
 /** The runner's tokens as generate chunks; the last one carries the metrics (and `context` when not raw). */
 async function* generateChunks(run: GenerateRun): AsyncGenerator<Record<string, unknown>> {
-  const { req, model, deps, rendered, start, loaded } = run;
-  const { config, engine } = deps;
-  const numPredict = typeof req.options?.num_predict === "number" ? req.options.num_predict : undefined;
-  const tokens = runTokens(engine.tokenizer, run.output, {
-    tokensPerSecond: run.slow ? config.slowTokensPerSecond : config.tokensPerSecond,
-    numPredict,
-    signal: run.signal,
-    onEvent: deps.onRunnerEvent,
-  });
+  const { req, model, deps, rendered } = run;
+  const { engine } = deps;
+  const tokens = runOutput(run, req.options);
   let generated = "";
   for await (const r of tokens) {
     generated += r.content;
@@ -140,14 +123,7 @@ async function* generateChunks(run: GenerateRun): AsyncGenerator<Record<string, 
       doneReason: r.doneReason,
       // Not raw: the conversation so far as token ids (deprecated in Ollama, still sent).
       context: req.raw ? undefined : engine.tokenizer.encode(rendered + generated),
-      metrics: {
-        totalDurationNs: nowNs() - start,
-        loadDurationNs: loaded - start,
-        promptEvalCount: run.promptEvalCount,
-        promptEvalDurationNs: run.promptEvalDurationNs,
-        evalCount: r.evalCount,
-        evalDurationNs: r.evalDurationNs,
-      },
+      metrics: runMetrics(run, r),
     });
   }
   deps.state.touch(run.keepMs);
