@@ -1,6 +1,6 @@
 /**
- * The taps as byte relays (tap/relay-connection.ts): HTTP/1.1 framing on a client connection that node:http
- * used to do for them — pipelining, chunked request bodies, HEAD, 100-continue, bodies that end with the
+ * The taps as byte relays (tap/request-relay.ts, tap/response-queue.ts): HTTP/1.1 framing on a client
+ * connection that node:http used to do for them — pipelining, chunked request bodies, HEAD, 100-continue, bodies that end with the
  * connection, an upstream that closes an idle connection, Connection: close, malformed requests,
  * backpressure — each against real sockets.
  */

@@ -14,7 +14,13 @@ import type {
 } from "@hopscope/shared/trace/schemas";
 import type { GroupedBy } from "@hopscope/shared/trace/group";
 import type { ExchangeRecord } from "./exchange-record";
-import type { StdioPlacement } from "./protocol";
+
+/** Where a batch of a stdio session goes: its trace, the rule, and the first of the seq numbers asked for. */
+export interface StdioPlacement {
+  traceId: string;
+  groupedBy: GroupedBy;
+  firstSeq: number;
+}
 
 export interface TracePage {
   traces: TraceSummary[];

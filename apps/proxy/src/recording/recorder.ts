@@ -14,7 +14,8 @@ import { headerValue, isRecord, pathOf } from "@hopscope/shared/trace/json-text"
 import { redactHeaderBlock } from "@hopscope/shared/trace/header-block";
 import { parseTraceparent, traceparentFromJsonRpc } from "@hopscope/shared/trace/traceparent";
 import type { FeedEvent } from "../link/frames";
-import { MAX_CHUNK_TEXT, type Span, type StdioPlacement, type TapEvent } from "../link/protocol";
+import { MAX_CHUNK_TEXT, type Span, type TapEvent } from "../link/protocol";
+import type { StdioPlacement } from "../link/calls";
 import { ExchangeDraft } from "./exchange-draft";
 import { exchangeRecord, type ExchangeRecord } from "../link/exchange-record";
 import { betterTitle, titleOf, type TraceTitle } from "./trace-title";

@@ -27,31 +27,13 @@ interface Props {
 
 function ArrowLine({ arrow, x, hop, double }: { arrow: Arrow; x: ExchangeSummary; hop: Hop; double: boolean }) {
   const { trace, replay } = useApp();
-  const from = LANE_X[arrow.from] ?? 0;
-  const to = LANE_X[arrow.to] ?? 0;
-  const left = Math.min(from, to);
-  const width = Math.abs(to - from);
-  const dir = to > from ? "right" : "left";
+  const { left, width, dir, labelRight, labelStyle, detailStyle } = arrowPlacement(arrow);
   const response = arrow.direction === "response";
   const streaming = response && inProgressNow(replay, x);
   const streamed = response ? streamTextNow(trace, replay, x) : null;
-  let label = arrowLabel(hop, x, arrow.direction);
-  // While streaming, the label shows the newest text (its end), as it arrives.
-  if (streaming && streamed !== null) label = streamed ? `…${streamed.replace(/\s+/g, " ").slice(-36)}` : "streaming…";
-  // One duration per exchange: under its response arrow in presenter mode (the waterfall carries it otherwise).
-  const detail = response
-    ? x.timings.end !== null && !streaming
-      ? formatMs(x.timings.end - x.timings.start)
-      : "…"
-    : x.requestSize
-      ? formatBytes(x.requestSize)
-      : "";
+  const label = streaming && streamed !== null ? streamingLabel(streamed) : arrowLabel(hop, x, arrow.direction);
+  const detail = response ? responseDetail(x, streaming) : x.requestSize ? formatBytes(x.requestSize) : "";
   const place = double ? (response ? s.lower : s.upper) : s.single;
-  // The label may use the free space beyond the arrow: rightward arrows extend it to the right edge,
-  // leftward ones to the left edge, so "tool_calls: append({...})" is readable, not "tool_c…".
-  // A leftward arrow from a lane left of centre (host → you) has more room on its right: put it there.
-  const labelRight = dir === "right" || from < 50;
-  const labelStyle = labelRight ? { left: `${from}%`, right: "0.5%" } : { left: "0.5%", right: `${100 - from}%` };
   return (
     <>
       <div
@@ -70,15 +52,41 @@ function ArrowLine({ arrow, x, hop, double }: { arrow: Arrow; x: ExchangeSummary
         {streaming ? <span class={s.caret} aria-hidden="true" /> : null}
       </span>
       {detail && !double ? (
-        <span
-          class={`${s.detail} ${response ? s.duration : ""}`}
-          style={labelRight ? { left: `${from}%` } : { right: `${100 - from}%` }}
-        >
+        <span class={`${s.detail} ${response ? s.duration : ""}`} style={detailStyle}>
           {detail}
         </span>
       ) : null}
     </>
   );
+}
+
+/** Where an arrow runs between its lanes (percent of the row), and where its label and detail go. */
+function arrowPlacement(arrow: Arrow) {
+  const from = LANE_X[arrow.from] ?? 0;
+  const to = LANE_X[arrow.to] ?? 0;
+  const dir = to > from ? "right" : "left";
+  // The label may use the free space beyond the arrow: rightward arrows extend it to the right edge,
+  // leftward ones to the left edge, so "tool_calls: append({...})" is readable, not "tool_c…".
+  // A leftward arrow from a lane left of centre (host → you) has more room on its right: put it there.
+  const labelRight = dir === "right" || from < 50;
+  return {
+    left: Math.min(from, to),
+    width: Math.abs(to - from),
+    dir,
+    labelRight,
+    labelStyle: labelRight ? { left: `${from}%`, right: "0.5%" } : { left: "0.5%", right: `${100 - from}%` },
+    detailStyle: labelRight ? { left: `${from}%` } : { right: `${100 - from}%` },
+  };
+}
+
+/** While streaming, the label shows the newest text (its end), as it arrives. */
+function streamingLabel(streamed: string): string {
+  return streamed ? `…${streamed.replace(/\s+/g, " ").slice(-36)}` : "streaming…";
+}
+
+/** One duration per exchange: under its response arrow in presenter mode (the waterfall carries it otherwise). */
+function responseDetail(x: ExchangeSummary, streaming: boolean): string {
+  return x.timings.end !== null && !streaming ? formatMs(x.timings.end - x.timings.start) : "…";
 }
 
 export function HopRow({ hop, top, height, band = 0, spanStart, spanEnd }: Props) {

@@ -244,17 +244,24 @@ export function captionFor(
 /** A short label for an arrow in the sequence view. */
 export function arrowLabel(hop: Hop, exchange: ExchangeSummary | undefined, direction: "request" | "response"): string {
   if (!exchange) return "";
+  return direction === "request" ? requestArrowLabel(exchange) : responseArrowLabel(exchange);
+}
+
+/** What was asked: the question, the MCP method and tool, the chat's size, or the request line. */
+function requestArrowLabel(exchange: ExchangeSummary): string {
   const c = exchange.classification;
-  if (direction === "request") {
-    if (c.kind === "agent") return c.message ? `“${c.message}”` : `${exchange.method} ${exchange.url}`;
-    if (c.kind === "mcp")
-      return [c.method, c.toolName].filter(Boolean).join(" ") || `${exchange.method} ${exchange.url}`;
-    if (c.kind === "model.chat")
-      return `${exchange.method} ${exchange.url} · ${c.messageCount} msg${c.toolCount ? ` · ${c.toolCount} tools` : ""}`;
-    // A stdio server's own line: named by its pipe (stderr) or its end, not as an HTTP request line.
-    if (isStdioExchange(exchange)) return exchange.url === "exit" ? "the server ends" : exchange.url;
-    return `${exchange.method} ${exchange.url}`;
-  }
+  if (c.kind === "agent") return c.message ? `“${c.message}”` : `${exchange.method} ${exchange.url}`;
+  if (c.kind === "mcp") return [c.method, c.toolName].filter(Boolean).join(" ") || `${exchange.method} ${exchange.url}`;
+  if (c.kind === "model.chat")
+    return `${exchange.method} ${exchange.url} · ${c.messageCount} msg${c.toolCount ? ` · ${c.toolCount} tools` : ""}`;
+  // A stdio server's own line: named by its pipe (stderr) or its end, not as an HTTP request line.
+  if (isStdioExchange(exchange)) return exchange.url === "exit" ? "the server ends" : exchange.url;
+  return `${exchange.method} ${exchange.url}`;
+}
+
+/** What came back: the reply, the tool calls or text the model wrote, the MCP result or error, else the status. */
+function responseArrowLabel(exchange: ExchangeSummary): string {
+  const c = exchange.classification;
   const status = exchange.status === null ? "" : String(exchange.status);
   if (isNoStreamAnswer(exchange)) return `${status} · no stream`;
   if (exchange.error) return `${status} ${exchange.error}`.trim();
@@ -263,12 +270,15 @@ export function arrowLabel(hop: Hop, exchange: ExchangeSummary | undefined, dire
     if (c.toolCalls.length) return c.toolCalls.map((t) => `${t.name}(${JSON.stringify(t.arguments)})`).join(", ");
     return c.content ? `“${c.content}”` : status;
   }
-  if (c.kind === "mcp") {
-    if (c.outcome === "not-offered") return "not offered (-32601)";
-    if (c.outcome === "protocol-error") return `JSON-RPC error ${c.errorCode ?? ""} ${c.errorMessage ?? ""}`.trim();
-    if (c.outcome === "tool-error") return `isError: ${c.resultText ?? c.errorMessage ?? "tool error"}`;
-    if (c.resultText) return c.resultText;
-    return c.method === "tools/list" ? "tools" : status;
-  }
+  if (c.kind === "mcp") return mcpResultLabel(c, status);
   return status;
+}
+
+/** An MCP answer: which kind of error it was, else its result text. */
+function mcpResultLabel(c: Extract<ExchangeSummary["classification"], { kind: "mcp" }>, status: string): string {
+  if (c.outcome === "not-offered") return "not offered (-32601)";
+  if (c.outcome === "protocol-error") return `JSON-RPC error ${c.errorCode ?? ""} ${c.errorMessage ?? ""}`.trim();
+  if (c.outcome === "tool-error") return `isError: ${c.resultText ?? c.errorMessage ?? "tool error"}`;
+  if (c.resultText) return c.resultText;
+  return c.method === "tools/list" ? "tools" : status;
 }

@@ -12,7 +12,7 @@ import { mcpSessionTitle } from "@hopscope/shared/trace/group-mcp";
 import { isRecord } from "@hopscope/shared/trace/json-text";
 import { tryParseJson } from "@hopscope/shared/json/parse";
 import { listedToolNames } from "@hopscope/shared/trace/agent-run";
-import type { StdioPlacement } from "../../link/protocol";
+import type { StdioPlacement } from "../../link/calls";
 import {
   STDIO_METHOD,
   STDIO_UPSTREAM_PREFIX,
