@@ -9,10 +9,12 @@ import { formatBytes, formatMs } from "../models/body";
 import { arrowLabel } from "../models/captions";
 import { LANES, type Arrow, type Hop } from "../models/hops";
 import { outcomeOf } from "../models/outcome";
+import { isSideRole, lineMarkOf } from "../models/request-lines";
 import { inProgressNow, streamTextNow } from "../models/stream-text";
 import { useApp } from "./AppContext";
 import s from "./HopRow.module.css";
 import { LANE_X } from "./lanes";
+import { LineMark } from "./LineMark";
 import { Waterfall } from "./Waterfall";
 
 interface Props {
@@ -96,6 +98,10 @@ export function HopRow({ hop, top, height, band = 0, spanStart, spanEnd }: Props
   const selected = trace.selectedHop.value === hop.number;
   const outcome = outcomeOf(x);
   const matched = follow.hopsWithMatch.value.has(hop.number);
+  // A retry or side request is marked on its request's hop; a side request's answer is drawn faint too.
+  const role = trace.roles.value.get(hop.exchangeId);
+  const mark = hop.kind === "model-request" ? lineMarkOf(hop, trace.roles.value) : null;
+  const line = isSideRole(role) ? "side" : role?.role;
   function onClick(): void {
     replay.goTo(hop.number);
   }
@@ -107,9 +113,10 @@ export function HopRow({ hop, top, height, band = 0, spanStart, spanEnd }: Props
       data-kind={hop.kind}
       data-outcome={outcome === "protocol-error" ? "error" : outcome}
       data-selected={selected ? "true" : "false"}
+      data-line={line}
       role="listitem"
       onClick={onClick}
-      aria-label={`Hop ${hop.number}`}
+      aria-label={mark ? `Hop ${hop.number}, ${mark.label}` : `Hop ${hop.number}`}
     >
       {/* The lifelines run the row's whole height, through the notes band below the arrows too. */}
       <div class={s.lifelines} aria-hidden="true">
@@ -124,6 +131,7 @@ export function HopRow({ hop, top, height, band = 0, spanStart, spanEnd }: Props
         {hop.arrows.map((a) => (
           <ArrowLine key={a.direction} arrow={a} x={x} hop={hop} double={hop.arrows.length > 1} />
         ))}
+        {mark ? <LineMark mark={mark} /> : null}
         {outcome === "tool-error" ? (
           <span class={`${s.flag} ${s.toolError}`} data-flag="">
             tool error

@@ -13,6 +13,7 @@ import { ReplaysPlayingSchema } from "@hopscope/shared/trace/replay";
 import type { ExchangeSummary, ServerFrame } from "@hopscope/shared/trace/schemas";
 import { getJson } from "../api/http";
 import { isReadOnly } from "../api/source";
+import type { Hop } from "./hops";
 import type { TraceModel } from "./TraceModel";
 import type { TracesModel } from "./TracesModel";
 import type { UiModel } from "./UiModel";
@@ -25,6 +26,17 @@ const MAX_BEHIND = 4;
 /** Where following last put the view; anything else that moves it is the user. */
 interface Placed {
   at: { traceId: string | null; hop: number | null } | null;
+}
+
+/** The selected hop's index among the main line's, or the last main hop before it when it is a side request's. */
+function placeOf(hops: readonly Hop[], selected: number | null): number {
+  const i = hops.findIndex((h) => h.number === selected);
+  if (i >= 0 || selected === null) return i;
+  let before = -1;
+  hops.forEach((h, j) => {
+    if (h.number < selected) before = j;
+  });
+  return before;
 }
 
 export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesModel, ui: UiModel) => {
@@ -93,7 +105,7 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
     if (newest && newest !== trace.traceId.value) openTrace(newest, !traces.traces.value.some((t) => t.id === newest));
     else {
       // Back to now at once: the newest hop, not a walk through the ones missed.
-      const last = trace.hops.value.at(-1);
+      const last = trace.mainHops.value.at(-1);
       if (last) select(last.number);
       else place(trace.traceId.value, trace.selectedHop.value);
     }
@@ -166,10 +178,11 @@ function walkHops(
     timer = null;
     if (!on.peek()) return;
     noteEnd();
-    const hops = trace.hops.peek();
+    // The run's main line: a side request (a title, a memory subagent) is marked in the timeline, not followed.
+    const hops = trace.mainHops.peek();
     const last = hops.at(-1);
     if (!last) return;
-    const i = hops.findIndex((h) => h.number === trace.selectedHop.peek());
+    const i = placeOf(hops, trace.selectedHop.peek());
     if (i === hops.length - 1) return;
     const streaming = i >= 0 ? streamingAfter(trace, i) : undefined;
     if (streaming !== undefined) return select(streaming);
@@ -184,7 +197,7 @@ function walkHops(
   }
   effect(() => {
     if (!on.value) return;
-    void trace.hops.value;
+    void trace.mainHops.value;
     step();
   });
   effect(() => {
@@ -198,7 +211,7 @@ function walkHops(
 /** A later hop where the model is writing its answer right now: the dwells give way to it, or the stream ends unseen. */
 function streamingAfter(trace: TraceModel, i: number): number | undefined {
   const xs = trace.exchanges.peek();
-  return trace.hops
+  return trace.mainHops
     .peek()
     .slice(i + 1)
     .find((h) => h.kind === "model-response" && xs.get(h.exchangeId)?.state === "streaming")?.number;

@@ -22,6 +22,7 @@ import {
 } from "@hopscope/shared/trace/schemas";
 import { ApiError, getJson } from "../api/http";
 import { numberHops, type Hop } from "./hops";
+import { isSideRole, requestRoles } from "./request-lines";
 
 import { afterFailure, mayRetry, type Failure } from "./retry-after";
 export type Loadable<T> =
@@ -142,7 +143,17 @@ function openTraceState() {
   const list = computed(() => [...exchanges.value.values()].sort((a, b) => a.seq - b.seq || a.id - b.id));
   const hops = computed<Hop[]>(() => numberHops(list.value));
   const selected = computed(() => hops.value.find((h) => h.number === selectedHop.value) ?? null);
-  const firstModelRequestId = computed(() => list.value.find((x) => x.classification.kind === "model.chat")?.id);
+  /** Each model request's line: main, a retry, a side request (shared/src/trace/run-lines.ts). */
+  const roles = computed(() => requestRoles(list.value));
+  /** The hops of the run's main line: all but a side request's (follow-live stays on these). */
+  const mainHops = computed(() => hops.value.filter((h) => !isSideRole(roles.value.get(h.exchangeId))));
+  /** The main line's first model request (a side request, such as a title's, may come before it). */
+  const firstModelRequestId = computed(
+    () =>
+      list.value.find(
+        (x) => x.classification.kind === "model.chat" && (roles.value.get(x.id)?.role ?? "main") === "main",
+      )?.id,
+  );
 
   return {
     traceId,
@@ -159,6 +170,8 @@ function openTraceState() {
     list,
     hops,
     selected,
+    roles,
+    mainHops,
     firstModelRequestId,
   };
 }
