@@ -203,7 +203,8 @@ export const TraceSourceSchema = z.enum(["live", "imported"]);
  * Which rule put an exchange in its trace (docs/recorder.md, "Trace grouping"): a W3C traceparent; the next
  * turn of a conversation; an MCP session; an agent's session id (`agent-session`); the tools a model request
  * offers, listed by the run's MCP session (`tools-offered`); the client that probed the model server
- * (`probe`); an MCP session opened on the machine at the start of a run (`agent-start`); none (`single`).
+ * (`probe`); an MCP session opened on the machine at the start of a run (`agent-start`), by the MCP client
+ * that opened the run's other sessions (`mcp-client`); none (`single`).
  */
 export const GroupedBySchema = z.enum([
   "traceparent",
@@ -213,6 +214,7 @@ export const GroupedBySchema = z.enum([
   "tools-offered",
   "probe",
   "agent-start",
+  "mcp-client",
   "single",
 ]);
 
