@@ -52,6 +52,8 @@ export function classifyModel(input: ModelClassifyInput): Classification {
 }
 
 function classifyModelRequest(input: ModelClassifyInput): Classification {
+  const known = knownChat(input);
+  if (known) return withResponse(known, input);
   const path = pathOf(input.url);
   const req = parsedRequestJson(input);
   const model = isRecord(req) && typeof req.model === "string" ? req.model : undefined;
@@ -75,8 +77,28 @@ function classifyModelRequest(input: ModelClassifyInput): Classification {
     stream: wantsStream(d, req),
     toolCalls: [],
     ...(simulated === undefined ? {} : { simulated }),
-    ...(native && input.requestText !== null ? { line: requestLineOf(native, input.requestText) } : {}),
+    ...(native && (input.requestBytes ?? input.requestText) != null
+      ? { line: requestLineOf(native, input.requestBytes ?? (input.requestText as string)) }
+      : {}),
   };
+  return withResponse({ base, d }, input);
+}
+
+/**
+ * The chat this exchange's request already classified as (ModelClassifyInput.requestPart), taken as the base
+ * for its answer: the request is read once per exchange, not again when the answer arrives.
+ */
+function knownChat(input: ModelClassifyInput): { base: ModelChat; d: Dialect } | undefined {
+  const part = input.requestPart;
+  const d = dialectOfPath(pathOf(input.url));
+  if (part?.kind !== "model.chat" || !d || !isChatDialect(d)) return undefined;
+  const { simulated: _, ...rest } = part;
+  const base: ModelChat = { ...rest, toolCalls: [] };
+  if (input.simulated !== undefined) base.simulated = input.simulated;
+  return { base, d };
+}
+
+function withResponse({ base, d }: { base: ModelChat; d: Dialect }, input: ModelClassifyInput): ModelChat {
   if (input.responseText === null) return base;
   return d === "ollama"
     ? withOllamaResponse(base, input.responseText)

@@ -64,6 +64,8 @@ export function classifyExchange(input: ClassifyInput): Classification {
  */
 function withRequestJson<T extends RequestInput>(to: T, from: RequestInput): T {
   if ("requestJson" in from) to.requestJson = from.requestJson;
+  if (from.requestPart !== undefined) to.requestPart = from.requestPart;
+  if (from.requestBytes !== undefined) to.requestBytes = from.requestBytes;
   return to;
 }
 

@@ -1,12 +1,23 @@
 /** Small helpers to read recorded exchanges without throwing: recorded bytes are untrusted. */
 import { tryParseJson } from "../json/parse";
 import { blockHeaderValue } from "./header-block";
+import type { Classification } from "./schemas";
 
 /** What a classifier reads of a request: the body as the caller parsed it already, else its text parsed here. */
 export interface RequestInput {
   requestText: string | null;
   /** The request body as tryParseJson(requestText) gives it, when the caller has it (parsed once). */
   requestJson?: unknown;
+  /**
+   * What this exchange's request alone classified as, when the caller kept it (classified when the request
+   * ended): the answer's classification reuses its request part rather than reading the whole body again.
+   */
+  requestPart?: Classification;
+  /**
+   * The body's UTF-8 bytes, when the caller kept a big body undecoded and gives no `requestText` for it: what
+   * needs the body as sent (a model request's line) reads them instead.
+   */
+  requestBytes?: Uint8Array;
 }
 
 /** The request body as JSON: the caller's parse when it gave one, else the text parsed here (undefined when not JSON). */

@@ -42,8 +42,11 @@ interface NativeMessage {
   rest: string;
 }
 
-/** The line of a request Ollama would take as `native` (toNative's output); `bodyText` is the body as sent. */
-export function requestLineOf(native: Record<string, unknown>, bodyText: string): RequestLine {
+/**
+ * The line of a request Ollama would take as `native` (toNative's output); `body` is the body as sent, as
+ * text or as its UTF-8 bytes (a recorder that kept a big body undecoded hashes it without decoding it).
+ */
+export function requestLineOf(native: Record<string, unknown>, body: string | Uint8Array): RequestLine {
   const messages = (Array.isArray(native.messages) ? native.messages : []).map(nativeMessage);
   const system = messages
     .filter((m) => m.role === "system" || m.role === "developer")
@@ -62,7 +65,7 @@ export function requestLineOf(native: Record<string, unknown>, bodyText: string)
     turnCount: turns.length,
     history: hashText(turns.join(",")),
     tools: hashText(tools.join("\u0000")),
-    body: hashText(bodyText),
+    body: hashUtf8(typeof body === "string" ? new TextEncoder().encode(body) : body),
     ...(purpose ? { purpose } : {}),
   };
 }
@@ -112,6 +115,22 @@ export function hashText(text: string): string {
     h1 = Math.imul(h1 ^ c, 2654435761);
     h2 = Math.imul(h2 ^ c, 1597334677);
   }
+  return mixed(h1, h2);
+}
+
+/** hashText's mixing over bytes: the body's hash, from its UTF-8 bytes however it was kept. */
+export function hashUtf8(bytes: Uint8Array): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  return mixed(h1, h2);
+}
+
+function mixed(h1: number, h2: number): string {
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36).padStart(11, "0");

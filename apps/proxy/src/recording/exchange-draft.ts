@@ -110,15 +110,19 @@ export class ExchangeDraft {
     return this.text ?? textOf(this.request);
   }
 
+  /** The request body's UTF-8 bytes when it is kept undecoded (a big body), else null. */
+  private requestBytes(): Buffer | null {
+    const r = this.request;
+    return r && r.encoding === "utf8" && typeof r.data !== "string" ? r.data : null;
+  }
+
   wholeRequestJson(): unknown {
     return this.readRequest().whole();
   }
 
   private readRequest(): RequestJson {
     const r = this.request;
-    this.json ??= readRequestJson(r && r.encoding === "utf8" && typeof r.data !== "string" ? r.data : null, () =>
-      textOf(r),
-    );
+    this.json ??= readRequestJson(this.requestBytes(), () => textOf(r));
     return this.json;
   }
 
@@ -136,18 +140,23 @@ export class ExchangeDraft {
 
   classify(status: number | null, responseBody: StoredBody | null): Classification {
     const { tap, method, url } = this.begin;
+    // A model request kept as its bytes is classified from its parse and its bytes, never decoded whole.
+    const bytes = tap === "model" && this.requestDone ? this.requestBytes() : null;
     const input: ClassifyInput = {
       tap,
       method,
       url,
       status,
-      requestText: this.requestText(),
+      requestText: bytes ? null : this.requestText(),
       responseText: textOf(responseBody),
       responseHeaders: status === null ? "" : this.responseHeaders,
     };
     // Parsed once for grouping and every classification of the exchange (set, not spread: twice per exchange).
     // The classification reads the whole request (its line hashes the body and the tools offered).
+    if (bytes) input.requestBytes = bytes;
     if (this.requestDone) input.requestJson = this.wholeRequestJson();
+    // With the answer: the request's own part as classified when it ended, not read again.
+    if (this.requestDone && status !== null) input.requestPart = this.requestClassification();
     return classifyExchange(input);
   }
 
