@@ -9,7 +9,14 @@
  * mid-stream is incomplete).
  */
 import { batch, computed, createModel, effect, signal } from "@preact/signals";
-import { ExchangeViewsSchema, type ExchangeViews } from "@hopscope/shared/trace/views";
+import {
+  ExchangeFamiliesSchema,
+  ExchangeTokensSchema,
+  ExchangeViewsSchema,
+  type ExchangeFamilies,
+  type ExchangeTokens,
+  type ExchangeViews,
+} from "@hopscope/shared/trace/views";
 import {
   ExchangeSchema,
   TraceSchema,
@@ -57,6 +64,9 @@ export const TraceModel = createModel(() => {
   const selectedHop = signal<number | null>(null);
   const full = signal<ReadonlyMap<number, Loadable<Exchange>>>(new Map());
   const views = signal<ReadonlyMap<number, Loadable<ExchangeViews>>>(new Map());
+  /** What the views leave out until shown: token ids and offsets ("Show tokens"), the other families' renders. */
+  const tokens = signal<ReadonlyMap<number, Loadable<ExchangeTokens>>>(new Map());
+  const families = signal<ReadonlyMap<number, Loadable<ExchangeFamilies>>>(new Map());
   /** Chunk texts of streams seen live, by exchange id, across traces (bounded). */
   const liveChunks = signal<ReadonlyMap<number, readonly string[]>>(new Map());
   /** Set by the ask box: open the next trace that starts. */
@@ -77,7 +87,7 @@ export const TraceModel = createModel(() => {
     exchanges.value = next;
     if (cur && cur.state !== x.state && RANK[x.state] === 2) {
       full.value = without(full.value, x.id);
-      views.value = without(views.value, x.id);
+      forgetViews(x.id);
     }
   }
 
@@ -91,7 +101,7 @@ export const TraceModel = createModel(() => {
         exchanges.value = new Map();
         links.value = [];
         full.value = new Map();
-        views.value = new Map();
+        views.value = tokens.value = families.value = new Map();
       }
       selectedHop.value = hop;
       loadError.value = null;
@@ -230,13 +240,29 @@ export const TraceModel = createModel(() => {
     const x = exchanges.value.get(id);
     if (cur?.status === "ready" && x && cur.value.state !== x.state) {
       full.value = without(full.value, id);
-      views.value = without(views.value, id);
+      forgetViews(id);
     }
     return loadInto(full, id, () => getJson(`/api/exchanges/${id}`, ExchangeSchema));
   }
 
+  function forgetViews(id: number): void {
+    views.value = without(views.value, id);
+    tokens.value = without(tokens.value, id);
+    families.value = without(families.value, id);
+  }
+
+  /** The views without what is shown only on request (loadTokens, loadFamilies): the prompt comes on screen sooner. */
   function loadViews(id: number): Promise<ExchangeViews | undefined> {
-    return loadInto(views, id, () => getJson(`/api/exchanges/${id}/views`, ExchangeViewsSchema));
+    const path = `/api/exchanges/${id}/views?omit=tokens,comparisons`;
+    return loadInto(views, id, () => getJson(path, ExchangeViewsSchema));
+  }
+
+  function loadTokens(id: number): Promise<ExchangeTokens | undefined> {
+    return loadInto(tokens, id, () => getJson(`/api/exchanges/${id}/tokens`, ExchangeTokensSchema));
+  }
+
+  function loadFamilies(id: number): Promise<ExchangeFamilies | undefined> {
+    return loadInto(families, id, () => getJson(`/api/exchanges/${id}/families`, ExchangeFamiliesSchema));
   }
 
   /** Loads the trace's exchanges (all, or those `only` accepts), a few at a time; `views` for model chats too. */
@@ -286,6 +312,8 @@ export const TraceModel = createModel(() => {
     selectedHop,
     full,
     views,
+    tokens,
+    families,
     liveChunks,
     followNextTrace,
     list,
@@ -297,6 +325,8 @@ export const TraceModel = createModel(() => {
     applyFrame,
     loadExchange,
     loadViews,
+    loadTokens,
+    loadFamilies,
     loadAll,
     previousModelRequest,
   };
