@@ -243,9 +243,17 @@ async function main(): Promise<void> {
     args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
   });
   try {
-    log(`bench: load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    log(
+      `bench: load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
     const v = await measureAgentViews(ctx, recorder, log);
-    log(`bench: load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    log(
+      `bench: load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
     process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
   } finally {
     await ctx.close();

@@ -10,6 +10,7 @@ import {
   ExchangeTokensSchema,
   ExchangeViewsSchema,
   fullTokens,
+  type ExchangeViews,
 } from "@hopscope/shared/trace/views";
 import {
   eventually,
@@ -76,6 +77,17 @@ async function ollamaLike(): Promise<Upstream> {
   });
 }
 
+/** The lean views: the same prompt, the counts alone, no comparisons but the word that they can be asked for. */
+function expectLean(lean: ExchangeViews, whole: ExchangeViews): void {
+  expect(lean.prompt?.text).toBe(whole.prompt?.text);
+  expect(lean.prompt?.budget).toEqual(whole.prompt?.budget);
+  expect(lean.prompt?.tokens).toEqual({ count: whole.prompt?.tokens?.count });
+  expect(lean.rawOutput?.tokens).toEqual({ count: whole.rawOutput?.tokens?.count });
+  expect(lean.prompt?.comparisons).toBeUndefined();
+  expect(lean.prompt?.comparisonsOnRequest).toBe(true);
+  expect(whole.prompt?.comparisonsOnRequest).toBeUndefined();
+}
+
 describe("exchange views", () => {
   it("renders the prompt with segments and tokens, verifies it against the real server once, and rebuilds the raw output", async () => {
     up = await ollamaLike();
@@ -126,14 +138,7 @@ describe("exchange views", () => {
     const base = `${rec.url}/api/exchanges/${trace!.exchanges[0]!.id}`;
     const lean = ExchangeViewsSchema.parse((await getJson(`${base}/views?omit=tokens,comparisons`)).body);
     const whole = ExchangeViewsSchema.parse((await getJson(`${base}/views`)).body);
-    // The lean views: the same prompt, the counts alone, no comparisons but the word that they can be asked for.
-    expect(lean.prompt?.text).toBe(whole.prompt?.text);
-    expect(lean.prompt?.budget).toEqual(whole.prompt?.budget);
-    expect(lean.prompt?.tokens).toEqual({ count: whole.prompt?.tokens?.count });
-    expect(lean.rawOutput?.tokens).toEqual({ count: whole.rawOutput?.tokens?.count });
-    expect(lean.prompt?.comparisons).toBeUndefined();
-    expect(lean.prompt?.comparisonsOnRequest).toBe(true);
-    expect(whole.prompt?.comparisonsOnRequest).toBeUndefined();
+    expectLean(lean, whole);
     // What was left out, each at its own address, equal to what the whole views carry.
     const tokens = ExchangeTokensSchema.parse((await getJson(`${base}/tokens`)).body);
     expect(tokens.prompt).toEqual(fullTokens(whole.prompt?.tokens));
