@@ -172,6 +172,10 @@ function PromptColumn({ x, v, hovered, showTokens }: ColumnProps & { showTokens:
   const segments = useMemo(() => linkedToClient(p), [p]);
   const cut = useMemo(() => cutRanges(p), [p]);
   const inView = fullTokens(p.tokens);
+  const ask = showTokens && !inView;
+  useEffect(() => {
+    if (ask) void trace.loadTokens(x.id);
+  }, [ask, x.id]);
   return (
     <div class={s.col}>
       <h3 class={s.heading} data-testid="prompt-heading">
