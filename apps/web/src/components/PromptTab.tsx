@@ -28,6 +28,8 @@ type PromptView = NonNullable<ExchangeViews["prompt"]>;
 
 /** Requests up to this many characters are shown as a linked JSON tree; bigger ones as text. */
 const JSON_TREE_LIMIT = 300_000;
+/** A request's tree longer than this is drawn in a task after the prompt's (an agent's request takes long to lay out). */
+const DRAW_AFTER_PROMPT = 32_000;
 
 /** Plain words for what is known about this prompt; the how and why one click away. */
 export function PromptInfo({ p, promptEvalCount }: { p: PromptView; promptEvalCount?: number | undefined }) {
@@ -225,7 +227,7 @@ function RequestColumn({ x, v, hovered }: ColumnProps) {
       </h3>
       {full?.status === "ready" && request === undefined ? (
         <BodyView body={full.value.requestBody} />
-      ) : request === undefined || !drawn ? (
+      ) : request === undefined || (!drawn && requestText.length > DRAW_AFTER_PROMPT) ? (
         <p class={s.note}>Loading the request…</p>
       ) : (
         <JsonTree value={request} hovered={hovered} />

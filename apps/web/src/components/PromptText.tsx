@@ -14,6 +14,8 @@ type Segment = NonNullable<ExchangeViews["prompt"]>["segments"][number];
 
 /** The prompt's line height (PromptText.module.css), for the height of a block not drawn yet. */
 const LINE_EM = 1.6;
+/** Prompts longer than this are laid out a block at a time, as they come into view. */
+const SKIP_LAYOUT_CHARS = 32_000;
 
 interface Props {
   text: string;
@@ -59,6 +61,9 @@ function useOpenAtEnd(ref: { current: HTMLPreElement | null }, deps: unknown[], 
     const lead = parseFloat(getComputedStyle(pre).lineHeight) || 20;
     // The prompt's own box: a resent request opens where the new part starts; a first one at its very end
     // (the user's turn and the waiting assistant tag). An outer box scrolls only if the target is still hidden.
+    // Where this effect last put the prompt's own scroll: a scroll elsewhere was someone else's (the reader, a
+    // followed value, a linked field brought into view), and from then on the prompt stays where they put it.
+    let placed = pre.scrollTop;
     function place(): void {
       scrollBoxes(pre!).forEach((box, i) => {
         const t = target!.getBoundingClientRect();
@@ -66,6 +71,7 @@ function useOpenAtEnd(ref: { current: HTMLPreElement | null }, deps: unknown[], 
         if (i === 0) box.scrollTop = marker ? box.scrollTop + t.top - b.top - lead : box.scrollHeight;
         else if (scrollOuter && (t.top < b.top || t.bottom > b.bottom)) box.scrollTop += t.top - b.top - lead;
       });
+      placed = pre!.scrollTop;
     }
     place();
     // Content above may still be loading (the token budget) and shrink the box, and a chunk drawn for the first
@@ -74,7 +80,14 @@ function useOpenAtEnd(ref: { current: HTMLPreElement | null }, deps: unknown[], 
     ro.observe(pre);
     if (pre.parentElement) ro.observe(pre.parentElement);
     for (const chunk of pre.children) ro.observe(chunk);
-    const stop = (): void => ro.disconnect();
+    const onScroll = (): void => {
+      if (Math.abs(pre.scrollTop - placed) > 2) stop();
+    };
+    const stop = (): void => {
+      ro.disconnect();
+      pre.removeEventListener("scroll", onScroll);
+    };
+    pre.addEventListener("scroll", onScroll, { passive: true });
     for (const ev of ["wheel", "pointerdown", "touchstart", "keydown"])
       pre.parentElement?.addEventListener(ev, stop, { once: true, passive: true });
     return stop;
@@ -136,8 +149,14 @@ export function PromptText({ text, segments, hovered, large, newFrom, cut = [], 
   // (tens of thousands of characters) does not hold the page while it opens.
   const blocks = useMemo(() => chunks(text, pieces(text, segments, newFrom)), [text, segments, newFrom]);
   const marks: Marks = { hovered: hovered.value, newFrom, cut, cutMarked: false };
+  // A short prompt is drawn whole: skipping buys nothing there, and estimated heights would shift it under the mouse.
+  const skip = text.length > SKIP_LAYOUT_CHARS;
   const parts = blocks.map((c) => (
-    <span key={c.start} class={s.chunk} style={{ containIntrinsicBlockSize: `auto ${c.rows * LINE_EM}em` }}>
+    <span
+      key={c.start}
+      class={skip ? `${s.chunk} ${s.skip}` : s.chunk}
+      style={skip ? { containIntrinsicBlockSize: `auto ${c.rows * LINE_EM}em` } : undefined}
+    >
       {c.pieces.map((p) => pieceSpan(text, p, String(p.start), marks))}
     </span>
   ));
