@@ -12,7 +12,7 @@ import WebSocket from "ws";
 import { AudienceStatusSchema } from "@hopscope/shared/trace/audience";
 import { startRecorder, type RecorderChild } from "./contenders/index";
 import { treeCpuSeconds, treeRssMiB } from "./proc";
-import type { AudienceBench, AudienceRun } from "./report";
+import type { AudienceBench, AudienceRun } from "./results";
 
 const VIEWERS = 100;
 const REPLAY_SECONDS = 10;

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import type { BenchResults, Section } from "./report";
+import type { BenchResults, Section } from "./results";
 import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
 const FILE = join(import.meta.dirname, "results.json");

@@ -1,6 +1,6 @@
 /** The report's section on where the recorder's CPU goes, from the profile run (bench/profile.ts). */
 import { f } from "./figures";
-import type { ProfileBench } from "./report";
+import type { ProfileBench } from "./results";
 
 /** SQLite's CPU per request from the profile run: its share of the recording thread times that thread's µs per request. */
 export function sqliteMicros(p: ProfileBench | null): number | null {

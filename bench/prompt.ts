@@ -15,7 +15,7 @@ import { Template } from "@huggingface/jinja";
 import { renderChat } from "@hopscope/shared/prompt/render";
 import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
 import { median } from "./measure";
-import type { PromptBench, PromptCase } from "./report";
+import type { PromptBench, PromptCase } from "./results";
 
 const FIXTURES = join(import.meta.dirname, "..", "shared", "test", "prompt", "fixtures");
 const BATCHES = 15;

@@ -13,7 +13,8 @@
 import { ALL, type Contender } from "./contenders/index";
 import { CHAT_BODY, MCP_BODY, load, median, stream, type LoadResult, type StreamResult } from "./measure";
 import { treePeakRssMiB } from "./proc";
-import { writeResults, type ContenderSummary, type BenchResults } from "./report";
+import { writeResults } from "./report";
+import type { ContenderSummary, BenchResults } from "./results";
 import { runPromptBench } from "./prompt";
 import { runBigPromptBench } from "./big-prompt";
 import { runUiBench } from "./ui";

@@ -10,7 +10,7 @@ import Database from "better-sqlite3";
 import { startRecorder } from "./contenders/index";
 import { CHAT_BODY, MCP_BODY } from "./measure";
 import { treeRssMiB } from "./proc";
-import type { SoakBench, SoakSample } from "./report";
+import type { SoakBench, SoakSample } from "./results";
 import { startUpstream } from "./start-upstream";
 import { paced, post } from "./traffic";
 

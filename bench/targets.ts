@@ -5,7 +5,7 @@
  * pass-through's; streams forwarded as they come under load; nothing answered left unrecorded.
  * (Steady RSS is judged in the soak section.)
  */
-import type { BenchResults } from "./report";
+import type { BenchResults } from "./results";
 import { f, ratio } from "./figures";
 import { sqliteShare } from "./profile-section";
 

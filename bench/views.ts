@@ -23,7 +23,7 @@ import { dialectOfPath } from "@hopscope/shared/dialects/dialect";
 import { claudeCodeRequest, opencodeRequest } from "../shared/test/dialects/agent-requests";
 import type { RecorderChild } from "./contenders/index";
 import { median } from "./measure";
-import type { ViewsBench, ViewsCase } from "./report";
+import type { ViewsBench, ViewsCase } from "./results";
 
 const RUNS = 3;
 /** Runs per case (--runs when run alone). */

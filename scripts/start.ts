@@ -106,24 +106,52 @@ function specs(c: LauncherConfig, model: ModelChoice, audience: string | null): 
   return list;
 }
 
+const PORTS = [
+  "MCP_SERVER_PORT",
+  "AGENT_HOST_PORT",
+  "UI_PORT",
+  "MODEL_TAP_PORT",
+  "MCP_TAP_PORT",
+  "AGENT_TAP_PORT",
+] as const;
+
+/**
+ * Starts the services of `list` (each added to `running`) and prints each one's line once it answers. Every app
+ * talks to the others lazily (on the first request), so they can all start at once; the lines are printed in the
+ * fixed order of the map. Throws the first failure in that order; `exited` hears of a service that stops.
+ */
+async function startServices(
+  list: ServiceSpec[],
+  running: RunningService[],
+  exited: (spec: ServiceSpec, service: RunningService, why: string) => void,
+): Promise<void> {
+  const started = list.map((spec) => {
+    if (!spec.app) return null;
+    const service = startService(root, spec, dev, (line) => process.stderr.write(`${line}\n`));
+    running.push(service);
+    service.child.on("exit", (code, signal) => exited(spec, service, String(code ?? signal)));
+    return service;
+  });
+  const ready = started.map((service) => (service ? waitReady(service) : Promise.resolve()));
+  // Each failure is rethrown by the await below, in map order; this only stops Node from calling a
+  // rejection "unhandled" while an earlier service is still being awaited.
+  for (const p of ready) p.catch(() => undefined);
+  for (const [i, spec] of list.entries()) {
+    await ready[i];
+    say(`  ✓ ${spec.shows}`);
+  }
+}
+
 async function main(): Promise<number> {
   const config = loadLauncherConfig();
   const model = await chooseModel(config);
-  const ports = [
-    "MCP_SERVER_PORT",
-    "AGENT_HOST_PORT",
-    "UI_PORT",
-    "MODEL_TAP_PORT",
-    "MCP_TAP_PORT",
-    "AGENT_TAP_PORT",
-  ] as const;
   const named = argv.indexOf("--audience-host");
   const audience = audienceHost(
     { audience: args.has("--audience"), named: named >= 0 ? (argv[named + 1] ?? "") : undefined },
     config,
   );
   const problems = await busyPorts(config, [
-    ...ports,
+    ...PORTS,
     ...(model.kind === "sim" ? (["SIM_PORT"] as const) : []),
     ...(audience ? (["AUDIENCE_PORT"] as const) : []),
   ]);
@@ -155,28 +183,11 @@ async function main(): Promise<number> {
   let hops: { close(): void } | undefined;
   let vite: ReturnType<typeof spawn> | undefined;
   try {
-    // Every app talks to the others lazily (on the first request), so they can all start at once; the
-    // lines are printed in the fixed order of the map once each one answers.
-    const list = specs(config, model, audience);
-    const started = list.map((spec) => {
-      if (!spec.app) return null;
-      const service = startService(root, spec, dev, (line) => process.stderr.write(`${line}\n`));
-      running.push(service);
-      service.child.on("exit", (code, signal) => {
-        if (stopping) return;
-        process.stderr.write(`hopscope: ${spec.name} stopped (${code ?? signal}):\n${service.output.join("\n")}\n`);
-        if (!dev) void stop(1);
-      });
-      return service;
+    await startServices(specs(config, model, audience), running, (spec, service, why) => {
+      if (stopping) return;
+      process.stderr.write(`hopscope: ${spec.name} stopped (${why}):\n${service.output.join("\n")}\n`);
+      if (!dev) void stop(1);
     });
-    const ready = started.map((service) => (service ? waitReady(service) : Promise.resolve()));
-    // Each failure is rethrown by the await below, in map order; this only stops Node from calling a
-    // rejection "unhandled" while an earlier service is still being awaited.
-    for (const p of ready) p.catch(() => undefined);
-    for (const [i, spec] of list.entries()) {
-      await ready[i];
-      say(`  ✓ ${spec.shows}`);
-    }
   } catch (err) {
     process.stderr.write(`hopscope: ${err instanceof Error ? err.message : String(err)}\n`);
     await stop(1);

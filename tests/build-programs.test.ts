@@ -72,4 +72,27 @@ describe("the apps as built by npm start", () => {
       expect(await mtime("proxy")).toBe(before.proxy);
     },
   );
+
+  it(
+    "do not trust a launcher built by older build code: the sources run and everything is rebuilt",
+    { timeout: 400_000 },
+    async () => {
+      await ensureBuilt(undefined, { root: copy });
+      // A launcher that would misbehave if it ran, older than a change to the build code.
+      const launcher = join(copy, "dist", "start.js");
+      await writeFile(launcher, `throw new Error("the stale launcher ran");\n`);
+      const past = new Date(Date.now() - 60_000);
+      await utimes(launcher, past, past);
+      const buildCode = join(copy, "scripts", "build", "bundle.ts");
+      const later = new Date(Date.now() + 2000);
+      await utimes(buildCode, later, later);
+
+      const out = await startOnce();
+      expect(out.join("\n")).not.toContain("the stale launcher ran");
+      const building = out.filter((l) => l.startsWith("building"));
+      expect(building).toHaveLength(1);
+      for (const name of [...APPS, "scripts"]) expect(building[0]).toContain(name);
+      expect(await readFile(launcher, "utf8")).not.toContain("the stale launcher ran");
+    },
+  );
 });

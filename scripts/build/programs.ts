@@ -1,13 +1,13 @@
 /**
  * The programs hopscope builds ahead of time (each still its own process): the four apps, and the `hopscope`
  * CLI with the launcher (`npm start`), bundled into gitignored dist/ folders and rebuilt only when a file they are built from changed
- * (freshness.ts, the rule the UI's build uses too). `npm start` runs the built apps with plain `node`;
+ * (freshness.mjs, the rule the UI's build uses too). `npm start` runs the built apps with plain `node`;
  * `npm run dev` keeps running the sources through tsx, reloading on change.
  */
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { bundle, outputOf, type BundleSpec } from "./bundle";
-import { isFresh, newestMtime } from "./freshness";
+import { isFresh, newestMtime } from "./freshness.mjs";
 
 /** scripts/build → the repository root. */
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -23,8 +23,11 @@ export interface Program {
   split?: boolean;
 }
 
-/** The workspaces every program may bundle in: a change there rebuilds them all. */
-const SHARED_SOURCES = ["shared/src", "nodekit/src"];
+/**
+ * What every program is built from besides its own folder: the workspaces it may bundle in, and this build
+ * code itself (a changed bundling rule makes every earlier output suspect). A change there rebuilds them all.
+ */
+const SHARED_SOURCES = ["shared/src", "nodekit/src", "scripts/build"];
 
 export const PROGRAMS: Program[] = [
   {

@@ -1,7 +1,7 @@
 /** Builds the timeline (apps/web) when its dist/ is missing or older than its sources, so `npm start` always serves the current UI. */
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { isFresh } from "../build/freshness";
+import { isFresh } from "../build/freshness.mjs";
 
 /** Returns true when it built. */
 export function ensureUiBuilt(root: string, log: (line: string) => void): boolean {

@@ -27,7 +27,10 @@ export const ConfigSchema = z.object({
   MAX_IMPORT_BYTES: positiveInt("MAX_IMPORT_BYTES", 32 * 1024 * 1024),
   /** An upstream that sends nothing for this long (no headers, no bytes) gets the client a 504. */
   UPSTREAM_TIMEOUT_MS: positiveInt("UPSTREAM_TIMEOUT_MS", 300_000),
-  /** A client whose request head is not complete this long after its first byte gets 408 (node:http's headersTimeout). */
+  /**
+   * A client whose request head is not complete this long after its first byte gets 408 (node:http's
+   * headersTimeout), on the taps and the UI/API port; there a socket that sends nothing this long is closed too.
+   */
   HEADERS_TIMEOUT_MS: positiveInt("HEADERS_TIMEOUT_MS", 60_000),
   /** A WebSocket client with more than this many bytes unsent is dropped (it is too slow or dead). */
   WS_MAX_BUFFERED_BYTES: positiveInt("WS_MAX_BUFFERED_BYTES", 8 * 1024 * 1024),

@@ -4,8 +4,6 @@
  * function below, in order; `close` runs one ordered list that closes whatever was opened, whether start()
  * failed halfway or the recorder is stopped.
  */
-import { createAdaptorServer } from "@hono/node-server";
-import type { Server } from "node:http";
 import type { Tap } from "@hopscope/shared/trace/schemas";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
 import { listenServer } from "@hopscope/nodekit/listen";
@@ -30,6 +28,7 @@ import { withNotes } from "./main/notes/notes-bundle";
 import { createOtlpLiveExporter, parseOtlpHeaders } from "./main/export/otlp-live";
 import { openAudience } from "./main/audience/open";
 import { startNotes, type NotesService } from "./main/notes/notes-service";
+import { createUiServer } from "./main/ui-server";
 
 export interface StartDeps {
   logger?: Logger;
@@ -195,7 +194,7 @@ async function serve(
     audience,
     notes,
   });
-  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
+  const server = createUiServer(app.fetch, config.headersTimeoutMs);
   feed.attach(server);
   const listening = (parts.listening = await listenServer(server, config.uiPort, config.host).catch((err: unknown) => {
     throw new Error(`could not listen on ${config.host}:${config.uiPort}: ${(err as Error).message}`, { cause: err });

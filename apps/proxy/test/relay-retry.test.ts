@@ -1,5 +1,5 @@
 /**
- * The idle-close race (tap/relay-connection.ts): an upstream that closes an idle keep-alive connection just as
+ * The idle-close race (tap/response-queue.ts): an upstream that closes an idle keep-alive connection just as
  * the next request is written to it. As browsers and undici do, the tap sends that request again on a fresh
  * connection, once, when the link had served a request before, nothing of the response had arrived, and the
  * whole request is still held (up to MAX_BODY_BYTES); the recorder sees one exchange. The race is made
@@ -14,8 +14,7 @@ import { keptConnection, rawServer, recorded } from "./relay-support";
 let rec: TestRecorder | null = null;
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  await rec?.dispose();
-  rec = null;
+  await rec?.close();
   for (const f of closers.splice(0)) await f();
 });
 

@@ -70,7 +70,7 @@ describe("a replay in flight", () => {
       expect((await getJson(`${rec.url}/api/exchanges/999999`)).status).toBe(404);
     } finally {
       feed.close();
-      await rec.dispose();
+      await rec.close();
     }
   });
 
@@ -80,7 +80,7 @@ describe("a replay in flight", () => {
     const log = (level: string) => (obj: object, msg: string) =>
       void (level !== "info" && logged.push(`${level} ${msg} ${JSON.stringify(obj)}`));
     const logger = { info: log("info"), warn: log("warn"), error: log("error") };
-    const rec = await startRecorder({}, {}, undefined, { logger });
+    const rec = await startRecorder({}, {}, { deps: { logger } });
     let reopened: TestRecorder | null = null;
     try {
       const feed = new FeedClient(rec.wsUrl);
@@ -107,18 +107,18 @@ describe("a replay in flight", () => {
       late.close();
       feed.close();
 
-      await rec.close();
+      await rec.stop();
       // Had a timer survived close(), the replay would go on writing into the closed recorder (logged as
       // dropped). Give it the rest of the replay's time to show itself.
       await new Promise((r) => setTimeout(r, started.durationMs / 2));
       expect(logged).toEqual([]);
 
-      reopened = await startRecorder({}, {}, rec.dir);
+      reopened = await startRecorder({}, {}, { dir: rec.dir });
       const after = await getJson(`${reopened.url}/api/traces/${started.traceId}`);
       expect(after.status).toBe(404);
     } finally {
       await reopened?.close();
-      await rec.dispose();
+      await rec.close();
     }
   });
 });

@@ -13,6 +13,7 @@ import {
   type ExchangeViews,
 } from "@hopscope/shared/trace/views";
 import {
+  closeAll,
   eventually,
   getJson,
   request,
@@ -25,12 +26,7 @@ import {
 
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
-afterEach(async () => {
-  await rec?.dispose();
-  await up?.close();
-  rec = null;
-  up = null;
-});
+afterEach(() => closeAll(rec, up));
 
 const chatBody = JSON.stringify({
   model: "qwen2.5:7b",

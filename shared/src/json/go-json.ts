@@ -8,61 +8,49 @@
 
 const HEX = "0123456789abcdef";
 
+/**
+ * encoding/json's escape for each ASCII character that has one: `"` and `\\`, the control characters (with
+ * the short forms Go uses), and `<` `>` `&` (EscapeHTML).
+ */
+const ASCII_ESCAPES = new Array<string | undefined>(0x80).fill(undefined);
+for (let c = 0; c < 0x20; c++) ASCII_ESCAPES[c] = "\\u00" + HEX[c >> 4] + HEX[c & 15];
+for (const c of [0x3c, 0x3e, 0x26]) ASCII_ESCAPES[c] = "\\u00" + HEX[c >> 4] + HEX[c & 15];
+const SHORT_ESCAPES: Array<[number, string]> = [
+  [0x22, '\\"'],
+  [0x5c, "\\\\"],
+  [0x08, "\\b"],
+  [0x0c, "\\f"],
+  [0x0a, "\\n"],
+  [0x0d, "\\r"],
+  [0x09, "\\t"],
+];
+for (const [c, escape] of SHORT_ESCAPES) ASCII_ESCAPES[c] = escape;
+
+const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
+
 /** A Go string literal as encoding/json writes it (json.Marshal, which sets EscapeHTML). */
 export function goJsonString(s: string): string {
   let out = '"';
+  // Characters from `copied` on are written as they are, in one piece, when an escape or the end comes.
+  let copied = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        out += s[i]! + s[i + 1]!;
+    let escape: string | undefined;
+    if (c < 0x80) escape = ASCII_ESCAPES[c];
+    else if (c === 0x2028 || c === 0x2029) escape = c === 0x2028 ? "\\u2028" : "\\u2029";
+    else if (c >= 0xd800 && c <= 0xdfff) {
+      if (c <= 0xdbff && isLowSurrogate(s.charCodeAt(i + 1))) {
         i++;
-      } else out += "\ufffd"; // Go replaces invalid UTF-8 with U+FFFD; a lone surrogate is what JS has instead
-      continue;
+        continue;
+      }
+      // Go replaces invalid UTF-8 with U+FFFD; a lone surrogate is what JS has instead.
+      escape = "\ufffd";
     }
-    if (c >= 0xdc00 && c <= 0xdfff) {
-      out += "\ufffd";
-      continue;
-    }
-    switch (c) {
-      case 0x22:
-        out += '\\"';
-        break;
-      case 0x5c:
-        out += "\\\\";
-        break;
-      case 0x08:
-        out += "\\b";
-        break;
-      case 0x0c:
-        out += "\\f";
-        break;
-      case 0x0a:
-        out += "\\n";
-        break;
-      case 0x0d:
-        out += "\\r";
-        break;
-      case 0x09:
-        out += "\\t";
-        break;
-      case 0x3c:
-      case 0x3e:
-      case 0x26:
-        out += "\\u00" + HEX[c >> 4] + HEX[c & 15];
-        break;
-      case 0x2028:
-        out += "\\u2028";
-        break;
-      case 0x2029:
-        out += "\\u2029";
-        break;
-      default:
-        out += c < 0x20 ? "\\u00" + HEX[c >> 4] + HEX[c & 15] : s[i];
-    }
+    if (escape === undefined) continue;
+    out += s.slice(copied, i) + escape;
+    copied = i + 1;
   }
-  return out + '"';
+  return out + s.slice(copied) + '"';
 }
 
 /**

@@ -18,13 +18,24 @@ export function marshalGo(v: GoValue): string {
       return String(v.v);
     case "float":
       return goJsonNumber(v.v);
+    case "ptr":
+      return v.elem === null ? "null" : marshalGo(v.elem);
+    default:
+      // A type's own MarshalJSON wins over the encoding of its kind.
+      return v.methods?.json ? v.methods.json() : marshalKind(v);
+  }
+}
+
+type WithMethods = Extract<GoValue, { kind: "string" | "slice" | "map" | "struct" }>;
+
+/** encoding/json's encoding of a string, slice, map or struct that has no MarshalJSON. */
+function marshalKind(v: WithMethods): string {
+  switch (v.kind) {
     case "string":
-      return v.methods?.json ? v.methods.json() : goJsonString(v.v);
+      return goJsonString(v.v);
     case "slice":
-      if (v.methods?.json) return v.methods.json();
       return v.isNil ? "null" : "[" + v.items.map(marshalGo).join(",") + "]";
     case "map":
-      if (v.methods?.json) return v.methods.json();
       if (v.isNil) return "null";
       return (
         "{" +
@@ -34,7 +45,6 @@ export function marshalGo(v: GoValue): string {
         "}"
       );
     case "struct": {
-      if (v.methods?.json) return v.methods.json();
       const parts: string[] = [];
       for (const f of v.fields) {
         if (f.json?.omitempty && isEmptyValue(f.value)) continue;
@@ -42,8 +52,6 @@ export function marshalGo(v: GoValue): string {
       }
       return "{" + parts.join(",") + "}";
     }
-    case "ptr":
-      return v.elem === null ? "null" : marshalGo(v.elem);
   }
 }
 

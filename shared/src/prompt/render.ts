@@ -10,16 +10,17 @@ import type { ChatRequest, ChatRequestSchema, GenerateRequest, GenerateRequestSc
 import { type MessageInput, chatRoot, messagesValue, toolsValue } from "./api-values";
 import type { TemplateTree } from "./gotemplate/ast";
 import { type ExecOptions, compileTemplate, executeTree } from "./gotemplate/exec";
-import type { GoValue } from "./gotemplate/values";
+import type { GoValue, ProvSpan } from "./gotemplate/values";
 import { executeLegacy, cutAfterResponse, withResponseAppended } from "./legacy";
 import { ollamaFuncs } from "./ollama-funcs";
 import { type LooseMessage, type Prepared, collateChat } from "./prepare";
 import { QWEN25_SYSTEM, QWEN25_TEMPLATE } from "./qwen25";
+import { MAY_EXCEED_NOTE, outputNotes, preparedNotes, versionNotes } from "./render-notes";
 import { type Segment, SegmentBuilder } from "./segments";
 import { type DecodedTool, RenderInputError, decodeTool } from "./tool-decode";
 import { DEFAULT_OLLAMA_VERSION, type OllamaFeatures, featuresFor } from "./version";
 
-export { DEFAULT_OLLAMA_VERSION };
+export { DEFAULT_OLLAMA_VERSION, MAY_EXCEED_NOTE };
 export type { Segment, SegmentKind } from "./segments";
 
 export interface RenderOptions {
@@ -42,9 +43,6 @@ export interface RenderResult {
   /** JSON pointers (into the request) of the keys Ollama's Go structs dropped while decoding tools. */
   droppedKeys?: string[];
 }
-
-/** How the render's note that the prompt may not fit begins (a view with token counts says for sure instead). */
-export const MAY_EXCEED_NOTE = "The prompt may exceed the context window";
 
 /**
  * Whether a model with this template can think: its template writes the thinking (server/images.go `Capabilities`
@@ -122,33 +120,13 @@ function thinkValues(think: unknown): { think: boolean; level: string; isSet: bo
   return { think: true, level: String(think), isSet: true };
 }
 
-function versionNotes(f: OllamaFeatures, hasTools: boolean): string[] {
-  const notes: string[] = [];
-  if (f.version === "0.0.0") {
-    notes.push(
-      "Ollama reports 0.0.0 for builds from source; the oldest behaviour was assumed. Pass the release your build is based on.",
-    );
-  }
-  if (!hasTools) return notes;
-  if (f.structDump) {
-    notes.push(
-      `Ollama ${f.version} (≥ 0.14) shows the model a Go struct dump instead of JSON for each tool: {name description {type <nil> <nil> [required…] {properties as JSON}}}, because its template tool types lost their String() method (ollama/ollama#14601). Releases up to 0.13.5 print compact JSON.`,
-    );
-  } else {
-    notes.push(
-      `Ollama ${f.version} prints each tool with Go's json.Marshal: compact, fields in Go struct order (required before properties), property names sorted, unknown JSON Schema keys dropped, and < > & escaped as \\u003c \\u003e \\u0026. From 0.14 it prints a Go struct dump instead (ollama/ollama#14601).`,
-    );
-  }
-  return notes;
-}
+type ChatBody = { messages?: unknown; tools?: unknown; think?: unknown; options?: unknown };
 
-/** The prompt Ollama builds for a POST /api/chat body. */
-export function renderChat(req: ChatRequestLike, opts: RenderOptions = {}): RenderResult {
-  const version = opts.ollamaVersion ?? DEFAULT_OLLAMA_VERSION;
-  const f = featuresFor(version);
-  const template = opts.template ?? QWEN25_TEMPLATE;
-  const modelSystem = opts.system ?? QWEN25_SYSTEM;
-  const body = req as { messages?: unknown; tools?: unknown; think?: unknown; options?: unknown };
+/** The request's messages and tools as Ollama's decoder takes them; `dropped` collects the keys Go ignored. */
+function chatInput(
+  body: ChatBody,
+  f: OllamaFeatures,
+): { messages: LooseMessage[]; tools: DecodedTool[] | undefined; dropped: string[] } {
   if (body.messages !== undefined && body.messages !== null && !Array.isArray(body.messages)) {
     throw new RenderInputError("/messages", "expected an array of {role, content}");
   }
@@ -157,8 +135,6 @@ export function renderChat(req: ChatRequestLike, opts: RenderOptions = {}): Rend
     if (typeof m !== "object" || m === null || Array.isArray(m))
       throw new RenderInputError(`/messages/${i}`, "expected an object {role, content}");
   });
-  const notes: string[] = [];
-
   const dropped: string[] = [];
   let tools: DecodedTool[] | undefined;
   if (body.tools !== undefined && body.tools !== null) {
@@ -166,11 +142,21 @@ export function renderChat(req: ChatRequestLike, opts: RenderOptions = {}): Rend
       throw new RenderInputError("/tools", "expected an array of {type, function:{name, description, parameters}}");
     tools = body.tools.map((t, i) => decodeTool(t, i, f, dropped));
   }
-  const hasTools = (tools?.length ?? 0) > 0;
-  notes.push(...versionNotes(f, hasTools));
+  return { messages, tools, dropped };
+}
+
+/** The prompt Ollama builds for a POST /api/chat body. */
+export function renderChat(req: ChatRequestLike, opts: RenderOptions = {}): RenderResult {
+  const version = opts.ollamaVersion ?? DEFAULT_OLLAMA_VERSION;
+  const f = featuresFor(version);
+  const template = opts.template ?? QWEN25_TEMPLATE;
+  const body = req as ChatBody;
+  const { messages, tools, dropped } = chatInput(body, f);
+  const toolFormat = f.structDump ? "struct-dump" : "json";
+  const notes = versionNotes(f, (tools?.length ?? 0) > 0);
   if (messages.length === 0) {
     notes.push("The request has no messages: Ollama only loads the model and renders no prompt.");
-    return { text: "", segments: [], ollamaVersion: version, toolFormat: f.structDump ? "struct-dump" : "json", notes };
+    return { text: "", segments: [], ollamaVersion: version, toolFormat, notes };
   }
   if (dropped.length > 0) {
     notes.push(
@@ -178,15 +164,8 @@ export function renderChat(req: ChatRequestLike, opts: RenderOptions = {}): Rend
     );
   }
 
-  const prepared = collateChat(messages, modelSystem, f);
-  if (prepared.defaultSystemUsed) {
-    notes.push(
-      'The first message is not a system message, so Ollama put the model\'s own SYSTEM text first (path "model SYSTEM").',
-    );
-  }
-  notes.push(...prepared.notes);
-  notes.push(...messageNotes(prepared.messages, prepared.origins, template));
-
+  const prepared = collateChat(messages, opts.system ?? QWEN25_SYSTEM, f);
+  notes.push(...preparedNotes(prepared, template));
   const sink = new SegmentBuilder();
   const usedMessages = execute(
     parse(template),
@@ -203,135 +182,113 @@ export function renderChat(req: ChatRequestLike, opts: RenderOptions = {}): Rend
       "This template does not use .Messages, so Ollama runs its legacy System/Prompt/Response loop and ignores tools.",
     );
   }
-
-  const escaped = sink.segments.filter(
-    (s) => s.kind === "tool" && /\\u00(3c|3e|26)|\\u202[89]/.test(sink.text.slice(s.start, s.end)),
-  );
-  if (escaped.length > 0) {
-    notes.push(
-      `Go's JSON encoder escaped < > & (and U+2028/U+2029) as \\u003c \\u003e \\u0026 in tool ${[...new Set(escaped.map((s) => s.toolIndex))].join(", ")}; the model reads those escapes, not the characters.`,
-    );
-  }
-  for (const i of sink.specialInContent) {
-    notes.push(
-      `Message ${i} contains text like <|im_end|>; the runner tokenizes it as a real control token, not as text.`,
-    );
-  }
-  const numCtx = (body.options as { num_ctx?: unknown } | undefined)?.num_ctx;
-  const ctx = typeof numCtx === "number" ? numCtx : f.defaultNumCtx;
-  // About 3 bytes per token is a generous lower bound for English text and JSON with the Qwen tokenizer.
-  if (new TextEncoder().encode(sink.text).length / 3 > ctx) {
-    notes.push(
-      `${MAY_EXCEED_NOTE} (num_ctx ${ctx}${typeof numCtx === "number" ? "" : ", Ollama's default"}); Ollama would then drop the oldest non-system messages until it fits. This render shows the prompt before truncation.`,
-    );
-  }
+  notes.push(...outputNotes(sink, body.options, f));
   return {
     text: sink.text,
     segments: sink.segments,
     ollamaVersion: version,
-    toolFormat: f.structDump ? "struct-dump" : "json",
+    toolFormat,
     notes,
     ...(dropped.length > 0 ? { droppedKeys: dropped } : {}),
   };
 }
 
-function messageNotes(msgs: MessageInput[], origins: number[][], template: string): string[] {
-  const notes: string[] = [];
-  const qwenLike =
-    template.includes("{{ if .Content }}{{ .Content }}") && template.includes("{{- else if .ToolCalls }}");
-  msgs.forEach((m, i) => {
-    const at = origins[i]!.join(", ");
-    if (qwenLike && m.role === "assistant" && m.content !== "" && m.toolCalls.length > 0) {
-      notes.push(
-        `Message ${at}: assistant content is present, so this template does not render its tool_calls (the model never sees those calls; ollama/ollama#10698).`,
-      );
-    }
-    if (m.role === "tool" && (m.toolName || m.toolCallId)) {
-      notes.push(
-        `Message ${at}: tool_name/tool_call_id are not shown to the model; the template prints only the content.`,
-      );
-    }
-    if (m.images && m.images.length > 0) {
-      notes.push(`Message ${at} has images; this reconstruction does not insert Ollama's [img-N] tags.`);
-    }
-  });
-  const last = msgs[msgs.length - 1];
-  if (last?.role === "assistant") {
-    notes.push(
-      "The last message is from the assistant, so Ollama leaves its turn open (no <|im_end|>) and the model continues it.",
-    );
+type GenerateBody = {
+  prompt?: string;
+  system?: string;
+  raw?: boolean;
+  template?: string;
+  suffix?: string;
+  think?: unknown;
+};
+
+/** The body's string fields, checked as Ollama's decoder would. */
+function generateBody(req: GenerateRequestLike): GenerateBody {
+  const r = req as GenerateBody;
+  for (const k of ["prompt", "system", "template", "suffix"] as const) {
+    if (r[k] !== undefined && r[k] !== null && typeof r[k] !== "string")
+      throw new RenderInputError(`/${k}`, "expected a string");
   }
-  return notes;
+  return r;
 }
 
 /** The prompt Ollama builds for a POST /api/generate body. */
 export function renderGenerate(req: GenerateRequestLike, opts: RenderOptions = {}): RenderResult {
   const version = opts.ollamaVersion ?? DEFAULT_OLLAMA_VERSION;
   const f = featuresFor(version);
-  const r = req as {
-    prompt?: string;
-    system?: string;
-    raw?: boolean;
-    template?: string;
-    suffix?: string;
-    think?: unknown;
-  };
-  for (const k of ["prompt", "system", "template", "suffix"] as const) {
-    if (r[k] !== undefined && r[k] !== null && typeof r[k] !== "string")
-      throw new RenderInputError(`/${k}`, "expected a string");
-  }
+  const r = generateBody(req);
   const prompt = r.prompt ?? "";
   const notes: string[] = [];
   const toolFormat = f.structDump ? "struct-dump" : "json";
+  const result = (sink: SegmentBuilder): RenderResult => ({
+    text: sink.text,
+    segments: sink.segments,
+    ollamaVersion: version,
+    toolFormat,
+    notes,
+  });
+  const sink = new SegmentBuilder();
   if (r.raw) {
-    const sink = new SegmentBuilder();
     sink.value(prompt, { kind: "message", role: "user", path: "/prompt" }, undefined);
     notes.push(
       "raw: true — Ollama sends the prompt to the model exactly as given, with no template and no system text.",
     );
-    return { text: sink.text, segments: sink.segments, ollamaVersion: version, toolFormat, notes };
+    return result(sink);
   }
   if (prompt === "") {
     notes.push("An empty prompt only loads the model; Ollama renders nothing.");
-    return { text: "", segments: [], ollamaVersion: version, toolFormat, notes };
+    return result(sink);
   }
   // GenerateHandler treats an empty template as not given (the /v1/completions middleware always sends "").
   const tmpl = parse(r.template || (opts.template ?? QWEN25_TEMPLATE));
   const think = thinkValues(r.think);
-  const sink = new SegmentBuilder();
-  const promptSpan = {
+  const promptSpan: ProvSpan = {
     start: 0,
     end: prompt.length,
-    prov: { kind: "message" as const, role: "user", path: "/prompt" },
+    prov: { kind: "message", role: "user", path: "/prompt" },
   };
   if (r.suffix) {
-    executeTree(
-      tmpl.tree,
-      {
-        kind: "map",
-        type: "map[string]interface {}",
-        entries: [
-          ["Prompt", { kind: "string", v: prompt, spans: [promptSpan] }],
-          [
-            "Suffix",
-            {
-              kind: "string",
-              v: r.suffix,
-              spans: [{ start: 0, end: r.suffix.length, prov: { kind: "message", role: "user", path: "/suffix" } }],
-            },
-          ],
-          ["Response", { kind: "string", v: "" }],
-          ["Think", { kind: "bool", v: think.think }],
-          ["ThinkLevel", { kind: "string", v: think.level }],
-          ["IsThinkSet", { kind: "bool", v: think.isSet }],
-        ],
-        elemZero: { kind: "nil", type: "interface {}" },
-      },
-      sink,
-      execOpts(opts),
-    );
-    return { text: sink.text, segments: sink.segments, ollamaVersion: version, toolFormat, notes };
+    executeTree(tmpl.tree, suffixRoot(prompt, promptSpan, r.suffix, think), sink, execOpts(opts));
+    return result(sink);
   }
+  const { messages, system } = generateMessages(r, opts, prompt, promptSpan, notes);
+  // Ollama's generate handler renders [system, user] through the chat path with an empty (non-nil) tool list.
+  execute(tmpl, messages, system, toolsValue([], f), f, think, opts, sink);
+  return result(sink);
+}
+
+/** The data a template gets for a prompt with a suffix (fill-in-the-middle): a map, not the chat structs. */
+function suffixRoot(prompt: string, promptSpan: ProvSpan, suffix: string, think: Think): GoValue {
+  return {
+    kind: "map",
+    type: "map[string]interface {}",
+    entries: [
+      ["Prompt", { kind: "string", v: prompt, spans: [promptSpan] }],
+      [
+        "Suffix",
+        {
+          kind: "string",
+          v: suffix,
+          spans: [{ start: 0, end: suffix.length, prov: { kind: "message", role: "user", path: "/suffix" } }],
+        },
+      ],
+      ["Response", { kind: "string", v: "" }],
+      ["Think", { kind: "bool", v: think.think }],
+      ["ThinkLevel", { kind: "string", v: think.level }],
+      ["IsThinkSet", { kind: "bool", v: think.isSet }],
+    ],
+    elemZero: { kind: "nil", type: "interface {}" },
+  };
+}
+
+/** The system text (the request's, else the model's) and the prompt, as the messages Ollama renders. */
+function generateMessages(
+  r: GenerateBody,
+  opts: RenderOptions,
+  prompt: string,
+  promptSpan: ProvSpan,
+  notes: string[],
+): { messages: MessageInput[]; system: Prepared["system"] } {
   const sys = r.system ? r.system : (opts.system ?? QWEN25_SYSTEM);
   const sysPath = r.system ? "/system" : "model SYSTEM";
   if (!r.system && sys) notes.push("No system was given, so Ollama used the model's own SYSTEM text.");
@@ -344,8 +301,5 @@ export function renderGenerate(req: GenerateRequestLike, opts: RenderOptions = {
       toolCalls: [],
     });
   msgs.push({ role: "user", content: prompt, spans: [promptSpan], toolCalls: [] });
-  // Ollama's generate handler renders [system, user] through the chat path with an empty (non-nil) tool list.
-  const system = { text: sys, spans: msgs[0]!.role === "system" ? msgs[0]!.spans : [] };
-  execute(tmpl, msgs, system, toolsValue([], f), f, think, opts, sink);
-  return { text: sink.text, segments: sink.segments, ollamaVersion: version, toolFormat, notes };
+  return { messages: msgs, system: { text: sys, spans: msgs[0]!.role === "system" ? msgs[0]!.spans : [] } };
 }

@@ -63,12 +63,7 @@ export class SegmentBuilder implements OutputSink {
 
   private push(s: string, prov: Provenance | { kind: "special" }, mergeable = true): void {
     if (s.length === 0) return;
-    const seg: Segment = { start: this.text.length, end: this.text.length + s.length, kind: prov.kind };
-    if ("role" in prov && prov.role !== undefined) seg.role = prov.role;
-    if ("messageIndex" in prov && prov.messageIndex !== undefined) seg.messageIndex = prov.messageIndex;
-    if ("toolIndex" in prov && prov.toolIndex !== undefined) seg.toolIndex = prov.toolIndex;
-    if ("toolCallIndex" in prov && prov.toolCallIndex !== undefined) seg.toolCallIndex = prov.toolCallIndex;
-    if ("path" in prov && prov.path !== undefined) seg.path = prov.path;
+    const seg = segmentOf(prov, this.text.length, this.text.length + s.length);
     if (seg.kind !== "special" && seg.kind !== "template" && seg.messageIndex !== undefined && SPECIAL.test(s)) {
       this.specialInContent.add(seg.messageIndex);
     }
@@ -81,6 +76,17 @@ export class SegmentBuilder implements OutputSink {
     }
     this.segments.push(seg);
   }
+}
+
+/** A segment with the provenance's fields that are set (an unset one is left out, not undefined). */
+function segmentOf(prov: Provenance | { kind: "special" }, start: number, end: number): Segment {
+  const seg: Segment = { start, end, kind: prov.kind };
+  if ("role" in prov && prov.role !== undefined) seg.role = prov.role;
+  if ("messageIndex" in prov && prov.messageIndex !== undefined) seg.messageIndex = prov.messageIndex;
+  if ("toolIndex" in prov && prov.toolIndex !== undefined) seg.toolIndex = prov.toolIndex;
+  if ("toolCallIndex" in prov && prov.toolCallIndex !== undefined) seg.toolCallIndex = prov.toolCallIndex;
+  if ("path" in prov && prov.path !== undefined) seg.path = prov.path;
+  return seg;
 }
 
 function sameSource(a: Segment, b: Segment): boolean {

@@ -95,41 +95,46 @@ function object(x: unknown, path: string): Obj | undefined {
   return x;
 }
 
+/** The keys the version's api.ToolProperty struct has (json tags), so the others are dropped. */
+function propertyKeys(f: OllamaFeatures): string[] {
+  if (f.legacyToolStruct) return ["type", "description", "enum"];
+  return [
+    ...(f.anyOf ? ["anyOf"] : []),
+    "type",
+    "items",
+    "description",
+    "enum",
+    ...(f.nestedProperties !== "dropped" ? ["properties"] : []),
+    ...(f.propertyRequired ? ["required"] : []),
+  ];
+}
+
+function propertyType(t: unknown, path: string, f: OllamaFeatures): string[] | undefined {
+  if (f.legacyToolStruct) return [str(t, path)];
+  // PropertyType.UnmarshalJSON: a string (null decodes as "") or an array of strings.
+  if (t === null || typeof t === "string") return [t ?? ""];
+  return strs(t, path);
+}
+
+function array(x: unknown, path: string): unknown[] {
+  if (!Array.isArray(x)) throw new RenderInputError(path, `expected an array, got ${goTypeOf(x)} (Ollama answers 400)`);
+  return x;
+}
+
 function decodeProperty(x: unknown, path: string, f: OllamaFeatures, dropped: string[]): DecodedProperty {
   const o = object(x, path) ?? {};
-  const known = f.legacyToolStruct
-    ? ["type", "description", "enum"]
-    : [
-        ...(f.anyOf ? ["anyOf"] : []),
-        "type",
-        "items",
-        "description",
-        "enum",
-        ...(f.nestedProperties !== "dropped" ? ["properties"] : []),
-        ...(f.propertyRequired ? ["required"] : []),
-      ];
-  const m = fields(o, known, path, dropped);
+  const m = fields(o, propertyKeys(f), path, dropped);
   const p: DecodedProperty = { description: str(m.get("description"), `${path}/description`) };
-  if (m.has("type")) {
-    const t = m.get("type");
-    if (f.legacyToolStruct) p.type = [str(t, `${path}/type`)];
-    // PropertyType.UnmarshalJSON: a string (null decodes as "") or an array of strings.
-    else if (t === null || typeof t === "string") p.type = [t ?? ""];
-    else p.type = strs(t, `${path}/type`);
-  }
+  if (m.has("type")) p.type = propertyType(m.get("type"), `${path}/type`, f);
   if (m.get("items") !== undefined && m.get("items") !== null) p.items = m.get("items");
   const en = m.get("enum");
   if (en !== undefined && en !== null) {
-    if (!Array.isArray(en))
-      throw new RenderInputError(`${path}/enum`, `expected an array, got ${goTypeOf(en)} (Ollama answers 400)`);
-    if (f.legacyToolStruct) en.forEach((e, i) => str(e, `${path}/enum/${i}`));
-    p.enum = en;
+    p.enum = array(en, `${path}/enum`);
+    if (f.legacyToolStruct) p.enum.forEach((e, i) => str(e, `${path}/enum/${i}`));
   }
   const any = m.get("anyOf");
   if (any !== undefined && any !== null) {
-    if (!Array.isArray(any))
-      throw new RenderInputError(`${path}/anyOf`, `expected an array, got ${goTypeOf(any)} (Ollama answers 400)`);
-    p.anyOf = any.map((a, i) => decodeProperty(a, `${path}/anyOf/${i}`, f, dropped));
+    p.anyOf = array(any, `${path}/anyOf`).map((a, i) => decodeProperty(a, `${path}/anyOf/${i}`, f, dropped));
   }
   const props = object(m.get("properties"), `${path}/properties`);
   if (props) p.properties = decodeProperties(props, `${path}/properties`, f, dropped);

@@ -14,7 +14,13 @@ import type {
 } from "@hopscope/shared/trace/schemas";
 import type { GroupedBy } from "@hopscope/shared/trace/group";
 import type { ExchangeRecord } from "./exchange-record";
-import type { StdioPlacement } from "./protocol";
+
+/** Where a batch of a stdio session goes: its trace, the rule, and the first of the seq numbers asked for. */
+export interface StdioPlacement {
+  traceId: string;
+  groupedBy: GroupedBy;
+  firstSeq: number;
+}
 
 export interface TracePage {
   traces: TraceSummary[];
@@ -87,8 +93,11 @@ export interface RecordingCalls extends StoredReads {
   lastLesson(): string | null;
   /** Ids for exchanges written by import and replay (they share the id space of recorded ones). */
   allocateIds(count: number): number[];
-  /** The trace of a wrapped stdio server's session and `count` seq numbers in it, with the tools it listed. */
-  placeStdio(session: string, count: number, tools: string[]): StdioPlacement;
+  /**
+   * The trace of a wrapped stdio server's session and `count` seq numbers in it, with the tools it listed and
+   * the name its host gave itself (null: not in this batch).
+   */
+  placeStdio(session: string, count: number, tools: string[], client: string | null): StdioPlacement;
   /** Renames a trace for good (a recorded name never replaces it); null: no such trace. */
   rename(traceId: string, name: string): TraceSummary | null;
   setSavedAs(traceId: string, file: string): void;

@@ -9,7 +9,6 @@
  */
 import type { MessagePort } from "node:worker_threads";
 import type { ExchangeState, Tap } from "@hopscope/shared/trace/schemas";
-import type { GroupedBy } from "@hopscope/shared/trace/group";
 import type { GuardPolicy } from "@hopscope/nodekit/guard";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
 import type { Call } from "./calls";
@@ -120,13 +119,6 @@ export type FromTaps =
   | { kind: "closed" };
 
 export type ToTaps = { kind: "flush"; flush: number } | { kind: "close" };
-
-/** Where a batch of a stdio session goes: its trace, the rule, and the first of the seq numbers asked for. */
-export interface StdioPlacement {
-  traceId: string;
-  groupedBy: GroupedBy;
-  firstSeq: number;
-}
 
 /** Bounds on what the taps thread sends the recording thread and is not yet acknowledged (tap/event-sender.ts). */
 export interface QueueLimits {

@@ -1,5 +1,5 @@
 /**
- * A client connection's queue entry (relay-connection.ts): an exchange whose response is due, or an answer of
+ * A client connection's queue entry (response-queue.ts): an exchange whose response is due, or an answer of
  * the tap's own waiting for its turn; and the idle-close retry's rules on it (resendable / resend).
  */
 import type { LiveExchange } from "./live-exchange";

@@ -1,6 +1,6 @@
 /**
  * One tap: a transparent reverse proxy as a byte relay (the hot path; no framework, no node:http). Each
- * client connection gets an upstream connection of its own (relay-connection.ts); method, path, query,
+ * client connection gets an upstream connection of its own (request-relay.ts); method, path, query,
  * end-to-end headers and bodies pass unchanged, and the response bytes go to the client as they arrive,
  * unchanged, each read handed to the recorder with its arrival time. See docs/recorder.md, "Taps".
  */
@@ -10,7 +10,8 @@ import type { GuardPolicy } from "@hopscope/nodekit/guard";
 import { urlHost } from "@hopscope/nodekit/listen";
 import type { ExchangeReporter } from "./exchange-reporter";
 import type { Logger } from "../logger";
-import { RelayConnection, type RelayContext } from "./relay-connection";
+import { RequestRelay } from "./request-relay";
+import type { RelayContext } from "./relay-context";
 import { HeadTimer } from "./head-timer";
 
 export interface TapOptions {
@@ -42,7 +43,7 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
   const target = new URL(opts.upstream);
   if (target.protocol !== "http:")
     throw new Error(`the ${opts.tap} tap forwards to http:// upstreams only (got ${opts.upstream})`);
-  const relays = new Set<RelayConnection>();
+  const relays = new Set<RequestRelay>();
   const heads = new HeadTimer(opts.headersTimeoutMs, (tick) => {
     for (const r of relays) r.checkHeadTime(tick);
   });
@@ -64,7 +65,7 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer({ noDelay: true }, (socket) => {
     sockets.add(socket);
-    const relay = new RelayConnection(socket, ctx);
+    const relay = new RequestRelay(socket, ctx);
     relays.add(relay);
     socket.on("close", () => {
       sockets.delete(socket);

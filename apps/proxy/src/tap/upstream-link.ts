@@ -11,7 +11,7 @@ export interface UpstreamTarget {
   port: number;
 }
 
-/** The client connection a link serves (RelayConnection). */
+/** The client connection a link serves (response-queue.ts). */
 export interface LinkOwner {
   /** Bytes from the upstream, as they arrived (`arrived`: performance.now() on arrival). */
   upstreamBytes(link: UpstreamLink, bytes: Buffer, arrived: number): void;

@@ -269,14 +269,8 @@ class State {
         }
         break;
       }
-      case "map": {
-        if (hasArgs) this.fail(`${name} is not a method but has arguments`);
-        const e = [...v.entries].reverse().find(([k]) => k === name);
-        if (e) return e[1];
-        if (this.missingKey === "zero") return v.elemZero;
-        if (this.missingKey === "error") this.fail(`map has no entry for key "${name}"`);
-        return INVALID;
-      }
+      case "map":
+        return this.mapEntry(name, v, hasArgs);
       case "ptr":
         if (isNil) this.fail(`nil pointer evaluating ${typ}.${name}`);
         break;
@@ -284,6 +278,15 @@ class State {
         this.fail(`nil pointer evaluating ${typ}.${name}`);
     }
     return this.fail(`can't evaluate field ${name} in type ${typ}`);
+  }
+
+  /** A map's entry for `.name` (the last of equal keys), or what missingkey says for an absent one. */
+  private mapEntry(name: string, m: Extract<GoValue, { kind: "map" }>, hasArgs: boolean): GoValue {
+    if (hasArgs) this.fail(`${name} is not a method but has arguments`);
+    for (let i = m.entries.length - 1; i >= 0; i--) if (m.entries[i]![0] === name) return m.entries[i]![1];
+    if (this.missingKey === "zero") return m.elemZero;
+    if (this.missingKey === "error") this.fail(`map has no entry for key "${name}"`);
+    return INVALID;
   }
 
   /** An argument: a literal, a field/variable/chain (no arguments allowed), or a parenthesised pipeline. */

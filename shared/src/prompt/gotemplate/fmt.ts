@@ -64,6 +64,16 @@ export function formatV(v: GoValue, depth = 0): string {
       return formatFloatG(v.v);
     case "string":
       return v.v;
+    default:
+      return formatComposite(v, depth);
+  }
+}
+
+type Composite = Extract<GoValue, { kind: "slice" | "map" | "struct" | "ptr" }>;
+
+/** %v of a value holding others, each printed one level deeper. */
+function formatComposite(v: Composite, depth: number): string {
+  switch (v.kind) {
     case "slice":
       return "[" + v.items.map((i) => formatV(i, depth + 1)).join(" ") + "]";
     case "map":
@@ -140,6 +150,93 @@ function bad(verb: string, v: GoValue): string {
   return `%!${verb}(${typeName(v)}=${formatV(v)})`;
 }
 
+/** A directive's flags, width and precision (`%-+0# 8.3v`), and where its verb is. */
+interface Directive {
+  minus: boolean;
+  plus: boolean;
+  zero: boolean;
+  sharp: boolean;
+  width: number | undefined;
+  prec: number | undefined;
+  /** Offset of the verb in the format (past its end when the format ends first). */
+  verbAt: number;
+}
+
+const DIGITS = /\d*/y;
+
+/** The directive whose `%` is at `percent`. */
+function parseDirective(format: string, percent: number): Directive {
+  const d: Directive = {
+    minus: false,
+    plus: false,
+    zero: false,
+    sharp: false,
+    width: undefined,
+    prec: undefined,
+    verbAt: 0,
+  };
+  let j = percent + 1;
+  for (; j < format.length && "-+0# ".includes(format[j]!); j++) {
+    if (format[j] === "-") d.minus = true;
+    else if (format[j] === "+") d.plus = true;
+    else if (format[j] === "0") d.zero = true;
+    else if (format[j] === "#") d.sharp = true;
+  }
+  DIGITS.lastIndex = j;
+  const wm = DIGITS.exec(format)![0];
+  if (wm !== "") {
+    d.width = Number(wm);
+    j += wm.length;
+  }
+  if (format[j] === ".") {
+    DIGITS.lastIndex = j + 1;
+    const pm = DIGITS.exec(format)![0];
+    d.prec = pm === "" ? 0 : Number(pm);
+    j += 1 + pm.length;
+  }
+  d.verbAt = j;
+  return d;
+}
+
+type VerbFn = (a: GoValue, d: Directive, verb: string) => string;
+
+const signed = (d: Directive, v: number): string => (d.plus && v >= 0 ? "+" : "");
+
+function hexVerb(a: GoValue, _d: Directive, verb: string): string {
+  let h: string;
+  if (a.kind === "int") h = a.v.toString(16);
+  else if (a.kind === "string")
+    h = [...new TextEncoder().encode(a.v)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  else return bad(verb, a);
+  return verb === "X" ? h.toUpperCase() : h;
+}
+
+function fixedVerb(a: GoValue, d: Directive, verb: string): string {
+  return a.kind === "float" ? signed(d, a.v) + a.v.toFixed(d.prec ?? 6) : bad(verb, a);
+}
+
+/** Each verb's formatting of one operand; a verb not here prints fmt's `%!verb(type=value)`. */
+const VERBS: Partial<Record<string, VerbFn>> = {
+  v: (a, d) => {
+    const s = formatV(a);
+    return d.sharp && a.kind === "string" ? goQuote(a.v) : s;
+  },
+  s: (a, d) => {
+    const s = a.kind === "string" || stringerOf(a, false) || a.kind === "slice" ? formatV(a) : bad("s", a);
+    return d.prec !== undefined && a.kind === "string" ? [...s].slice(0, d.prec).join("") : s;
+  },
+  q: (a) => (a.kind === "string" ? goQuote(stringerOf(a, false)?.() ?? a.v) : bad("q", a)),
+  d: (a, d) => (a.kind === "int" ? signed(d, a.v) + String(a.v) : bad("d", a)),
+  t: (a) => (a.kind === "bool" ? String(a.v) : bad("t", a)),
+  f: fixedVerb,
+  F: fixedVerb,
+  g: (a) => (a.kind === "float" ? formatFloatG(a.v) : bad("g", a)),
+  e: (a, d) => (a.kind === "float" ? a.v.toExponential(d.prec ?? 6).replace(/e([+-])(\d)$/, "e$10$2") : bad("e", a)),
+  x: hexVerb,
+  X: hexVerb,
+  T: (a) => typeName(a),
+};
+
 /** fmt.Sprintf for the common verbs and flags (`-`, `+`, `0`, width, precision). */
 export function sprintf(format: string, args: GoValue[]): string {
   let out = "";
@@ -150,102 +247,26 @@ export function sprintf(format: string, args: GoValue[]): string {
       out += ch;
       continue;
     }
-    let j = i + 1;
-    let minus = false;
-    let plus = false;
-    let zero = false;
-    let sharp = false;
-    for (; j < format.length && "-+0# ".includes(format[j]!); j++) {
-      if (format[j] === "-") minus = true;
-      else if (format[j] === "+") plus = true;
-      else if (format[j] === "0") zero = true;
-      else if (format[j] === "#") sharp = true;
-    }
-    let width: number | undefined;
-    let prec: number | undefined;
-    const wm = /^\d+/.exec(format.slice(j));
-    if (wm) {
-      width = Number(wm[0]);
-      j += wm[0].length;
-    }
-    if (format[j] === ".") {
-      const pm = /^\d*/.exec(format.slice(j + 1))!;
-      prec = pm[0] === "" ? 0 : Number(pm[0]);
-      j += 1 + pm[0].length;
-    }
-    const verb = format[j];
-    i = j;
+    const d = parseDirective(format, i);
+    const verb = format[d.verbAt];
+    i = d.verbAt;
     if (verb === undefined) {
       out += "%!(NOVERB)";
       break;
     }
-    if (verb === "%") {
-      out += "%";
-      continue;
+    if (verb === "%") out += "%";
+    else if (argi >= args.length) out += `%!${verb}(MISSING)`;
+    else {
+      const a = args[argi++]!;
+      const s = Object.hasOwn(VERBS, verb) ? VERBS[verb]!(a, d, verb) : bad(verb, a);
+      out += pad(s, d.width, d.minus, d.zero && !d.minus && verb !== "s");
     }
-    if (argi >= args.length) {
-      out += `%!${verb}(MISSING)`;
-      continue;
-    }
-    const a = args[argi++]!;
-    let s: string;
-    switch (verb) {
-      case "v":
-        s = formatV(a);
-        if (sharp && a.kind === "string") s = goQuote(a.v);
-        break;
-      case "s":
-        s = a.kind === "string" || stringerOf(a, false) || a.kind === "slice" ? formatV(a) : bad("s", a);
-        if (prec !== undefined && a.kind === "string") s = [...s].slice(0, prec).join("");
-        break;
-      case "q":
-        s = a.kind === "string" ? goQuote(stringerOf(a, false)?.() ?? a.v) : bad("q", a);
-        break;
-      case "d":
-        s = a.kind === "int" ? (plus && a.v >= 0 ? "+" : "") + String(a.v) : bad("d", a);
-        break;
-      case "t":
-        s = a.kind === "bool" ? String(a.v) : bad("t", a);
-        break;
-      case "f":
-      case "F":
-        s = a.kind === "float" ? (plus && a.v >= 0 ? "+" : "") + a.v.toFixed(prec ?? 6) : bad(verb, a);
-        break;
-      case "g":
-        s = a.kind === "float" ? formatFloatG(a.v) : bad("g", a);
-        break;
-      case "e":
-        s = a.kind === "float" ? a.v.toExponential(prec ?? 6).replace(/e([+-])(\d)$/, "e$10$2") : bad("e", a);
-        break;
-      case "x":
-      case "X": {
-        let h: string;
-        if (a.kind === "int") h = a.v.toString(16);
-        else if (a.kind === "string")
-          h = [...new TextEncoder().encode(a.v)].map((b) => b.toString(16).padStart(2, "0")).join("");
-        else {
-          s = bad(verb, a);
-          break;
-        }
-        s = verb === "X" ? h.toUpperCase() : h;
-        break;
-      }
-      case "T":
-        s = typeName(a);
-        break;
-      default:
-        s = bad(verb, a);
-    }
-    out += pad(s, width, minus, zero && !minus && verb !== "s");
   }
-  if (argi < args.length) {
-    out +=
-      "%!(EXTRA " +
-      args
-        .slice(argi)
-        .map((a) => `${typeName(a)}=${formatV(a)}`)
-        .join(", ") +
-      ")";
-  }
+  if (argi < args.length) out += extraArgs(args.slice(argi));
   return out;
+}
+
+/** fmt's note for operands no verb used. */
+function extraArgs(extra: GoValue[]): string {
+  return "%!(EXTRA " + extra.map((a) => `${typeName(a)}=${formatV(a)}`).join(", ") + ")";
 }

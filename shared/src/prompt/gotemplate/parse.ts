@@ -140,41 +140,55 @@ class Parser {
   }
 
   private pipeline(context: string, pos: Pos): Pipe {
-    const startTok = this.peek();
-    const startOffset = startTok?.pos.offset ?? 0;
-    const decl: string[] = [];
-    let isAssign = false;
+    const startOffset = this.peek()?.pos.offset ?? 0;
+    const { decl, isAssign } = this.declarations(context);
+    const cmds = this.commands(context, pos);
+    // Declared variables are visible after the declaring action, to the end of the enclosing control.
+    for (const d of decl) if (!this.vars.includes(d) || !isAssign) this.vars.push(d);
+    if (cmds.length === 0) this.fail(pos, `missing value for ${context}`);
+    this.checkPipeline(cmds, context);
+    const endTok = this.toks[this.i - 1];
+    return { decl, isAssign, cmds, pos, src: this.src.slice(startOffset, endTok?.pos.offset ?? startOffset).trim() };
+  }
+
+  /** A pipeline's `$x :=`, `$x =` or (in range) `$i, $e :=`; without one, nothing is consumed. */
+  private declarations(context: string): { decl: string[]; isAssign: boolean } {
     const v = this.peekNonSpace();
-    if (v?.type === "variable") {
-      const save = this.i;
+    if (v?.type !== "variable") return { decl: [], isAssign: false };
+    const save = this.i;
+    this.nextNonSpace();
+    const after = this.peekNonSpace();
+    if (after?.type === "declare" || after?.type === "assign") {
       this.nextNonSpace();
-      const after = this.peekNonSpace();
-      if (after?.type === "declare" || after?.type === "assign") {
-        this.nextNonSpace();
-        isAssign = after.type === "assign";
-        if (isAssign && !this.vars.includes(v.val)) this.fail(v.pos, `undefined variable "${v.val}"`);
-        decl.push(v.val);
-      } else if (after?.type === "comma" && context === "range") {
-        this.nextNonSpace();
-        const v2 = this.nextNonSpace();
-        if (v2.type !== "variable") this.fail(v2.pos, "range can only initialize variables");
-        const op = this.nextNonSpace();
-        if (op.type !== "declare" && op.type !== "assign") this.fail(op.pos, `expected := or = after ${v2.val}`);
-        isAssign = op.type === "assign";
-        decl.push(v.val, v2.val);
-      } else if (after?.type === "comma") {
-        this.fail(after.pos, `too many declarations in ${context}`);
-      } else {
-        this.i = save;
-      }
+      const isAssign = after.type === "assign";
+      if (isAssign && !this.vars.includes(v.val)) this.fail(v.pos, `undefined variable "${v.val}"`);
+      return { decl: [v.val], isAssign };
     }
+    if (after?.type === "comma" && context === "range") return this.rangeDeclarations(v.val);
+    if (after?.type === "comma") this.fail(after.pos, `too many declarations in ${context}`);
+    this.i = save;
+    return { decl: [], isAssign: false };
+  }
+
+  /** `, $e :=` after a range's first variable. */
+  private rangeDeclarations(first: string): { decl: string[]; isAssign: boolean } {
+    this.nextNonSpace();
+    const v2 = this.nextNonSpace();
+    if (v2.type !== "variable") this.fail(v2.pos, "range can only initialize variables");
+    const op = this.nextNonSpace();
+    if (op.type !== "declare" && op.type !== "assign") this.fail(op.pos, `expected := or = after ${v2.val}`);
+    return { decl: [first, v2.val], isAssign: op.type === "assign" };
+  }
+
+  /** The `|`-separated commands up to and including the action's closing delimiter. */
+  private commands(context: string, pos: Pos): Command[] {
     const cmds: Command[] = [];
     for (;;) {
       const t = this.peekNonSpace();
       if (!t) this.fail(pos, "unclosed action");
       if (t.type === "right") {
         this.nextNonSpace();
-        break;
+        return cmds;
       }
       if (t.type === "rparen") this.fail(t.pos, "unexpected right paren");
       cmds.push(this.command());
@@ -182,12 +196,6 @@ class Parser {
       if (sep?.type === "pipe") this.nextNonSpace();
       else if (sep?.type !== "right") this.fail(sep?.pos ?? pos, `unexpected "${sep?.val}" in ${context}`);
     }
-    // Declared variables are visible after the declaring action, to the end of the enclosing control.
-    for (const d of decl) if (!this.vars.includes(d) || !isAssign) this.vars.push(d);
-    if (cmds.length === 0) this.fail(pos, `missing value for ${context}`);
-    this.checkPipeline(cmds, context);
-    const endTok = this.toks[this.i - 1];
-    return { decl, isAssign, cmds, pos, src: this.src.slice(startOffset, endTok?.pos.offset ?? startOffset).trim() };
   }
 
   private checkPipeline(cmds: Command[], context: string): void {

@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage } from "node:http";
 import path from "node:path";
-import { Hono, type Context } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import type { Exchange, Trace } from "@hopscope/shared/trace/schemas";
 import type { ExchangeViews } from "@hopscope/shared/trace/views";
@@ -74,23 +74,53 @@ async function summariesOf(link: RecordingLink, live: ViewerRoutesDeps["live"], 
   return { ...stored, exchanges: [...stored.exchanges, ...recording.exchanges.filter((x) => !ids.has(x.id))] };
 }
 
-export function viewerRoutes(deps: ViewerRoutesDeps) {
-  const { session, link } = deps;
-  const dist = path.resolve(deps.webDist, "audience");
-  const cachedViews = new Map<number, Promise<ExchangeViews>>();
-  const viewsOf = (x: Exchange): Promise<ExchangeViews> => {
+/** Each stored exchange's views, derived once and kept (the last MAX_CACHED_VIEWS of them). */
+function cachedViews(views: ExchangeViewBuilder): (x: Exchange) => Promise<ExchangeViews> {
+  const cache = new Map<number, Promise<ExchangeViews>>();
+  return (x) => {
     // An exchange still in flight has a partial body: its views are derived each time, never kept.
-    if (x.state === "pending" || x.state === "streaming") return deps.views.build(x);
-    let hit = cachedViews.get(x.id);
+    if (x.state === "pending" || x.state === "streaming") return views.build(x);
+    let hit = cache.get(x.id);
     if (!hit) {
-      hit = deps.views.build(x);
+      hit = views.build(x);
       // A failed build is not kept: the next viewer asks again.
-      hit.catch(() => cachedViews.delete(x.id));
-      cachedViews.set(x.id, hit);
-      if (cachedViews.size > MAX_CACHED_VIEWS) cachedViews.delete(cachedViews.keys().next().value as number);
+      hit.catch(() => cache.delete(x.id));
+      cache.set(x.id, hit);
+      if (cache.size > MAX_CACHED_VIEWS) cache.delete(cache.keys().next().value as number);
     }
     return hit;
   };
+}
+
+/**
+ * The code first: without it the listener says nothing at all, not even which methods exist. Then only GET
+ * and HEAD, and `/j/<code>` itself redirects to the page.
+ */
+function codeFirst(session: AudienceSession): MiddlewareHandler {
+  return async (c, next) => {
+    const m = /^\/j\/([^/]+)(\/.*)?$/.exec(c.req.path);
+    const address = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress ?? "?";
+    if (session.codeGuard.blocked(address)) return c.body(null, 429, { "Retry-After": "60" });
+    if (!m || !session.accepts(m[1])) {
+      // Only a code tried counts: a browser's own /favicon.ico is no guess.
+      if (m) session.codeGuard.wrong(address);
+      return c.body(null, 403);
+    }
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") {
+      return c.json({ error: "the audience view is read-only: only GET is answered here" }, 405, {
+        ...HEADERS,
+        Allow: "GET, HEAD",
+      });
+    }
+    if (m[2] === undefined) return c.redirect(`${c.req.path}/`, 308);
+    await next();
+  };
+}
+
+export function viewerRoutes(deps: ViewerRoutesDeps) {
+  const { session, link } = deps;
+  const dist = path.resolve(deps.webDist, "audience");
+  const viewsOf = cachedViews(deps.views);
   const shownExchanges = new ShownExchanges({ session, trace: (id) => summariesOf(link, deps.live, id) });
   const readable = async (raw: string): Promise<Exchange | null> => {
     const id = IdSchema.safeParse(raw);
@@ -159,25 +189,7 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
     });
 
   const app = new Hono()
-    .use("*", async (c, next) => {
-      // The code first: without it the listener says nothing at all, not even which methods exist.
-      const m = /^\/j\/([^/]+)(\/.*)?$/.exec(c.req.path);
-      const address = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress ?? "?";
-      if (session.codeGuard.blocked(address)) return c.body(null, 429, { "Retry-After": "60" });
-      if (!m || !session.accepts(m[1])) {
-        // Only a code tried counts: a browser's own /favicon.ico is no guess.
-        if (m) session.codeGuard.wrong(address);
-        return c.body(null, 403);
-      }
-      if (c.req.method !== "GET" && c.req.method !== "HEAD") {
-        return c.json({ error: "the audience view is read-only: only GET is answered here" }, 405, {
-          ...HEADERS,
-          Allow: "GET, HEAD",
-        });
-      }
-      if (m[2] === undefined) return c.redirect(`${c.req.path}/`, 308);
-      await next();
-    })
+    .use("*", codeFirst(session))
     .route("/", viewer)
     .all("*", (c) => c.json({ error: `no route ${c.req.path} on the audience view` }, 404, HEADERS));
   app.onError((err, c) => {

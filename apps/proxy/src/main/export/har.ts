@@ -51,11 +51,33 @@ function withoutData(body: Body | null): Omit<Body, "data"> | null {
   return meta;
 }
 
+const truncatedNote = (b: Body) => `truncated: only the first ${b.storedSize} of ${b.size} bytes were recorded`;
+
+/** The request body as HAR's `postData`; HAR has no encoding there, so base64 is marked `_encoding`. */
+function postDataOf(ex: Exchange, body: Body) {
+  return {
+    mimeType: mimeType(body, ex, "request"),
+    text: body.data,
+    ...(body.encoding === "base64" ? { _encoding: "base64" } : {}),
+    ...(body.truncated ? { comment: truncatedNote(body) } : {}),
+  };
+}
+
+/** The response body as HAR's `content` (its own `encoding: "base64"`); no body: size 0 and no text. */
+function contentOf(ex: Exchange, body: Body | null) {
+  return {
+    size: body?.size ?? 0,
+    mimeType: mimeType(body, ex, "response"),
+    ...(body ? { text: body.data } : {}),
+    ...(body?.encoding === "base64" ? { encoding: "base64" } : {}),
+    ...(body?.truncated ? { comment: truncatedNote(body) } : {}),
+  };
+}
+
 function toEntry(ex: Exchange, pageref: string): HarEntry & { _hopscope: HarEntryExt } {
   const url = absoluteUrl(ex);
   const timings = harTimings(ex);
   const { requestHeaders: _rh, responseHeaders: _sh, requestBody, responseBody, ...rest } = ex;
-  const truncatedNote = (b: Body) => `truncated: only the first ${b.storedSize} of ${b.size} bytes were recorded`;
   return {
     pageref,
     startedDateTime: new Date(ex.timings.start).toISOString(),
@@ -67,16 +89,7 @@ function toEntry(ex: Exchange, pageref: string): HarEntry & { _hopscope: HarEntr
       cookies: [],
       headers: ex.requestHeaders.map(([name, value]) => ({ name, value })),
       queryString: [...new URL(url).searchParams].map(([name, value]) => ({ name, value })),
-      ...(requestBody
-        ? {
-            postData: {
-              mimeType: mimeType(requestBody, ex, "request"),
-              text: requestBody.data,
-              ...(requestBody.encoding === "base64" ? { _encoding: "base64" } : {}),
-              ...(requestBody.truncated ? { comment: truncatedNote(requestBody) } : {}),
-            },
-          }
-        : {}),
+      ...(requestBody ? { postData: postDataOf(ex, requestBody) } : {}),
       headersSize: -1,
       bodySize: requestBody?.size ?? 0,
     },
@@ -86,13 +99,7 @@ function toEntry(ex: Exchange, pageref: string): HarEntry & { _hopscope: HarEntr
       httpVersion: "HTTP/1.1",
       cookies: [],
       headers: ex.responseHeaders.map(([name, value]) => ({ name, value })),
-      content: {
-        size: responseBody?.size ?? 0,
-        mimeType: mimeType(responseBody, ex, "response"),
-        ...(responseBody ? { text: responseBody.data } : {}),
-        ...(responseBody?.encoding === "base64" ? { encoding: "base64" } : {}),
-        ...(responseBody?.truncated ? { comment: truncatedNote(responseBody) } : {}),
-      },
+      content: contentOf(ex, responseBody),
       redirectURL: headerOf(ex, "location", "response") ?? "",
       headersSize: -1,
       bodySize: ex.status === null ? -1 : (responseBody?.size ?? 0),

@@ -15,7 +15,7 @@
 import type { TraceBundle } from "@hopscope/shared/trace/bundle";
 import { hopNumbers } from "@hopscope/shared/trace/hop-numbers";
 import { notesCauseText, notesHeadline } from "@hopscope/shared/trace/notes-headline";
-import type { Exchange, NotesChange, Tap } from "@hopscope/shared/trace/schemas";
+import type { Classification, Exchange, NotesChange, Tap } from "@hopscope/shared/trace/schemas";
 import { bodyJson } from "./body-text";
 import { failureOf } from "./exchange-failure";
 import { appendAll } from "@hopscope/shared/json/extent";
@@ -77,6 +77,27 @@ function toolCount(ex: Exchange): number | undefined {
   return Array.isArray(json?.result?.tools) ? json.result.tools.length : undefined;
 }
 
+/** An MCP answer by its outcome: the tool's error, the JSON-RPC error, the tool count of a list, the result. */
+function mcpResponseLabel(ex: Exchange, c: Extract<Classification, { kind: "mcp" }>, status: number): string {
+  switch (c.outcome) {
+    case "tool-error":
+      return `isError: ${c.resultText ?? "tool error"}`;
+    case "protocol-error":
+      return `error ${c.errorCode ?? ""}: ${c.errorMessage ?? "JSON-RPC error"}`;
+    case "notification":
+      return `${status} (notification)`;
+    case "ok": {
+      if (c.method === "tools/list") {
+        const n = toolCount(ex);
+        if (n !== undefined) return plural(n, "tool");
+      }
+      return c.resultText !== undefined ? `result: ${c.resultText}` : String(status);
+    }
+    default:
+      return String(status);
+  }
+}
+
 function responseLabel(ex: Exchange): string {
   const c = ex.classification;
   if (ex.state === "aborted") return `aborted: ${ex.error ?? "the client hung up"}`;
@@ -91,23 +112,7 @@ function responseLabel(ex: Exchange): string {
       }
       return c.content ? `content: ${c.content}` : String(ex.status);
     case "mcp":
-      switch (c.outcome) {
-        case "tool-error":
-          return `isError: ${c.resultText ?? "tool error"}`;
-        case "protocol-error":
-          return `error ${c.errorCode ?? ""}: ${c.errorMessage ?? "JSON-RPC error"}`;
-        case "notification":
-          return `${ex.status} (notification)`;
-        case "ok": {
-          if (c.method === "tools/list") {
-            const n = toolCount(ex);
-            if (n !== undefined) return plural(n, "tool");
-          }
-          return c.resultText !== undefined ? `result: ${c.resultText}` : String(ex.status);
-        }
-        default:
-          return String(ex.status);
-      }
+      return mcpResponseLabel(ex, c, ex.status);
     case "model.other":
     case "other":
       return String(ex.status);
