@@ -84,17 +84,20 @@ function expectLean(lean: ExchangeViews, whole: ExchangeViews): void {
   expect(whole.prompt?.comparisonsOnRequest).toBeUndefined();
 }
 
+/** Starts the recorder before an Ollama-like upstream, sends one request through the model tap, and waits for its trace. */
+async function recordOne(path: string, body: string) {
+  up = await ollamaLike();
+  rec = await startRecorder({ model: up.url });
+  await request(`${rec.taps.model.url}${path}`, { method: "POST", body });
+  const [trace] = await eventually(async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null), "recording");
+  return trace!;
+}
+
 describe("exchange views", () => {
   it("renders the prompt with segments and tokens, verifies it against the real server once, and rebuilds the raw output", async () => {
-    up = await ollamaLike();
-    rec = await startRecorder({ model: up.url });
-    await request(`${rec.taps.model.url}/api/chat`, { method: "POST", body: chatBody });
-    const [trace] = await eventually(
-      async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null),
-      "recording",
-    );
-    const id = trace!.exchanges[0]!.id;
-    const views = ExchangeViewsSchema.parse((await getJson(`${rec.url}/api/exchanges/${id}/views`)).body);
+    const trace = await recordOne("/api/chat", chatBody);
+    const id = trace.exchanges[0]!.id;
+    const views = ExchangeViewsSchema.parse((await getJson(`${rec!.url}/api/exchanges/${id}/views`)).body);
     const ours = renderChat(JSON.parse(chatBody) as Record<string, unknown>, { ollamaVersion: "0.13.5" }).text;
     expect(views.prompt?.text).toBe(ours);
     expect(views.prompt?.ollamaVersion).toBe("0.13.5");
@@ -119,19 +122,13 @@ describe("exchange views", () => {
     expect(views.diff).toBeUndefined();
     const debugRenders = () => up!.received.filter((r) => r.body.includes("_debug_render_only")).length;
     expect(debugRenders()).toBe(1);
-    await getJson(`${rec.url}/api/exchanges/${id}/views`);
+    await getJson(`${rec!.url}/api/exchanges/${id}/views`);
     expect(debugRenders()).toBe(1);
   });
 
   it("leaves token ids and the other families out when asked, and answers them at /tokens and /families", async () => {
-    up = await ollamaLike();
-    rec = await startRecorder({ model: up.url });
-    await request(`${rec.taps.model.url}/api/chat`, { method: "POST", body: chatBody });
-    const [trace] = await eventually(
-      async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null),
-      "recording",
-    );
-    const base = `${rec.url}/api/exchanges/${trace!.exchanges[0]!.id}`;
+    const trace = await recordOne("/api/chat", chatBody);
+    const base = `${rec!.url}/api/exchanges/${trace.exchanges[0]!.id}`;
     const lean = ExchangeViewsSchema.parse((await getJson(`${base}/views?omit=tokens,comparisons`)).body);
     const whole = ExchangeViewsSchema.parse((await getJson(`${base}/views`)).body);
     expectLean(lean, whole);
@@ -152,21 +149,15 @@ describe("exchange views", () => {
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain("omit takes tokens and/or comparisons");
     // The server's render was asked once for all of these: the views were built once.
-    expect(up.received.filter((r) => r.body.includes("_debug_render_only")).length).toBe(1);
+    expect(up!.received.filter((r) => r.body.includes("_debug_render_only")).length).toBe(1);
   });
 
   it("answers /tokens and /families of an exchange that is not a model chat with nothing, and 404 for a missing one", async () => {
-    up = await ollamaLike();
-    rec = await startRecorder({ model: up.url });
-    await request(`${rec.taps.model.url}/api/show`, { method: "POST", body: '{"model":"qwen2.5:7b"}' });
-    const [trace] = await eventually(
-      async () => ((await traces(rec!)).length === 1 ? traces(rec!) : null),
-      "recording",
-    );
-    const base = `${rec.url}/api/exchanges/${trace!.exchanges[0]!.id}`;
+    const trace = await recordOne("/api/show", '{"model":"qwen2.5:7b"}');
+    const base = `${rec!.url}/api/exchanges/${trace.exchanges[0]!.id}`;
     expect((await getJson(`${base}/tokens`)).body).toEqual({ prompt: null, rawOutput: null });
     expect((await getJson(`${base}/families`)).body).toEqual({ comparisons: [] });
-    expect((await getJson(`${rec.url}/api/exchanges/999999/tokens`)).status).toBe(404);
-    expect((await getJson(`${rec.url}/api/exchanges/999999/families`)).status).toBe(404);
+    expect((await getJson(`${rec!.url}/api/exchanges/999999/tokens`)).status).toBe(404);
+    expect((await getJson(`${rec!.url}/api/exchanges/999999/families`)).status).toBe(404);
   });
 });
