@@ -13,8 +13,7 @@
  * Selectors (apps/web/src): `[data-testid="sequence"]`, rows `[role="listitem"][data-hop]`, the detail
  * `[data-testid="hop-detail"]`. A part that cannot run says why in `notes` instead of failing the bench.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -25,13 +24,12 @@ import type { UiBench, UiLive, UiOpen } from "./results";
 import { startUpstream } from "./start-upstream";
 import { MCP_LIST, mcpCall, newTraceparent, recordTrace } from "./ui-traffic";
 import { runAudienceBench } from "./audience";
+import { webDist } from "./web-dist";
 import { measureAgentViews } from "./views";
 import { paced, post } from "./traffic";
 import { CHROMIUM_ARGS } from "../tests/browser/support/browser";
 
 const CHROMIUM = "/usr/bin/chromium";
-const ROOT = join(import.meta.dirname, "..");
-const WEB = join(ROOT, "apps", "web");
 const EXCHANGES = 1000;
 const RUNS = 5;
 const LIVE_RATE = 200;
@@ -39,50 +37,6 @@ const LIVE_SECONDS = 5;
 
 const ROW = '[data-testid="sequence"] [role="listitem"][data-hop]';
 const DETAIL = '[data-testid="hop-detail"]';
-
-function newestMtime(path: string): number {
-  const st = statSync(path);
-  if (!st.isDirectory()) return st.mtimeMs;
-  return readdirSync(path).reduce((m, name) => Math.max(m, newestMtime(join(path, name))), st.mtimeMs);
-}
-
-/** apps/web/dist when it is newer than the sources; otherwise a fresh build into a temp dir (dist is left alone). */
-function webDist(log: (s: string) => void): { dir: string; built: boolean } {
-  const dist = join(WEB, "dist");
-  const sources = Math.max(
-    newestMtime(join(WEB, "src")),
-    newestMtime(join(WEB, "index.html")),
-    newestMtime(join(ROOT, "shared", "src")),
-  );
-  const fresh = (f: string) => existsSync(join(dist, f)) && statSync(join(dist, f)).mtimeMs >= sources;
-  if (fresh("index.html") && fresh("share.html")) return { dir: dist, built: false };
-  const out = mkdtempSync(join(tmpdir(), "hopscope-bench-web-"));
-  log(`bench: ui: apps/web/dist is missing or older than its sources; building into ${out}`);
-  for (const [config, dir] of [
-    ["vite.config.ts", out],
-    ["vite.share.config.ts", out],
-    ["vite.audience.config.ts", join(out, "audience")],
-  ] as const) {
-    execFileSync(
-      process.execPath,
-      [
-        join(ROOT, "node_modules", "vite", "bin", "vite.js"),
-        "build",
-        "--config",
-        join(WEB, config),
-        "--outDir",
-        dir,
-        "--logLevel",
-        "error",
-      ],
-      {
-        cwd: ROOT,
-        stdio: ["ignore", "ignore", "inherit"],
-      },
-    );
-  }
-  return { dir: out, built: true };
-}
 
 interface TraceJson {
   exchanges: unknown[];

@@ -13,7 +13,7 @@ import { Ollama, type Message, type Tool } from "ollama";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
 import { TraceSchema, type Trace } from "@hopscope/shared/trace/schemas";
-import { ExchangeViewsSchema, type ExchangeViews } from "@hopscope/shared/trace/views";
+import { ExchangeViewsSchema, type ExchangeViews, fullTokens } from "@hopscope/shared/trace/views";
 import { DEFAULT_OLLAMA_VERSION, renderChat } from "@hopscope/shared/prompt/render";
 import { startRecorderStack, type RecorderStack } from "./support/recorder-stack";
 
@@ -302,7 +302,9 @@ describe("the article's question, asked by agents written with the official clie
         expect(counts(trace)).toEqual(counts(native.trace));
         expect(counts(trace)).toEqual(v.map((x) => x.prompt!.tokens!.count));
         // The token view and the diff with the previous turn, as for the native client.
-        expect(v.map((x) => x.prompt!.tokens!.ids)).toEqual(native.views.map((x) => x.prompt!.tokens!.ids));
+        expect(v.map((x) => fullTokens(x.prompt!.tokens)!.ids)).toEqual(
+          native.views.map((x) => fullTokens(x.prompt!.tokens)!.ids),
+        );
         expect(v[1]!.diff!.commonPrefixLength).toBe(native.views[1]!.diff!.commonPrefixLength);
       });
     }

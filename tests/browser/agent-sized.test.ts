@@ -161,4 +161,62 @@ describe("what the model saw, at an agent's size", () => {
       await suite.browser.screenshot("agent-09-refused-1280");
     },
   );
+
+  it(
+    "Claude Code's prompt is drawn in blocks of lines, whole; its tokens and the other families load when asked",
+    { timeout: 120_000 },
+    async () => {
+      const { page } = suite.browser;
+      const asked: string[] = [];
+      const onRequest = (r: { url(): string }) => asked.push(new URL(r.url()).pathname + new URL(r.url()).search);
+      page.on("request", onRequest);
+      await openAgent(claudeCodeRequest());
+      const prompt = page.getByTestId("rendered-prompt");
+      // Many blocks (the browser lays out those in view), and together exactly the prompt the recorder rendered.
+      expect(await prompt.locator(":scope > span").count()).toBeGreaterThan(10);
+      const id = /\/api\/exchanges\/(\d+)\/views/.exec(asked.find((u) => u.includes("/views")) ?? "")?.[1];
+      const whole = (await (await fetch(`${suite.stack.uiUrl}/api/exchanges/${id}/views`)).json()) as {
+        prompt: { text: string; tokens: { count: number } };
+      };
+      const pieces = prompt.locator(':scope > span > span:not([data-testid="cut-marker"]):not([data-new-marker])');
+      expect((await pieces.allTextContents()).join("")).toBe(whole.prompt.text);
+      // The views came without token ids and families; the families were asked for once the prompt was drawn.
+      expect(asked).toContain(`/api/exchanges/${id}/views?omit=tokens,comparisons`);
+      await expect.poll(() => asked.includes(`/api/exchanges/${id}/families`)).toBe(true);
+      await page.getByTestId("family-compare").waitFor();
+      expect(await page.getByTestId("family-compare").getByRole("button").allTextContents()).toEqual([
+        "Compare with Ollama 0.13.5",
+        "Compare with Ollama 0.14.0 (same)",
+      ]);
+      expect(asked.filter((u) => u.endsWith("/tokens"))).toEqual([]);
+      // The end of the prompt is in view: the waiting assistant turn, the last line of the last block.
+      const end = prompt.locator(":scope > span").last();
+      await expect
+        .poll(() =>
+          end.evaluate((e) => e.getBoundingClientRect().bottom <= e.parentElement!.getBoundingClientRect().bottom + 1),
+        )
+        .toBe(true);
+      await page.setViewportSize({ width: 1920, height: 1080 });
+      await suite.browser.screenshot("agent-10-claude-code-prompt-end-1920");
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await suite.browser.screenshot("agent-11-claude-code-prompt-end-1280");
+      await prompt.scrollIntoViewIfNeeded();
+      // Blocks that come into view are drawn on the next frame.
+      await page.waitForTimeout(300);
+      await suite.browser.screenshot("agent-11b-claude-code-prompt-in-view-1280");
+      await page.setViewportSize({ width: 1920, height: 1080 });
+      await prompt.scrollIntoViewIfNeeded();
+      await suite.browser.screenshot("agent-11c-claude-code-prompt-in-view-1920");
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.getByRole("button", { name: "Show tokens" }).click();
+      await expect.poll(() => page.locator('[data-testid="tokens"] > span').count()).toBe(3000);
+      expect(asked).toContain(`/api/exchanges/${id}/tokens`);
+      expect(
+        await page.getByText(`Showing 3,000 of ${whole.prompt.tokens.count.toLocaleString("en")} tokens`).count(),
+      ).toBe(1);
+      await suite.browser.screenshot("agent-12-claude-code-tokens-1280");
+      await page.getByRole("button", { name: "Show text" }).click();
+      page.off("request", onRequest);
+    },
+  );
 });

@@ -47,6 +47,26 @@ export const PromptTokensSchema = z.object({
 });
 export type PromptTokens = z.infer<typeof PromptTokensSchema>;
 
+/**
+ * A text's token count alone: what `GET /api/exchanges/:id/views?omit=tokens` carries, the ids and offsets being
+ * asked for when shown (`GET /api/exchanges/:id/tokens`).
+ */
+export const TokenCountSchema = z.object({ count: z.number().int() });
+/** The full tokens first: an object with ids is never read as a count alone (zod drops unknown keys). */
+const TokensOrCountSchema = z.union([PromptTokensSchema, TokenCountSchema]);
+
+/** A view's tokens with their ids and offsets, or null when it carries the count alone (or none). */
+export function fullTokens(t: z.infer<typeof TokensOrCountSchema> | null | undefined): PromptTokens | null {
+  return t && "ids" in t ? t : null;
+}
+
+/** `GET /api/exchanges/:id/tokens`: the tokens of the prompt and of the raw output, as the full views carry them. */
+export const ExchangeTokensSchema = z.object({
+  prompt: PromptTokensSchema.nullable(),
+  rawOutput: PromptTokensSchema.nullable(),
+});
+export type ExchangeTokens = z.infer<typeof ExchangeTokensSchema>;
+
 /** One part of the token budget (shared/prompt/token-budget.ts): where the prompt's tokens go. */
 export const BudgetPartSchema = z.object({
   key: z.string(),
@@ -193,7 +213,7 @@ export const PromptViewSchema = z.object({
   ollamaVersion: z.string(),
   toolFormat: z.enum(["json", "struct-dump"]),
   notes: z.array(z.string()),
-  tokens: PromptTokensSchema.nullable(),
+  tokens: TokensOrCountSchema.nullable(),
   /** Present only when the upstream is a real Ollama (not the stand-in) and answered the check. */
   verified: VerifiedSchema.nullable(),
   /** Where a live Ollama is (or would be) asked for its own render of this request. */
@@ -201,6 +221,8 @@ export const PromptViewSchema = z.object({
   conversion: ConversionViewSchema.optional(),
   /** The same request in each other family (see FamilyComparisonSchema), oldest first. */
   comparisons: z.array(FamilyComparisonSchema).optional(),
+  /** Left out of the views (`?omit=comparisons`): `GET /api/exchanges/:id/families` answers them. */
+  comparisonsOnRequest: z.literal(true).optional(),
   source: PromptSourceSchema.optional(),
   /** Where the prompt's tokens go (absent without token counts). */
   budget: TokenBudgetSchema.optional(),
@@ -214,7 +236,7 @@ export const PromptViewSchema = z.object({
 export const RawOutputViewSchema = z.object({
   text: z.string(),
   reconstructed: z.literal(true),
-  tokens: PromptTokensSchema.nullable(),
+  tokens: TokensOrCountSchema.nullable(),
 });
 
 /** How this prompt relates to the previous chat prompt of the same trace: the shared prefix is reusable (KV cache). */
@@ -237,3 +259,8 @@ export const ExchangeViewsSchema = z.object({
   notes: z.array(z.string()).optional(),
 });
 export type ExchangeViews = z.infer<typeof ExchangeViewsSchema>;
+
+export type FamilyComparison = z.infer<typeof FamilyComparisonSchema>;
+/** `GET /api/exchanges/:id/families`: the same request as each other release family renders it (empty without tools). */
+export const ExchangeFamiliesSchema = z.object({ comparisons: z.array(FamilyComparisonSchema) });
+export type ExchangeFamilies = z.infer<typeof ExchangeFamiliesSchema>;

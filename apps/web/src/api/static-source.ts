@@ -61,7 +61,8 @@ export function staticSource(shared: SharedTrace): DataSource {
     [/^\/api\/traces\/([^/?]+)$/, (m) => (decodeURIComponent(m[1] as string) === trace.id ? trace : undefined)],
     [/^\/api\/exchanges\/(\d+)$/, (m) => byId.get(Number(m[1]))],
     [
-      /^\/api\/exchanges\/(\d+)\/views$/,
+      // The embedded views are whole (tokens and comparisons in): whatever `?omit=` asks, they are answered so.
+      /^\/api\/exchanges\/(\d+)\/views(?:\?.*)?$/,
       (m) => (byId.has(Number(m[1])) ? (shared.views[m[1] as string] ?? {}) : undefined),
     ],
     [/^\/api\/notes$/, () => notes.status()],

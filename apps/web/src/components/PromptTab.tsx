@@ -3,9 +3,10 @@
  * model ever receives. Coloured by where each part came from; hovering a part highlights the JSON
  * field it came from (segment.path is a JSON pointer into the request body), and back.
  */
-import { useSignal } from "@preact/signals";
+import { useSignal, type Signal } from "@preact/signals";
+import { useEffect, useMemo } from "preact/hooks";
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
-import type { ExchangeViews } from "@hopscope/shared/trace/views";
+import { fullTokens, type ExchangeViews } from "@hopscope/shared/trace/views";
 import { bodyText, tryJson } from "../models/body";
 import { countAgreement } from "../models/budget";
 import { familyLabel } from "../models/family-diff";
@@ -27,16 +28,12 @@ type PromptView = NonNullable<ExchangeViews["prompt"]>;
 
 /** Requests up to this many characters are shown as a linked JSON tree; bigger ones as text. */
 const JSON_TREE_LIMIT = 300_000;
+/** A request's tree longer than this is drawn in a task after the prompt's (an agent's request takes long to lay out). */
+const DRAW_AFTER_PROMPT = 32_000;
 
 /** Plain words for what is known about this prompt; the how and why one click away. */
 export function PromptInfo({ p, promptEvalCount }: { p: PromptView; promptEvalCount?: number | undefined }) {
   const agree = p.tokens ? countAgreement(p.tokens.count, promptEvalCount) : null;
-  const at = p.verified?.endpoint ? ` (${p.verified.endpoint})` : "";
-  const checked = p.verified
-    ? p.verified.match
-      ? `checked: a live Ollama${at} rendered exactly this text`
-      : `differs from a live Ollama's render${at} at character ${p.verified.firstDifference ?? "?"}`
-    : "not checked against a live server";
   return (
     <div class={s.info}>
       {agree && p.tokens ? (
@@ -52,31 +49,40 @@ export function PromptInfo({ p, promptEvalCount }: { p: PromptView; promptEvalCo
         </details>
       ) : null}
       <PromptSource p={p} promptEvalCount={promptEvalCount} />
-      {p.source?.renderedBy === "server" ? null : (
-        <details class={s.status}>
-          <summary
-            class={p.verified && !p.verified.match ? s.mismatch : p.verified ? s.verified : undefined}
-            data-testid={p.verified?.match ? "verified" : undefined}
-          >
-            rendered as Ollama {p.ollamaVersion} does
-            <span data-testid="ollama-family">
-              {familyLabel(p.ollamaVersion) ? ` — the ${familyLabel(p.ollamaVersion)} family` : ""}
-            </span>
-            ; {checked}
-          </summary>
-          <p class={s.note}>
-            The model server turns the JSON into this text with the model's chat template; details change across Ollama
-            versions (here the tools are printed {p.toolFormat === "json" ? "as JSON" : "as a Go struct dump"}).
-            hopscope renders it the way Ollama {p.ollamaVersion} does.{" "}
-            {p.verified
-              ? `It also asked the real server to render ${p.verified.sent === "native" ? "the native request" : "the same request"} (_debug_render_only)${p.verified.endpoint ? ` at ${p.verified.endpoint}` : ""} and compared the two.`
-              : "Only a real Ollama can confirm it (it renders a request on demand with _debug_render_only); the stand-in model cannot."}
-          </p>
-          {p.verifyRoute ? <VerifyRouteNote route={p.verifyRoute} verified={p.verified !== null} /> : null}
-          {p.verified && !p.verified.match ? <FirstDifference v={p.verified} /> : null}
-        </details>
-      )}
+      {p.source?.renderedBy === "server" ? null : <RenderedAs p={p} />}
     </div>
+  );
+}
+
+/** Which Ollama's render this is, and whether a live Ollama confirmed it. */
+function RenderedAs({ p }: { p: PromptView }) {
+  const at = p.verified?.endpoint ? ` (${p.verified.endpoint})` : "";
+  const checked = p.verified
+    ? p.verified.match
+      ? `checked: a live Ollama${at} rendered exactly this text`
+      : `differs from a live Ollama's render${at} at character ${p.verified.firstDifference ?? "?"}`
+    : "not checked against a live server";
+  const family = familyLabel(p.ollamaVersion);
+  return (
+    <details class={s.status}>
+      <summary
+        class={p.verified && !p.verified.match ? s.mismatch : p.verified ? s.verified : undefined}
+        data-testid={p.verified?.match ? "verified" : undefined}
+      >
+        rendered as Ollama {p.ollamaVersion} does
+        <span data-testid="ollama-family">{family ? ` — the ${family} family` : ""}</span>; {checked}
+      </summary>
+      <p class={s.note}>
+        The model server turns the JSON into this text with the model's chat template; details change across Ollama
+        versions (here the tools are printed {p.toolFormat === "json" ? "as JSON" : "as a Go struct dump"}). hopscope
+        renders it the way Ollama {p.ollamaVersion} does.{" "}
+        {p.verified
+          ? `It also asked the real server to render ${p.verified.sent === "native" ? "the native request" : "the same request"} (_debug_render_only)${p.verified.endpoint ? ` at ${p.verified.endpoint}` : ""} and compared the two.`
+          : "Only a real Ollama can confirm it (it renders a request on demand with _debug_render_only); the stand-in model cannot."}
+      </p>
+      {p.verifyRoute ? <VerifyRouteNote route={p.verifyRoute} verified={p.verified !== null} /> : null}
+      {p.verified && !p.verified.match ? <FirstDifference v={p.verified} /> : null}
+    </details>
   );
 }
 
@@ -147,125 +153,211 @@ function pathOnly(url: string): string {
   return url.split("?")[0] ?? url;
 }
 
-export function PromptTab({ x }: { x: ExchangeSummary }) {
-  const { trace, shapes } = useApp();
-  const hovered = useSignal<string | null>(null);
-  const showTokens = useSignal(false);
-  const promptEvalCount = x.classification.kind === "model.chat" ? x.classification.promptEvalCount : undefined;
+/** True from the frame after the first paint: what it guards is drawn in a task of its own, after the prompt. */
+function useAfterFirstPaint(): boolean {
+  const ready = useSignal(false);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (timer = setTimeout(() => (ready.value = true), 0)));
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  return ready.value;
+}
+
+/** What the model saw as text, or as its tokens (loaded when first asked for: ids and offsets are most of the views). */
+function PromptColumn({ x, v, hovered, showTokens }: ColumnProps & { showTokens: boolean }) {
+  const { trace } = useApp();
+  const p = v.prompt!;
+  const segments = useMemo(() => linkedToClient(p), [p]);
+  const cut = useMemo(() => cutRanges(p), [p]);
+  const inView = fullTokens(p.tokens);
+  const ask = showTokens && !inView;
+  useEffect(() => {
+    if (ask) void trace.loadTokens(x.id);
+  }, [ask, x.id]);
+  return (
+    <div class={s.col}>
+      <h3 class={s.heading} data-testid="prompt-heading">
+        {promptHeading(v)}
+      </h3>
+      {showTokens && inView ? (
+        <TokenView text={p.text} tokens={inView} />
+      ) : showTokens ? (
+        <Loading value={trace.tokens.value.get(x.id)} what="the tokens" retry={() => void trace.loadTokens(x.id)}>
+          {(t) => (t.prompt ? <TokenView text={p.text} tokens={t.prompt} /> : <p class={s.note}>No tokens.</p>)}
+        </Loading>
+      ) : (
+        <PromptText
+          text={p.text}
+          segments={segments}
+          hovered={hovered}
+          newFrom={v.diff?.commonPrefixLength}
+          cut={cut}
+          scrollOuter={!keepTopInView(v)}
+        />
+      )}
+    </div>
+  );
+}
+
+interface ColumnProps {
+  x: ExchangeSummary;
+  v: ExchangeViews;
+  hovered: Signal<string | null>;
+}
+
+/** The JSON the client sent, linked to the prompt; drawn after the prompt (a request of an agent's size is long). */
+function RequestColumn({ x, v, hovered }: ColumnProps) {
+  const { trace } = useApp();
+  const drawn = useAfterFirstPaint();
   const full = trace.full.value.get(x.id);
   const requestText = full?.status === "ready" ? bodyText(full.value.requestBody) : "";
   // A huge request is shown as plain text: a tree of spans for megabytes of JSON would stall the page.
-  const request = requestText.length <= JSON_TREE_LIMIT ? tryJson(requestText) : undefined;
+  const request = useMemo(
+    () => (requestText.length <= JSON_TREE_LIMIT ? tryJson(requestText) : undefined),
+    [requestText],
+  );
+  return (
+    <div class={s.col}>
+      <h3 class={s.heading}>
+        {v.prompt?.conversion ? `The JSON the client sent (${v.prompt.conversion.label})` : "The JSON the host sent"}
+      </h3>
+      {full?.status === "ready" && request === undefined ? (
+        <BodyView body={full.value.requestBody} />
+      ) : request === undefined || (!drawn && requestText.length > DRAW_AFTER_PROMPT) ? (
+        <p class={s.note}>Loading the request…</p>
+      ) : (
+        <JsonTree value={request} hovered={hovered} />
+      )}
+    </div>
+  );
+}
+
+/** The family comparisons: in the views of a shared file, else asked for once the prompt is on screen. */
+function Families({ x, p, hovered }: { x: ExchangeSummary; p: PromptView; hovered: Signal<string | null> }) {
+  const { trace } = useApp();
+  const asked = p.comparisonsOnRequest === true;
+  useEffect(() => {
+    if (asked) void trace.loadFamilies(x.id);
+  }, [asked, x.id]);
+  const loaded = trace.families.value.get(x.id);
+  const comparisons = asked ? (loaded?.status === "ready" ? loaded.value.comparisons : undefined) : p.comparisons;
+  const withFamilies = useMemo(() => ({ ...p, comparisons }), [p, comparisons]);
+  return comparisons ? <FamilyCompare p={withFamilies} hovered={hovered} /> : null;
+}
+
+/** How the prompt relates to what came before and how Ollama prints it: the conversion, the diff, the struct dump. */
+function RenderNotes({ x, v, hovered }: ColumnProps) {
+  const p = v.prompt!;
+  return (
+    <>
+      {p.conversion ? <ConversionLayer c={p.conversion} hovered={hovered} path={pathOnly(x.url)} /> : null}
+      {v.diff ? (
+        <p class={s.note}>
+          Dimmed: the {v.diff.commonPrefixLength.toLocaleString()} characters this prompt shares with the previous
+          request's — the host resent the whole conversation. Only the end is new.
+        </p>
+      ) : null}
+      {p.toolFormat === "struct-dump" && p.segments.some((seg) => seg.kind === "tool") ? (
+        <p class={s.warn}>
+          Ollama 0.14 and later print the tools into the prompt as a Go struct dump (
+          <code>{"{append Append… {object <nil> …}}"}</code>), not as JSON. That is a known regression, and it is what
+          the model really sees from those versions.
+        </p>
+      ) : null}
+      <Families x={x} p={p} hovered={hovered} />
+      {p.notes.length ? (
+        <details class={s.notes}>
+          <summary>
+            {p.notes.length} note{p.notes.length === 1 ? "" : "s"} on how the model server rendered this request
+          </summary>
+          {p.notes.map((n) => (
+            <p key={n} class={s.note}>
+              {n}
+            </p>
+          ))}
+        </details>
+      ) : null}
+    </>
+  );
+}
+
+/** The colours of the prompt's parts, and the switch between text and tokens. */
+function Legend({ hasTokens, showTokens }: { hasTokens: boolean; showTokens: Signal<boolean> }) {
   function toggleTokens(): void {
     showTokens.value = !showTokens.value;
   }
+  return (
+    <div class={s.legend} aria-label="Colour legend">
+      <i data-kind="special">special tokens</i>
+      <i data-kind="system">system</i>
+      <i data-kind="tool">tool definitions</i>
+      <i data-role="user">user</i>
+      <i data-role="assistant">assistant</i>
+      <i data-kind="tool-call">tool call</i>
+      <i data-kind="tool-result">tool result</i>
+      {hasTokens ? (
+        <button type="button" class={s.tokensBtn} onClick={toggleTokens} aria-pressed={showTokens.value}>
+          {showTokens.value ? "Show text" : "Show tokens"}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** The three-shapes switch (model chats only) and its panel. */
+function ShapesLink({ x }: { x: ExchangeSummary }) {
+  const { shapes } = useApp();
+  if (x.classification.kind !== "model.chat") return null;
+  return (
+    <>
+      <button
+        type="button"
+        class={s.shapesBtn}
+        onClick={() => shapes.open(x.id)}
+        data-testid="open-three-shapes"
+        title="This turn as Ollama, OpenAI and Anthropic clients send it, and the one prompt they all become"
+      >
+        Three shapes: this turn in Ollama, OpenAI and Anthropic form
+      </button>
+      {shapes.openFor.value === x.id ? <ThreeShapesView /> : null}
+    </>
+  );
+}
+
+function PromptViews({ x, v }: { x: ExchangeSummary; v: ExchangeViews }) {
+  const hovered = useSignal<string | null>(null);
+  const showTokens = useSignal(false);
+  const p = v.prompt!;
+  const promptEvalCount = x.classification.kind === "model.chat" ? x.classification.promptEvalCount : undefined;
+  return (
+    <div class={s.tab}>
+      <NeverSeen p={p} refused={v.refused} />
+      {p.budget ? <ContextPicture b={p.budget} truncation={p.truncation} compact headlineId="glance-headline" /> : null}
+      <PromptInfo p={p} promptEvalCount={promptEvalCount} />
+      <ShapesLink x={x} />
+      <RenderNotes x={x} v={v} hovered={hovered} />
+      <Legend hasTokens={p.tokens !== null} showTokens={showTokens} />
+      <div class={s.split}>
+        <PromptColumn x={x} v={v} hovered={hovered} showTokens={showTokens.value} />
+        <RequestColumn x={x} v={v} hovered={hovered} />
+      </div>
+    </div>
+  );
+}
+
+export function PromptTab({ x }: { x: ExchangeSummary }) {
+  const { trace } = useApp();
   return (
     <Loading value={trace.views.value.get(x.id)} what="the rendered prompt" retry={() => void trace.loadViews(x.id)}>
       {(v) =>
         !v.prompt ? (
           <p class={s.note}>{v.notes?.join(" ") || "The prompt engine could not render this request."}</p>
         ) : (
-          <div class={s.tab}>
-            <NeverSeen p={v.prompt} refused={v.refused} />
-            {v.prompt.budget ? (
-              <ContextPicture
-                b={v.prompt.budget}
-                truncation={v.prompt.truncation}
-                compact
-                headlineId="glance-headline"
-              />
-            ) : null}
-            <PromptInfo p={v.prompt} promptEvalCount={promptEvalCount} />
-            {x.classification.kind === "model.chat" ? (
-              <button
-                type="button"
-                class={s.shapesBtn}
-                onClick={() => shapes.open(x.id)}
-                data-testid="open-three-shapes"
-                title="This turn as Ollama, OpenAI and Anthropic clients send it, and the one prompt they all become"
-              >
-                Three shapes: this turn in Ollama, OpenAI and Anthropic form
-              </button>
-            ) : null}
-            {shapes.openFor.value === x.id ? <ThreeShapesView /> : null}
-            {v.prompt.conversion ? (
-              <ConversionLayer c={v.prompt.conversion} hovered={hovered} path={pathOnly(x.url)} />
-            ) : null}
-            {v.diff ? (
-              <p class={s.note}>
-                Dimmed: the {v.diff.commonPrefixLength.toLocaleString()} characters this prompt shares with the previous
-                request's — the host resent the whole conversation. Only the end is new.
-              </p>
-            ) : null}
-            {v.prompt.toolFormat === "struct-dump" && v.prompt.segments.some((seg) => seg.kind === "tool") ? (
-              <p class={s.warn}>
-                Ollama 0.14 and later print the tools into the prompt as a Go struct dump (
-                <code>{"{append Append… {object <nil> …}}"}</code>), not as JSON. That is a known regression, and it is
-                what the model really sees from those versions.
-              </p>
-            ) : null}
-            <FamilyCompare p={v.prompt} hovered={hovered} />
-            {v.prompt.notes.length ? (
-              <details class={s.notes}>
-                <summary>
-                  {v.prompt.notes.length} note{v.prompt.notes.length === 1 ? "" : "s"} on how the model server rendered
-                  this request
-                </summary>
-                {v.prompt.notes.map((n) => (
-                  <p key={n} class={s.note}>
-                    {n}
-                  </p>
-                ))}
-              </details>
-            ) : null}
-            <div class={s.legend} aria-label="Colour legend">
-              <i data-kind="special">special tokens</i>
-              <i data-kind="system">system</i>
-              <i data-kind="tool">tool definitions</i>
-              <i data-role="user">user</i>
-              <i data-role="assistant">assistant</i>
-              <i data-kind="tool-call">tool call</i>
-              <i data-kind="tool-result">tool result</i>
-              {v.prompt.tokens ? (
-                <button type="button" class={s.tokensBtn} onClick={toggleTokens} aria-pressed={showTokens.value}>
-                  {showTokens.value ? "Show text" : "Show tokens"}
-                </button>
-              ) : null}
-            </div>
-            <div class={s.split}>
-              <div class={s.col}>
-                <h3 class={s.heading} data-testid="prompt-heading">
-                  {promptHeading(v)}
-                </h3>
-                {showTokens.value && v.prompt.tokens ? (
-                  <TokenView text={v.prompt.text} tokens={v.prompt.tokens} />
-                ) : (
-                  <PromptText
-                    text={v.prompt.text}
-                    segments={linkedToClient(v.prompt)}
-                    hovered={hovered}
-                    newFrom={v.diff?.commonPrefixLength}
-                    cut={cutRanges(v.prompt)}
-                    scrollOuter={!keepTopInView(v)}
-                  />
-                )}
-              </div>
-              <div class={s.col}>
-                <h3 class={s.heading}>
-                  {v.prompt.conversion
-                    ? `The JSON the client sent (${v.prompt.conversion.label})`
-                    : "The JSON the host sent"}
-                </h3>
-                {full?.status === "ready" && request === undefined ? (
-                  <BodyView body={full.value.requestBody} />
-                ) : request === undefined ? (
-                  <p class={s.note}>Loading the request…</p>
-                ) : (
-                  <JsonTree value={request} hovered={hovered} />
-                )}
-              </div>
-            </div>
-          </div>
+          <PromptViews x={x} v={v} />
         )
       }
     </Loading>

@@ -5,6 +5,7 @@
  * its parts sum to the prompt's count, which is checked against the server's prompt_eval_count.
  */
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
+import type { ExchangeViews } from "@hopscope/shared/trace/views";
 import { countAgreement } from "../models/budget";
 import { useApp } from "./AppContext";
 import { ContextPicture } from "./ContextPicture";
@@ -12,6 +13,65 @@ import s from "./TokenBudget.module.css";
 
 function pct(n: number, of: number): string {
   return `${Math.round((n / Math.max(1, of)) * 100)}%`;
+}
+
+type Budget = NonNullable<NonNullable<ExchangeViews["prompt"]>["budget"]>;
+
+/** Every part of the prompt, most expensive first, and how its total compares with the server's own count. */
+function BudgetTable({ b, cut, server }: { b: Budget; cut: ReadonlySet<number>; server: number | undefined }) {
+  const agree = countAgreement(b.total, server);
+  const byCost = [...b.parts].sort((p, q) => q.tokens - p.tokens);
+  return (
+    <>
+      <div class={s.tableBox} tabIndex={0} aria-label="Every part of the prompt, most expensive first">
+        <table class={s.table}>
+          <thead>
+            <tr>
+              <th>part of the prompt (most tokens first)</th>
+              <th class={s.num}>tokens</th>
+              <th class={s.num}>share</th>
+            </tr>
+          </thead>
+          <tbody>
+            {byCost.map((p) => (
+              <tr
+                key={p.key}
+                data-key={p.key}
+                data-new={p.isNew ? "true" : undefined}
+                data-cut={cut.has(p.messageIndex ?? -1) ? "true" : undefined}
+              >
+                <td>
+                  {p.label}
+                  {p.isNew ? <span class={s.badge}>new</span> : null}
+                  {cut.has(p.messageIndex ?? -1) ? <span class={`${s.badge} ${s.cut}`}>cut</span> : null}
+                </td>
+                <td class={s.num}>{p.tokens.toLocaleString()}</td>
+                <td class={s.num}>{pct(p.tokens, b.total)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <td>the whole prompt</td>
+              <td class={s.num} data-testid="budget-sum">
+                {b.total.toLocaleString()}
+              </td>
+              <td class={s.num}>100%</td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+      <details class={s.more} data-testid="budget-check">
+        <summary class={agree.equal ? s.ok : s.diff}>
+          {agree.equal ? "✓ " : ""}
+          {agree.text}
+        </summary>
+        {agree.detail} Framing tokens (<code>{"<|im_start|>user\\n"}</code>, <code>{"<|im_end|>"}</code>) count with the
+        part they wrap; the “# Tools … &lt;tools&gt;” header and the instructions after the list count as tool-calling
+        instructions, because the template writes them only when tools are sent.
+      </details>
+    </>
+  );
 }
 
 export function TokenBudget({ x, compact = false }: { x: ExchangeSummary; compact?: boolean }) {
@@ -23,9 +83,7 @@ export function TokenBudget({ x, compact = false }: { x: ExchangeSummary; compac
   const truncation = prompt.truncation;
   const cut = new Set(truncation?.dropped ?? []);
   const server = x.classification.kind === "model.chat" ? x.classification.promptEvalCount : undefined;
-  const agree = countAgreement(b.total, server);
   const ctx = b.contextWindow;
-  const byCost = [...b.parts].sort((p, q) => q.tokens - p.tokens);
   return (
     <section
       class={`${s.budget} ${compact ? s.compact : ""}`}
@@ -48,57 +106,7 @@ export function TokenBudget({ x, compact = false }: { x: ExchangeSummary; compac
           the last one).
         </details>
       </p>
-      {compact ? null : (
-        <>
-          <div class={s.tableBox} tabIndex={0} aria-label="Every part of the prompt, most expensive first">
-            <table class={s.table}>
-              <thead>
-                <tr>
-                  <th>part of the prompt (most tokens first)</th>
-                  <th class={s.num}>tokens</th>
-                  <th class={s.num}>share</th>
-                </tr>
-              </thead>
-              <tbody>
-                {byCost.map((p) => (
-                  <tr
-                    key={p.key}
-                    data-key={p.key}
-                    data-new={p.isNew ? "true" : undefined}
-                    data-cut={cut.has(p.messageIndex ?? -1) ? "true" : undefined}
-                  >
-                    <td>
-                      {p.label}
-                      {p.isNew ? <span class={s.badge}>new</span> : null}
-                      {cut.has(p.messageIndex ?? -1) ? <span class={`${s.badge} ${s.cut}`}>cut</span> : null}
-                    </td>
-                    <td class={s.num}>{p.tokens.toLocaleString()}</td>
-                    <td class={s.num}>{pct(p.tokens, b.total)}</td>
-                  </tr>
-                ))}
-              </tbody>
-              <tfoot>
-                <tr>
-                  <td>the whole prompt</td>
-                  <td class={s.num} data-testid="budget-sum">
-                    {b.total.toLocaleString()}
-                  </td>
-                  <td class={s.num}>100%</td>
-                </tr>
-              </tfoot>
-            </table>
-          </div>
-          <details class={s.more} data-testid="budget-check">
-            <summary class={agree.equal ? s.ok : s.diff}>
-              {agree.equal ? "✓ " : ""}
-              {agree.text}
-            </summary>
-            {agree.detail} Framing tokens (<code>{"<|im_start|>user\\n"}</code>, <code>{"<|im_end|>"}</code>) count with
-            the part they wrap; the “# Tools … &lt;tools&gt;” header and the instructions after the list count as
-            tool-calling instructions, because the template writes them only when tools are sent.
-          </details>
-        </>
-      )}
+      {compact ? null : <BudgetTable b={b} cut={cut} server={server} />}
     </section>
   );
 }

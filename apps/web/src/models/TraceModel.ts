@@ -9,7 +9,14 @@
  * mid-stream is incomplete).
  */
 import { batch, computed, createModel, effect, signal, type Signal } from "@preact/signals";
-import { ExchangeViewsSchema, type ExchangeViews } from "@hopscope/shared/trace/views";
+import {
+  ExchangeFamiliesSchema,
+  ExchangeTokensSchema,
+  ExchangeViewsSchema,
+  type ExchangeFamilies,
+  type ExchangeTokens,
+  type ExchangeViews,
+} from "@hopscope/shared/trace/views";
 import {
   ExchangeSchema,
   TraceSchema,
@@ -135,6 +142,9 @@ function openTraceState() {
   const selectedHop = signal<number | null>(null);
   const full = signal<ReadonlyMap<number, Loadable<Exchange>>>(new Map());
   const views = signal<ReadonlyMap<number, Loadable<ExchangeViews>>>(new Map());
+  /** What the views leave out until shown: token ids and offsets ("Show tokens"), the other families' renders. */
+  const tokens = signal<ReadonlyMap<number, Loadable<ExchangeTokens>>>(new Map());
+  const families = signal<ReadonlyMap<number, Loadable<ExchangeFamilies>>>(new Map());
   /** Chunk texts of streams seen live, by exchange id, across traces (bounded). */
   const liveChunks = signal<ReadonlyMap<number, readonly string[]>>(new Map());
   /** Set by the ask box: open the next trace that starts. */
@@ -165,6 +175,8 @@ function openTraceState() {
     selectedHop,
     full,
     views,
+    tokens,
+    families,
     liveChunks,
     followNextTrace,
     list,
@@ -178,7 +190,7 @@ function openTraceState() {
 
 /** Merges a summary in, keeping the copy further along; details fetched before it completed are dropped. */
 function putExchange(state: OpenTrace, x: ExchangeSummary): void {
-  const { exchanges, full, views } = state;
+  const { exchanges, full } = state;
   const cur = exchanges.value.get(x.id);
   if (!newer(cur, x)) return;
   const next = new Map(exchanges.value);
@@ -186,13 +198,21 @@ function putExchange(state: OpenTrace, x: ExchangeSummary): void {
   exchanges.value = next;
   if (cur && cur.state !== x.state && RANK[x.state] === 2) {
     full.value = without(full.value, x.id);
-    views.value = without(views.value, x.id);
+    forgetViews(state, x.id);
   }
+}
+
+/** An exchange's views and the parts loaded on request, dropped together. */
+function forgetViews({ views, tokens, families }: OpenTrace, id: number): void {
+  views.value = without(views.value, id);
+  tokens.value = without(tokens.value, id);
+  families.value = without(families.value, id);
 }
 
 /** Opening a trace over HTTP while its frames keep arriving (see the race above), and closing it. */
 function traceOpening(state: OpenTrace) {
-  const { traceId, summary, exchanges, links, loadState, loadError, selectedHop, full, views } = state;
+  const { traceId, summary, exchanges, links, loadState, loadError, selectedHop, full, views, tokens, families } =
+    state;
   /** A `trace.updated` for the open trace arrived while it was being fetched: fetch again if that one fails. */
   let refetchWanted = false;
 
@@ -206,7 +226,7 @@ function traceOpening(state: OpenTrace) {
         exchanges.value = new Map();
         links.value = [];
         full.value = new Map();
-        views.value = new Map();
+        views.value = tokens.value = families.value = new Map();
       }
       selectedHop.value = hop;
       loadError.value = null;
@@ -268,7 +288,7 @@ function traceOpening(state: OpenTrace) {
 
 /** Whole exchanges (with bodies) and their derived views, loaded on demand and cached per exchange. */
 function exchangeDetails(state: OpenTrace) {
-  const { exchanges, full, views, list } = state;
+  const { exchanges, full, views, tokens, families, list } = state;
 
   function loadExchange(id: number): Promise<Exchange | undefined> {
     // A copy fetched while the exchange was in flight is incomplete; whichever source told us it has
@@ -277,13 +297,23 @@ function exchangeDetails(state: OpenTrace) {
     const x = exchanges.value.get(id);
     if (cur?.status === "ready" && x && cur.value.state !== x.state) {
       full.value = without(full.value, id);
-      views.value = without(views.value, id);
+      forgetViews(state, id);
     }
     return loadInto(full, id, () => getJson(`/api/exchanges/${id}`, ExchangeSchema));
   }
 
+  /** The views without what is shown only on request (loadTokens, loadFamilies): the prompt comes on screen sooner. */
   function loadViews(id: number): Promise<ExchangeViews | undefined> {
-    return loadInto(views, id, () => getJson(`/api/exchanges/${id}/views`, ExchangeViewsSchema));
+    const path = `/api/exchanges/${id}/views?omit=tokens,comparisons`;
+    return loadInto(views, id, () => getJson(path, ExchangeViewsSchema));
+  }
+
+  function loadTokens(id: number): Promise<ExchangeTokens | undefined> {
+    return loadInto(tokens, id, () => getJson(`/api/exchanges/${id}/tokens`, ExchangeTokensSchema));
+  }
+
+  function loadFamilies(id: number): Promise<ExchangeFamilies | undefined> {
+    return loadInto(families, id, () => getJson(`/api/exchanges/${id}/families`, ExchangeFamiliesSchema));
   }
 
   /** Loads the trace's exchanges (all, or those `only` accepts), a few at a time; `views` for model chats too. */
@@ -308,7 +338,7 @@ function exchangeDetails(state: OpenTrace) {
     return i > 0 ? chats[i - 1] : undefined;
   }
 
-  return { loadExchange, loadViews, loadAll, previousModelRequest };
+  return { loadExchange, loadViews, loadTokens, loadFamilies, loadAll, previousModelRequest };
 }
 
 /** Loads one exchange's detail into its cache, once at a time; a failed load waits before it is tried again. */

@@ -39,3 +39,58 @@ export function pieces<S extends PieceSegment>(
   if (at < text.length) push(at, text.length, null);
   return out;
 }
+
+/** A run of whole lines of the prompt, drawn as one block the browser may skip laying out while it is off screen. */
+export interface Chunk<S extends PieceSegment = PieceSegment> {
+  start: number;
+  end: number;
+  pieces: Piece<S>[];
+  /** Rows it takes at `columns` characters a row: an estimate of its height until it is drawn. */
+  rows: number;
+}
+
+/**
+ * Cuts the pieces into chunks of whole lines, each at least `size` characters (the last may be shorter), cutting a
+ * piece where a chunk ends. Together the chunks hold every piece's text once, in order.
+ */
+export function chunks<S extends PieceSegment>(
+  text: string,
+  all: readonly Piece<S>[],
+  size = 4000,
+  columns = 100,
+): Chunk<S>[] {
+  const ends: number[] = [];
+  for (let at = size; at < text.length;) {
+    const nl = text.indexOf("\n", at - 1);
+    if (nl < 0 || nl + 1 >= text.length) break;
+    ends.push(nl + 1);
+    at = nl + 1 + size;
+  }
+  ends.push(text.length);
+  const out: Chunk<S>[] = [];
+  let i = 0;
+  let start = 0;
+  for (const end of ends) {
+    const ps: Piece<S>[] = [];
+    while (i < all.length && (all[i] as Piece<S>).start < end) {
+      const p = all[i] as Piece<S>;
+      ps.push({ ...p, start: Math.max(p.start, start), end: Math.min(p.end, end) });
+      if (p.end > end) break;
+      i++;
+    }
+    out.push({ start, end, pieces: ps, rows: rowsOf(text, start, end, columns) });
+    start = end;
+  }
+  return out;
+}
+
+function rowsOf(text: string, start: number, end: number, columns: number): number {
+  let rows = 0;
+  for (let at = start; at < end;) {
+    const nl = text.indexOf("\n", at);
+    const lineEnd = nl < 0 || nl >= end ? end : nl;
+    rows += Math.max(1, Math.ceil((lineEnd - at) / columns));
+    at = lineEnd + 1;
+  }
+  return rows;
+}

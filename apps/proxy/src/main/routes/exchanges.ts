@@ -1,4 +1,8 @@
-/** `/api/exchanges/:id` (headers, bodies, chunks), `/:id/views` (prompt engine views) and `/:id/shapes` (the three dialects). */
+/**
+ * `/api/exchanges/:id` (headers, bodies, chunks), `/:id/views` (prompt engine views; `?omit=tokens,comparisons`
+ * leaves out what the UI asks for only when shown: `/:id/tokens` and `/:id/families`) and `/:id/shapes` (the three
+ * dialects).
+ */
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
@@ -8,6 +12,19 @@ import type { ExchangeViewBuilder } from "../views/exchange-views";
 import { ThreeShapesBuilder } from "../views/three-shapes";
 import type { ModelUpstreamProbe } from "../views/upstream-info";
 import { notFound } from "./errors";
+
+/** `?omit=tokens,comparisons`: each name once at most, nothing else. */
+const OmitSchema = z
+  .string()
+  .optional()
+  .transform((raw) => (raw ? raw.split(",") : []))
+  .pipe(
+    z.array(
+      z.enum(["tokens", "comparisons"], {
+        error: "omit takes tokens and/or comparisons, comma-separated (e.g. ?omit=tokens,comparisons)",
+      }),
+    ),
+  );
 
 const IdSchema = z.coerce
   .number({ error: "the exchange id must be a number" })
@@ -32,7 +49,13 @@ export function exchangesRoutes(deps: {
   return (
     new Hono()
       .get("/:id", async (c) => c.json(await find(c.req.param("id"))))
-      .get("/:id/views", async (c) => c.json(await deps.views.build(await find(c.req.param("id")))))
+      .get("/:id/views", async (c) => {
+        const omit = new Set(OmitSchema.parse(c.req.query("omit")));
+        const ex = await find(c.req.param("id"));
+        return c.json(await deps.views.build(ex, { tokens: omit.has("tokens"), comparisons: omit.has("comparisons") }));
+      })
+      .get("/:id/tokens", async (c) => c.json(await deps.views.tokens(await find(c.req.param("id")))))
+      .get("/:id/families", async (c) => c.json(await deps.views.families(await find(c.req.param("id")))))
       // The same turn in Ollama's, OpenAI's and Anthropic's shape, and the one prompt they all become.
       .get("/:id/shapes", async (c) => {
         const ex = await find(c.req.param("id"));

@@ -8,7 +8,9 @@ import { promptFacts, type PromptFactsInput } from "@hopscope/shared/dialects/pr
 import { PathMap } from "@hopscope/shared/dialects/path-map";
 import { loadQwenTokenizer, type QwenTokenizer } from "@hopscope/shared/tokens/qwen";
 import type { PromptTokens } from "@hopscope/shared/trace/views";
-import type { FromTokenThread, TokenAnswer, TokenJob, ToTokenThread } from "./protocol";
+import type { FamiliesInput, FromTokenThread, TokenAnswer, TokenJob, ToTokenThread } from "./protocol";
+import { familyComparisons } from "./family-comparison";
+import { MAX_TOKENIZED_CHARS } from "./limits";
 
 async function run(job: TokenJob): Promise<TokenAnswer> {
   if (job.op === "facts") {
@@ -17,9 +19,19 @@ async function run(job: TokenJob): Promise<TokenAnswer> {
     const input = { ...withPathMap(job.input), count: (text: string) => tokenizer.count(text) };
     return { op: "facts", facts: promptFacts(input) };
   }
+  if (job.op === "families") return { op: "families", comparisons: await families(job.input) };
   const tokenizer = await loadQwenTokenizer(job.ollamaVersion, job.vocabulary);
   if (job.op === "count") return { op: "count", count: tokenizer.count(job.text) };
   return { op: "tokens", tokens: tokensOf(tokenizer, job.text) };
+}
+
+/** The request as each other family renders it, each counted with the view's vocabulary under its own rules. */
+function families({ req, rendered, opts, vocabulary }: FamiliesInput) {
+  return familyComparisons(req, rendered, opts, async (text, ollamaVersion) =>
+    vocabulary && text.length <= MAX_TOKENIZED_CHARS
+      ? (await loadQwenTokenizer(ollamaVersion, vocabulary)).count(text)
+      : null,
+  );
 }
 
 /** The conversion's path map again: a class crosses threads as its fields only. */

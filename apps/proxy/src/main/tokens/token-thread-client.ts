@@ -5,17 +5,11 @@
  */
 import { Worker } from "node:worker_threads";
 import type { PromptFacts, PromptFactsInput } from "@hopscope/shared/dialects/prompt-facts";
-import type { PromptTokens } from "@hopscope/shared/trace/views";
-import type { FromTokenThread, TokenAnswer, TokenizerChoice, TokenJob } from "./protocol";
+import type { FamilyComparison, PromptTokens } from "@hopscope/shared/trace/views";
+import type { FamiliesInput, FromTokenThread, TokenAnswer, TokenizerChoice, TokenJob } from "./protocol";
+import { MAX_TOKENIZED_CHARS } from "./limits";
 
 const BOOT = new URL("../../link/boot.mjs", import.meta.url);
-
-/**
- * Largest text tokenised, in UTF-16 code units: tokenising runs at roughly a megabyte a few seconds, and the
- * per-token view of a bigger prompt would outweigh the prompt itself many times. Bigger prompts still render
- * in full; their views say why they have no token counts.
- */
-export const MAX_TOKENIZED_CHARS = 2 * 1024 * 1024;
 
 /** Why a text gets no token counts, or null when it can be tokenised. */
 export function tooLargeToTokenise(text: string): string | null {
@@ -46,6 +40,13 @@ export class TokenThread {
     const answer = await this.run({ op: "facts", input, choice });
     if (answer.op !== "facts") throw new Error(`hopscope bug: the tokenizer thread answered ${answer.op}`);
     return answer.facts;
+  }
+
+  /** The request as each other Ollama family renders it (./family-comparison.ts), rendered and counted on the thread. */
+  async families(input: FamiliesInput): Promise<FamilyComparison[]> {
+    const answer = await this.run({ op: "families", input });
+    if (answer.op !== "families") throw new Error(`hopscope bug: the tokenizer thread answered ${answer.op}`);
+    return answer.comparisons;
   }
 
   async close(): Promise<void> {

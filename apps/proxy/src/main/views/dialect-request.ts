@@ -127,3 +127,18 @@ function nativeRawOutput(text: string): string | null {
   });
   return chunks.length > 0 ? rawOutputFromChunks(chunks) : null;
 }
+
+/** The model a recorded request names, or null. */
+export function modelOf(ex: Exchange): string | null {
+  const body = ex.requestBody?.encoding === "utf8" ? tryParseJson(ex.requestBody.data) : undefined;
+  const model = body && typeof body === "object" ? (body as { model?: unknown }).model : undefined;
+  return typeof model === "string" && model !== "" ? model : null;
+}
+
+/** The native body Ollama makes of the request (chat or generate: what a native `_debug_render_only` is asked with), or the body. */
+export function nativeOrBody(ex: Exchange, d: Dialect, version: string | null): Record<string, unknown> {
+  const native = nativeRequestOf(ex, d, version ? { ollamaVersion: version } : {})?.native;
+  if (native) return native;
+  const body = ex.requestBody?.encoding === "utf8" ? tryParseJson(ex.requestBody.data) : undefined;
+  return body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}

@@ -1,10 +1,11 @@
 /**
  * `GET /api/exchanges/:id/views`: the rendered prompt (segments, tokens, and a check against a real
  * Ollama's own render), the reconstructed raw model output, and how the prompt extends the previous
- * one of the trace. Derived on request; the expensive parts (verification) are cached per exchange.
+ * one of the trace. Derived on request and kept per exchange (bounded); the parts the UI shows only when asked —
+ * token ids and offsets, the other families' renders — can be left out and are answered by `tokens()` and
+ * `families()`.
  */
 import type { Dialect } from "@hopscope/shared/dialects/dialect";
-import { errorMessageOf } from "@hopscope/shared/dialects/dialect-error";
 import { isRecord } from "@hopscope/shared/trace/json-text";
 import { verifyAgainstOllama } from "@hopscope/shared/prompt/verify";
 import { DEFAULT_OLLAMA_VERSION } from "@hopscope/shared/prompt/render";
@@ -12,23 +13,31 @@ import { type DebugRenderRoute, debugRenderRoute } from "@hopscope/shared/dialec
 import type { QwenVocabulary } from "@hopscope/shared/tokens/qwen";
 import { MAY_EXCEED_NOTE } from "@hopscope/shared/prompt/render";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
-import type { ExchangeViews } from "@hopscope/shared/trace/views";
-import type { TokenizerChoice } from "../tokens/protocol";
+import {
+  fullTokens,
+  type ExchangeFamilies,
+  type ExchangeTokens,
+  type ExchangeViews,
+  type PromptTokens,
+} from "@hopscope/shared/trace/views";
+import type { FamiliesInput } from "../tokens/protocol";
 import { TokenThread, tooLargeToTokenise } from "../tokens/token-thread-client";
 import type { RecordingLink } from "../../link/calls";
-import { familyComparisons } from "./family-comparison";
 import { PromptSources } from "./prompt-source";
 import { recordedVersion, type ModelUpstreamProbe } from "./upstream-info";
+import { SHOW_TTL_MS } from "./model-show";
 import type { Logger } from "../../logger";
 import {
+  modelOf,
   nativeChatOf,
+  nativeOrBody,
   nativeRequestOf,
   rawOutputOf,
   renderExchange,
   requestJsonOf,
   viewDialect,
 } from "./dialect-request";
-import { tryParseJson } from "@hopscope/shared/json/parse";
+import { refusedAfterRender, refusedBeforeRender } from "./refused";
 
 export interface ViewsDeps {
   link: RecordingLink;
@@ -38,12 +47,47 @@ export interface ViewsDeps {
 }
 
 type Verified = NonNullable<NonNullable<ExchangeViews["prompt"]>["verified"]>;
+type PromptView = NonNullable<ExchangeViews["prompt"]>;
+
+/** Parts of the views the UI asks for only when shown (`?omit=`): token ids and offsets, the other families. */
+export interface ViewsOmit {
+  tokens?: boolean;
+  comparisons?: boolean;
+}
 
 /** Verification asks the real Ollama to render; remember answers (bounded) so a re-open is instant. */
 const MAX_VERIFIED = 200;
+/** Built views kept: a learner goes back and forth between a few hops; an export or a room reads each once. */
+const MAX_BUILT = 32;
+/** Kept no longer than the model's /api/show answer they were built from: a model pulled again may render otherwise. */
+const BUILT_TTL_MS = SHOW_TTL_MS;
+
+/** One exchange's views as built (tokens in full, no comparisons), and what the comparisons are computed from. */
+interface Built {
+  views: ExchangeViews;
+  /** False when a part failed for a reason that may pass (the upstream, the tokenizer): built again next time. */
+  keep: boolean;
+  families: FamiliesInput | null;
+  comparisons?: Promise<ExchangeFamilies["comparisons"]>;
+}
+
+/** What one build knows once the prompt's source is planned. */
+interface BuildContext {
+  ex: Exchange;
+  d: Dialect;
+  version: string | null;
+  simulated: boolean | null;
+  route: DebugRenderRoute;
+  plan: Awaited<ReturnType<PromptSources["plan"]>>;
+  opts: { ollamaVersion?: string; template?: string; system?: string };
+  notes: string[];
+  /** Set when a part failed for a reason that may pass: the build is not kept. */
+  transient: boolean;
+}
 
 export class ExchangeViewBuilder {
   private readonly verified = new Map<number, Verified>();
+  private readonly built = new Map<number, { key: string; at: number; built: Promise<Built | null> }>();
   private readonly sources: PromptSources;
   /** Tokenising takes seconds per megabyte: it runs on its own thread, never on the API's. */
   private readonly tokenThread = new TokenThread();
@@ -57,13 +101,115 @@ export class ExchangeViewBuilder {
     return this.tokenThread.close();
   }
 
-  async build(ex: Exchange): Promise<ExchangeViews> {
+  /** The views of a model exchange (`{}` for any other), without the parts `omit` names. */
+  async build(ex: Exchange, omit: ViewsOmit = {}): Promise<ExchangeViews> {
+    const b = await this.entry(ex);
+    if (!b) return {};
+    const { views } = b;
+    if (!views.prompt) return views;
+    const prompt: PromptView = {
+      ...views.prompt,
+      tokens: omit.tokens ? countOnly(views.prompt.tokens) : views.prompt.tokens,
+    };
+    if (b.families && omit.comparisons) prompt.comparisonsOnRequest = true;
+    else if (b.families) {
+      const comparisons = await this.comparisons(b);
+      if (comparisons.length > 0) prompt.comparisons = comparisons;
+    }
+    const rawOutput =
+      views.rawOutput && omit.tokens
+        ? { ...views.rawOutput, tokens: countOnly(views.rawOutput.tokens) }
+        : views.rawOutput;
+    return { ...views, prompt, ...(rawOutput ? { rawOutput } : {}) };
+  }
+
+  /** The token ids and offsets of the prompt and the raw output (what `omit.tokens` leaves out). */
+  async tokens(ex: Exchange): Promise<ExchangeTokens> {
+    const views = (await this.entry(ex))?.views;
+    return { prompt: fullTokens(views?.prompt?.tokens), rawOutput: fullTokens(views?.rawOutput?.tokens) };
+  }
+
+  /** The request as each other Ollama family renders it (what `omit.comparisons` leaves out). */
+  async families(ex: Exchange): Promise<ExchangeFamilies> {
+    const b = await this.entry(ex);
+    return { comparisons: b?.families ? await this.comparisons(b) : [] };
+  }
+
+  /** Rendered and counted on the tokenizer thread, once per built exchange. */
+  private comparisons(b: Built): Promise<ExchangeFamilies["comparisons"]> {
+    if (!b.families) return Promise.resolve([]);
+    b.comparisons ??= this.tokenThread.families(b.families).catch((err: unknown) => {
+      this.deps.logger.error({ err }, "family comparisons failed");
+      b.comparisons = undefined;
+      return [];
+    });
+    return b.comparisons;
+  }
+
+  /**
+   * The built views of an exchange, kept (bounded) once it has ended: its bodies no longer change. Kept per
+   * upstream version and kind, so a switch from the stand-in to a real Ollama builds again.
+   */
+  private async entry(ex: Exchange): Promise<Built | null> {
+    const info = await this.deps.probe.get();
+    if (ex.state === "pending" || ex.state === "streaming") return this.compute(ex, info);
+    const key = `${info.version ?? ""} ${info.simulated}`;
+    const hit = this.built.get(ex.id);
+    if (hit?.key === key && Date.now() - hit.at <= BUILT_TTL_MS) return hit.built;
+    const built = this.compute(ex, info);
+    const entry = { key, at: Date.now(), built };
+    const forget = () => {
+      if (this.built.get(ex.id) === entry) this.built.delete(ex.id);
+    };
+    this.built.delete(ex.id);
+    this.built.set(ex.id, entry);
+    built.then((b) => b?.keep === false && forget(), forget);
+    if (this.built.size > MAX_BUILT) this.built.delete(this.built.keys().next().value as number);
+    return built;
+  }
+
+  private async compute(
+    ex: Exchange,
+    info: { version: string | null; simulated: boolean | null },
+  ): Promise<Built | null> {
     const d = viewDialect(ex);
     // Chats in every dialect, and the two generate endpoints (classified model.other).
     if (!d || (ex.classification.kind !== "model.chat" && d !== "ollama-generate" && d !== "openai-completions"))
-      return {};
-    const notes: string[] = [];
-    const info = await this.deps.probe.get();
+      return null;
+    const ctx = await this.context(ex, d, info);
+    let outcome: ReturnType<typeof renderExchange> | null = null;
+    try {
+      outcome = renderExchange(ex, d, ctx.opts);
+    } catch (err) {
+      ctx.notes.push(`no rendered prompt: ${(err as Error).message}`);
+      ctx.transient = true;
+      this.deps.logger.error({ err }, "prompt render failed");
+    }
+    if (outcome?.kind === "unreadable") return { views: { notes: [outcome.note] }, families: null, keep: true };
+    if (outcome?.kind === "refused") return { views: refusedBeforeRender(outcome), families: null, keep: true };
+    const views: ExchangeViews = {};
+    let families: FamiliesInput | null = null;
+    if (ctx.plan.kind === "server" && ctx.plan.text !== null)
+      views.prompt = await this.serverPrompt(ctx, ctx.plan.text);
+    else if (ctx.plan.kind === "engine" && outcome?.kind === "rendered") {
+      const engine = await this.enginePrompt(ctx, outcome);
+      views.prompt = engine.prompt;
+      if (engine.diff) views.diff = engine.diff;
+      families = engine.families;
+    }
+    if (views.prompt) refusedAfterRender(ex, views, ctx.notes);
+    const raw = rawOutputOf(ex, d);
+    if (raw !== null) views.rawOutput = { text: raw, reconstructed: true, tokens: await this.tokensOf(ctx, raw) };
+    if (ctx.notes.length > 0) views.notes = ctx.notes;
+    return { views, families, keep: !ctx.transient };
+  }
+
+  /** The version, the render route and where the prompt comes from (the model's template, or the server's render). */
+  private async context(
+    ex: Exchange,
+    d: Dialect,
+    info: { version: string | null; simulated: boolean | null },
+  ): Promise<BuildContext> {
     // The version the exchange was answered as (the stand-in says so), else the upstream's now.
     const version = recordedVersion(ex) ?? info.version;
     const model = modelOf(ex);
@@ -77,106 +223,95 @@ export class ExchangeViewBuilder {
         : { endpoint: route.endpoint };
     const plan = await this.sources.plan(ex.id, model === null ? {} : { ...nativeOrBody(ex, d, version), model }, ask);
     const opts = { ...(version ? { ollamaVersion: version } : {}), ...(plan.kind === "engine" ? plan.opts : {}) };
-    const views: ExchangeViews = {};
-    notes.push(...plan.notes);
-    let outcome: ReturnType<typeof renderExchange> | null = null;
-    try {
-      outcome = renderExchange(ex, d, opts);
-    } catch (err) {
-      notes.push(`no rendered prompt: ${(err as Error).message}`);
-      this.deps.logger.error({ err }, "prompt render failed");
-    }
-    if (outcome?.kind === "unreadable") return { notes: [outcome.note] };
-    if (outcome?.kind === "refused") {
-      return {
-        refused: { status: outcome.status, message: outcome.message },
-        notes: [
-          `Ollama refuses this request before rendering anything (${outcome.status}: ${outcome.message}), so there is no prompt: the model never saw it. The response shows the same error.`,
-        ],
-      };
-    }
-    const vocabulary = plan.vocabulary;
-    const choice = (vocabulary: QwenVocabulary) => ({ vocabulary, ...(version ? { ollamaVersion: version } : {}) });
-    const failed = (err: unknown) => {
-      notes.push(`no token counts: the tokenizer failed (${(err as Error).message})`);
-      this.deps.logger.error({ err }, "tokenizer failed");
+    // Without the model's /api/show answer or the server's render, the upstream may answer next time.
+    const transient = (plan.kind === "server" && plan.text === null) || plan.source.template === "builtin-qwen2.5";
+    return { ex, d, version, simulated: info.simulated, route, plan, opts, notes: [...plan.notes], transient };
+  }
+
+  /** A text's tokens from the tokenizer thread; null (with a note) when there is no vocabulary, it is too large, or it failed. */
+  private async tokensOf(ctx: BuildContext, text: string): Promise<PromptTokens | null> {
+    const vocabulary = ctx.plan.vocabulary;
+    if (!vocabulary) return null;
+    const refused = tooLargeToTokenise(text);
+    if (refused) {
+      ctx.notes.push(refused);
       return null;
-    };
-    const tokens = async (text: string) => {
-      if (!vocabulary) return null;
-      const refused = tooLargeToTokenise(text);
-      if (!refused) return this.tokenThread.tokens(text, choice(vocabulary)).catch(failed);
-      notes.push(refused);
-      return null;
-    };
-    const countTokens = async (text: string, c: TokenizerChoice) =>
-      tooLargeToTokenise(text) ? null : this.tokenThread.count(text, c).catch(() => null);
-    if (plan.kind === "server" && plan.text !== null) {
-      // The server's own text: no segments (no engine ran), and nothing to verify it against.
-      const text = plan.text;
-      views.prompt = {
-        text,
-        segments: [],
-        ollamaVersion: version ?? "unknown",
-        toolFormat: "json",
-        notes: [],
-        tokens: await tokens(text),
-        verified: null,
-        source: plan.source,
-      };
-    } else if (plan.kind === "engine" && outcome?.kind === "rendered") {
-      const { converted, droppedKeys, ...rendered } = outcome.render;
-      void converted;
-      void droppedKeys;
-      const native = nativeChatOf(ex, d, opts);
-      const promptTokens = await tokens(rendered.text);
-      const diff = await this.diffOrNote(ex, rendered.text, opts, notes);
-      if (diff) views.diff = diff;
-      const facts =
-        vocabulary && promptTokens
-          ? await this.tokenThread
-              .facts(
-                {
-                  dialect: d,
-                  client: requestJsonOf(ex),
-                  render: outcome.render,
-                  opts,
-                  tokenStarts: promptTokens.starts,
-                  evaluated: ex.classification.kind === "model.chat" ? ex.classification.promptEvalCount : undefined,
-                  sharesPrefix: (diff?.commonPrefixLength ?? 0) > 0,
-                  newFrom: diff?.commonPrefixLength,
-                },
-                choice(vocabulary),
-              )
-              .catch(failed)
-          : null;
-      views.prompt = {
-        ...rendered,
-        // With token counts the view says whether the prompt was cut; the render's hedge is then not needed.
-        notes: facts ? rendered.notes.filter((n) => !n.startsWith(MAY_EXCEED_NOTE)) : rendered.notes,
-        tokens: promptTokens,
-        verified: await this.verify(ex, d, route, opts, info.simulated, notes),
-        verifyRoute: route,
-        ...(outcome.conversion ? { conversion: outcome.conversion } : {}),
-        source: plan.source,
-        ...(facts ? { budget: facts.budget } : {}),
-        ...(facts?.truncation ? { truncation: facts.truncation } : {}),
-        ...(facts && facts.unseen.length > 0 ? { unseen: facts.unseen } : {}),
-      };
-      const comparisons = native ? await familyComparisons(native, rendered, plan.opts, vocabulary, countTokens) : [];
-      if (comparisons.length > 0) views.prompt.comparisons = comparisons;
     }
-    if (views.prompt && ex.status !== null && ex.status >= 400) {
-      const said = ex.responseBody?.encoding === "utf8" ? errorMessageOf(tryParseJson(ex.responseBody.data)) : null;
-      views.refused = { status: ex.status, message: said ?? `the model server answered ${ex.status}` };
-      notes.push(
-        `The model server answered ${ex.status}${said ? ` (${said})` : ""}: this is the prompt Ollama would have rendered, but the model never saw it.`,
-      );
-    }
-    const raw = rawOutputOf(ex, d);
-    if (raw !== null) views.rawOutput = { text: raw, reconstructed: true, tokens: await tokens(raw) };
-    if (notes.length > 0) views.notes = notes;
-    return views;
+    return this.tokenThread.tokens(text, choiceOf(ctx, vocabulary)).catch((err: unknown) => this.failed(ctx, err));
+  }
+
+  private failed(ctx: BuildContext, err: unknown): null {
+    ctx.transient = true;
+    ctx.notes.push(`no token counts: the tokenizer failed (${(err as Error).message})`);
+    this.deps.logger.error({ err }, "tokenizer failed");
+    return null;
+  }
+
+  /** The server's own text: no segments (no engine ran), and nothing to verify it against. */
+  private async serverPrompt(ctx: BuildContext, text: string): Promise<PromptView> {
+    return {
+      text,
+      segments: [],
+      ollamaVersion: ctx.version ?? "unknown",
+      toolFormat: "json",
+      notes: [],
+      tokens: await this.tokensOf(ctx, text),
+      verified: null,
+      source: ctx.plan.source,
+    };
+  }
+
+  /** The engine's render with its tokens, budget, truncation, what the model never saw, and the check against Ollama. */
+  private async enginePrompt(
+    ctx: BuildContext,
+    outcome: Extract<ReturnType<typeof renderExchange>, { kind: "rendered" }>,
+  ): Promise<{ prompt: PromptView; diff: ExchangeViews["diff"] | null; families: FamiliesInput | null }> {
+    const { ex, d, opts, plan } = ctx;
+    const { converted: _converted, droppedKeys: _droppedKeys, ...rendered } = outcome.render;
+    const promptTokens = await this.tokensOf(ctx, rendered.text);
+    const diff = await this.diffOrNote(ex, rendered.text, opts, ctx);
+    const facts =
+      plan.vocabulary && promptTokens
+        ? await this.tokenThread
+            .facts(
+              {
+                dialect: d,
+                client: requestJsonOf(ex),
+                render: outcome.render,
+                opts,
+                tokenStarts: promptTokens.starts,
+                evaluated: ex.classification.kind === "model.chat" ? ex.classification.promptEvalCount : undefined,
+                sharesPrefix: (diff?.commonPrefixLength ?? 0) > 0,
+                newFrom: diff?.commonPrefixLength,
+              },
+              choiceOf(ctx, plan.vocabulary),
+            )
+            .catch((err: unknown) => this.failed(ctx, err))
+        : null;
+    const prompt: PromptView = {
+      ...rendered,
+      // With token counts the view says whether the prompt was cut; the render's hedge is then not needed.
+      notes: facts ? rendered.notes.filter((n) => !n.startsWith(MAY_EXCEED_NOTE)) : rendered.notes,
+      tokens: promptTokens,
+      verified: await this.verify(ex, d, ctx.route, opts, ctx.simulated, ctx),
+      verifyRoute: ctx.route,
+      ...(outcome.conversion ? { conversion: outcome.conversion } : {}),
+      source: plan.source,
+      ...(facts ? { budget: facts.budget } : {}),
+      ...(facts?.truncation ? { truncation: facts.truncation } : {}),
+      ...(facts && facts.unseen.length > 0 ? { unseen: facts.unseen } : {}),
+    };
+    const native = nativeChatOf(ex, d, opts);
+    const families =
+      native && plan.kind === "engine"
+        ? {
+            req: native,
+            rendered: { text: rendered.text, ollamaVersion: rendered.ollamaVersion },
+            opts: plan.opts,
+            vocabulary: plan.vocabulary,
+          }
+        : null;
+    return { prompt, diff, families };
   }
 
   /**
@@ -189,7 +324,7 @@ export class ExchangeViewBuilder {
     route: DebugRenderRoute,
     opts: { ollamaVersion?: string },
     simulated: boolean | null,
-    notes: string[],
+    ctx: Pick<BuildContext, "notes" | "transient">,
   ): Promise<Verified | null> {
     // Only a real Ollama can say how it renders; the stand-in renders with our own code.
     if (simulated !== false) return null;
@@ -211,7 +346,8 @@ export class ExchangeViewBuilder {
       if (this.verified.size > MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value as number);
       return result;
     } catch (err) {
-      notes.push(`not verified against ${this.deps.modelUpstream}: ${(err as Error).message}`);
+      ctx.transient = true;
+      ctx.notes.push(`not verified against ${this.deps.modelUpstream}: ${(err as Error).message}`);
       this.deps.logger.warn({ err: (err as Error).message }, "prompt verification failed");
       return null;
     }
@@ -221,12 +357,13 @@ export class ExchangeViewBuilder {
     ex: Exchange,
     text: string,
     opts: { ollamaVersion?: string },
-    notes: string[],
+    ctx: Pick<BuildContext, "notes" | "transient">,
   ): Promise<ExchangeViews["diff"] | null> {
     try {
       return await this.diff(ex, text, opts);
     } catch (err) {
-      notes.push(`no comparison with the previous prompt: ${(err as Error).message}`);
+      ctx.transient = true;
+      ctx.notes.push(`no comparison with the previous prompt: ${(err as Error).message}`);
       return null;
     }
   }
@@ -249,17 +386,11 @@ export class ExchangeViewBuilder {
   }
 }
 
-/** The model a recorded request names, or null. */
-function modelOf(ex: Exchange): string | null {
-  const body = ex.requestBody?.encoding === "utf8" ? tryParseJson(ex.requestBody.data) : undefined;
-  const model = body && typeof body === "object" ? (body as { model?: unknown }).model : undefined;
-  return typeof model === "string" && model !== "" ? model : null;
+function choiceOf(ctx: BuildContext, vocabulary: QwenVocabulary) {
+  return { vocabulary, ...(ctx.version ? { ollamaVersion: ctx.version } : {}) };
 }
 
-/** The native body Ollama makes of the request (chat or generate: what a native `_debug_render_only` is asked with), or the body. */
-function nativeOrBody(ex: Exchange, d: Dialect, version: string | null): Record<string, unknown> {
-  const native = nativeRequestOf(ex, d, version ? { ollamaVersion: version } : {})?.native;
-  if (native) return native;
-  const body = ex.requestBody?.encoding === "utf8" ? tryParseJson(ex.requestBody.data) : undefined;
-  return body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+/** The count alone, for views that leave the ids and offsets out. */
+function countOnly(t: PromptTokens | { count: number } | null): { count: number } | null {
+  return t ? { count: t.count } : null;
 }

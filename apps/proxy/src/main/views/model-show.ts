@@ -7,7 +7,7 @@ import { ShowResponseSchema } from "@hopscope/shared/ollama/schemas";
 import { renderingOf, type ModelRendering } from "@hopscope/shared/ollama/show-rendering";
 import type { Logger } from "../../logger";
 
-const TTL_MS = 30_000;
+export const SHOW_TTL_MS = 30_000;
 const TIMEOUT_MS = 5_000;
 const MAX_MODELS = 64;
 
@@ -23,7 +23,7 @@ export class ModelShowCache {
 
   get(model: string): Promise<ShowAnswer> {
     const hit = this.cache.get(model);
-    if (hit && Date.now() - hit.at <= TTL_MS) return hit.answer;
+    if (hit && Date.now() - hit.at <= SHOW_TTL_MS) return hit.answer;
     const answer = this.ask(model);
     this.cache.set(model, { at: Date.now(), answer });
     if (this.cache.size > MAX_MODELS) this.cache.delete(this.cache.keys().next().value as string);
