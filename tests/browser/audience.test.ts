@@ -55,6 +55,15 @@ function viewer(
   });
 }
 
+/** The requests a page has sent and not yet had answered (WebSockets are not requests here). */
+function outstanding(page: Browser["page"]): Set<unknown> {
+  const open = new Set<unknown>();
+  page.on("request", (r) => open.add(r));
+  page.on("requestfinished", (r) => open.delete(r));
+  page.on("requestfailed", (r) => open.delete(r));
+  return open;
+}
+
 const feedUrl = (joinUrl: string) => `${joinUrl.replace(/^http/, "ws")}feed`;
 const lastHop = (frames: AudienceServerFrame[]) => frames.filter((f) => f.type === "position").at(-1)?.position.hop;
 
@@ -65,6 +74,7 @@ describe("the audience view", () => {
   let traceId: string;
   let presenter: Browser;
   let room: Browser;
+  let roomRequests: Set<unknown>;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "hopscope-audience-"));
@@ -91,6 +101,7 @@ describe("the audience view", () => {
     traceId = ((await res.json()) as { id: string }).id;
     presenter = suite.browser;
     room = await suite.openBrowser("light");
+    roomRequests = outstanding(room.page);
     presenter.page.setDefaultTimeout(10_000);
     room.page.setDefaultTimeout(10_000);
   }, 120_000);
@@ -309,6 +320,10 @@ describe("the audience view", () => {
   it("ending the session disconnects every viewer and retires the join code", async () => {
     const { joinUrl } = await status(recorder);
     const v = await viewer(feedUrl(joinUrl));
+    // The room's page has caught up with the speaker's last steps: nothing it asked for is still on its way.
+    // (A read crossing the end is answered 403, and the browser logs that itself, whatever the page does.)
+    await room.page.locator('[data-hop="8"][data-selected="true"]').waitFor();
+    await expect.poll(() => roomRequests.size).toBe(0);
     await presenter.page.getByTestId("audience-end").click();
     expect((await v.closed).code).toBe(4001);
     expect(v.frames.at(-1)?.type).toBe("ended");

@@ -8,6 +8,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RecorderStack } from "../support/recorder-stack";
 import type { Browser } from "./support/browser";
+import { startModelGate, type ModelGate } from "./support/model-gate";
 import { browserSuite } from "./support/suite";
 
 const QUESTION = "Add buy milk to my notes";
@@ -39,12 +40,18 @@ function watchScreen(): void {
 type Seen = { hop: string; state: string; text: string; streaming: string; selected: string };
 
 describe("following a live trace", () => {
-  // The slow lesson: a visible model load on every request and a few tokens per second.
+  // The slow lesson: a visible model load on every request and a few tokens per second. Where a test looks
+  // at a moment that must last (the model loading, the answer half-written), the gate holds it until then.
+  let gate: ModelGate;
   const suite = browserSuite({
-    stack: {
-      stream: true,
-      lesson: "slow",
-      sim: { slowLoadMs: 1500, slowTokensPerSecond: 6 },
+    stack: async () => {
+      gate = await startModelGate();
+      return {
+        stream: true,
+        lesson: "slow",
+        sim: { slowLoadMs: 1500, slowTokensPerSecond: 6 },
+        modelUpstream: gate.url,
+      };
     },
     colorScheme: "light",
   });
@@ -53,6 +60,8 @@ describe("following a live trace", () => {
 
   beforeAll(async () => {
     ({ stack, browser } = suite);
+    gate.target = stack.simUrl;
+    suite.closeLater(() => gate.close());
     await browser.page.goto(stack.uiUrl);
     await browser.page.locator('[data-testid="connection"][data-state="live"]').waitFor();
   });
@@ -62,6 +71,8 @@ describe("following a live trace", () => {
     await page.locator('[data-testid="follow-live"][data-on="true"]').waitFor();
     await page.evaluate(watchScreen);
     let answered = 0;
+    // The model keeps the first request waiting until the page has shown the wait.
+    gate.holdRequests();
     // The article's hop 1, as curl sends it: straight to the agent tap, nothing from the page.
     const reply = stack.ask(QUESTION).then((r) => {
       answered = Date.now();
@@ -76,7 +87,10 @@ describe("following a live trace", () => {
     await page.setViewportSize({ width: 1920, height: 1080 });
     await browser.screenshot("40-follow-live-waiting-1920");
     await page.setViewportSize({ width: 1280, height: 720 });
-    // The model's final words stream into the detail pane before the host has answered.
+    // The model's final words stream into the detail pane before the host has answered: the answer in words
+    // stops part-way (at 8 characters) until the page has shown them.
+    gate.release();
+    gate.holdAnswerAt(8);
     const streamingText = page.getByTestId("hop-detail").getByTestId("streaming-text");
     await expect
       .poll(
@@ -89,6 +103,7 @@ describe("following a live trace", () => {
       .toBeGreaterThan(3);
     expect(answered).toBe(0);
     await browser.screenshot("41-follow-live-streaming-1280");
+    gate.release();
     expect((await reply).status).toBe(200);
     await page.locator('[data-hop="8"][data-selected="true"]').waitFor({ timeout: 20_000 });
 
@@ -117,12 +132,15 @@ describe("following a live trace", () => {
   it("the live trace has the question's name before the model answers", async () => {
     const { page } = browser;
     const q = "What's in my notes?";
+    gate.holdRequests();
     const reply = stack.ask(q);
-    // While hop 3 waits for the model, the header and the trace list already say the question.
+    // While hop 3 waits for the model (held until the test has looked), the header and the trace list
+    // already say the question.
     await page.locator('[data-hop="3"]').waitFor({ timeout: 20_000 });
     const listed = page.getByTestId("trace-list").locator('[aria-current="true"]');
-    await expect.poll(() => listed.textContent().catch(() => ""), { timeout: 3_000 }).toContain(q);
+    await expect.poll(() => listed.textContent().catch(() => ""), { timeout: 10_000 }).toContain(q);
     expect(await page.locator('[data-hop="4"]').count()).toBe(0);
+    gate.release();
     await reply;
   });
 

@@ -20,7 +20,7 @@ import {
   type ServerFrame,
   type TraceSummary,
 } from "@hopscope/shared/trace/schemas";
-import { ApiError, getJson } from "../api/http";
+import { ApiError, SessionEndedError, getJson } from "../api/http";
 import { numberHops, type Hop } from "./hops";
 
 import { afterFailure, mayRetry, type Failure } from "./retry-after";
@@ -127,7 +127,7 @@ export const TraceModel = createModel(() => {
       }
       loadState.value = "missing";
       loadError.value = e instanceof Error ? e.message : String(e);
-      console.error("[hopscope] could not open trace", e);
+      if (!(e instanceof SessionEndedError)) console.error("[hopscope] could not open trace", e);
     }
   }
 
@@ -218,7 +218,7 @@ export const TraceModel = createModel(() => {
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       map.value = new Map(map.value).set(id, { status: "error", message, ...afterFailure(failed ?? null, Date.now()) });
-      console.error(`[hopscope] loading exchange ${id} failed`, e);
+      if (!(e instanceof SessionEndedError)) console.error(`[hopscope] loading exchange ${id} failed`, e);
       return undefined;
     }
   }
