@@ -147,6 +147,8 @@ describe("following a live trace", () => {
   it("navigating by hand pauses following, visibly; the l key resumes it at the newest hop", async () => {
     const { page } = browser;
     await page.locator('[data-hop="8"][data-selected="true"]').waitFor({ timeout: 30_000 });
+    // The question waits at hop 3 (the model held) while the learner steps about.
+    gate.holdRequests();
     const reply = stack.ask(QUESTION);
     await page.locator('[data-hop="3"][data-selected="true"]').waitFor({ timeout: 20_000 });
     await page.keyboard.press("k");
@@ -176,6 +178,7 @@ describe("following a live trace", () => {
     await page.keyboard.press("j");
     await expect.poll(() => page.getByTestId("follow-live").textContent()).toContain("Paused — you picked hop 2");
     // Hops keep arriving, but the view stays where the learner put it.
+    gate.release();
     await page.locator('[data-hop="5"]').waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-hop="2"]').getAttribute("data-selected")).toBe("true");
     await page.keyboard.press("l");
@@ -190,6 +193,8 @@ describe("following a live trace", () => {
     // Paused while a new question starts: the view stays, and the bar says another one is running.
     await page.keyboard.press("g");
     await page.locator('[data-testid="follow-live"][data-on="false"]').waitFor();
+    // The other question runs (held at the model) until the view has followed it.
+    gate.holdRequests();
     const other = stack.ask("What's in my notes?");
     await expect
       .poll(
@@ -206,6 +211,7 @@ describe("following a live trace", () => {
     await expect
       .poll(() => page.locator('[data-hop="1"]').textContent(), { timeout: 20_000 })
       .toContain("What's in my notes?");
+    gate.release();
     await other;
     await page.locator('[data-hop="8"][data-selected="true"]').waitFor({ timeout: 30_000 });
   });
@@ -225,6 +231,8 @@ describe("following a live trace", () => {
 
   it("two questions at once: the view follows the newest and says so; each trace keeps its own hops", async () => {
     const { page } = browser;
+    // Both questions wait at the model until the page has said two are running.
+    gate.holdRequests();
     const older = stack.ask("What's in my notes?");
     await expect
       .poll(() => page.locator('[data-hop="1"]').textContent(), { timeout: 20_000 })
@@ -243,6 +251,7 @@ describe("following a live trace", () => {
       .toBe("2 questions running — following the newest");
     await browser.screenshot("43-follow-live-two-questions-1280");
     expect(await page.getByTestId("follow-live").getAttribute("data-on")).toBe("true");
+    gate.release();
     await Promise.all([older, newer]);
     await page.locator('[data-hop="8"][data-selected="true"]').waitFor({ timeout: 40_000 });
     expect(await page.locator('[data-hop="1"]').textContent()).toContain(QUESTION);
@@ -259,6 +268,8 @@ describe("following a live trace", () => {
     // The page still shows the previous test's trace (its caption at 8): wait for the new one to be followed.
     const shown = () => new URL(page.url()).hash.match(/trace\/([0-9a-f]+)/)?.[1];
     const before = shown();
+    // The question waits at hop 3 (the model held) until the caption is watched.
+    gate.holdRequests();
     const reply = stack.ask(QUESTION);
     await expect.poll(shown, { timeout: 20_000 }).not.toBe(before);
     await page.locator('[data-hop="2"]').waitFor({ timeout: 20_000 });
@@ -273,6 +284,7 @@ describe("following a live trace", () => {
         if (n && w.__numbers.at(-1) !== n) w.__numbers.push(n);
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
+    gate.release();
     await expect
       .poll(() => presenter.getByTestId("caption").locator("span").first().textContent(), { timeout: 30_000 })
       .toBe("8");
