@@ -88,9 +88,9 @@ describe("following a live trace", () => {
     await browser.screenshot("40-follow-live-waiting-1920");
     await page.setViewportSize({ width: 1280, height: 720 });
     // The model's final words stream into the detail pane before the host has answered: the answer in words
-    // stops part-way (at 8 characters) until the page has shown them.
+    // stops part-way (at 4 characters, what the page must show) until the page has shown them.
     gate.release();
-    gate.holdAnswerAt(8);
+    gate.holdAnswerAt(4);
     const streamingText = page.getByTestId("hop-detail").getByTestId("streaming-text");
     await expect
       .poll(
@@ -101,6 +101,7 @@ describe("following a live trace", () => {
         { timeout: 40_000 },
       )
       .toBeGreaterThan(3);
+    expect(gate.answersStopped).toBe(1);
     expect(answered).toBe(0);
     await browser.screenshot("41-follow-live-streaming-1280");
     gate.release();

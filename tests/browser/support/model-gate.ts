@@ -15,6 +15,8 @@ export interface ModelGate {
   holdRequests(): void;
   /** Stops the next streamed answer whose words reach `chars` characters right there, until `release()`. */
   holdAnswerAt(chars: number): void;
+  /** Answers stopped part-way so far (so a test knows the moment it looked at was the held one). */
+  readonly answersStopped: number;
   /** Lets everything held go on, and holds nothing more. */
   release(): void;
   close(): Promise<void>;
@@ -23,6 +25,7 @@ export interface ModelGate {
 export async function startModelGate(): Promise<ModelGate> {
   let holdingRequests = false;
   let answerAt: number | null = null;
+  let answersStopped = 0;
   let held: (() => void)[] = [];
   const hold = (go: () => void) => void held.push(go);
   const server = createServer((req, res) => {
@@ -32,6 +35,7 @@ export async function startModelGate(): Promise<ModelGate> {
       // An answer reaching `answerAt` words stops there; holdAnswerAt() applies to that one answer only.
       const stop = (go: () => void) => {
         answerAt = null;
+        answersStopped++;
         hold(go);
       };
       const go = () => forward(gate.target, req, Buffer.concat(chunks), res, () => answerAt, stop);
@@ -45,6 +49,9 @@ export async function startModelGate(): Promise<ModelGate> {
     target: "",
     holdRequests: () => void (holdingRequests = true),
     holdAnswerAt: (chars) => void (answerAt = chars),
+    get answersStopped() {
+      return answersStopped;
+    },
     release() {
       holdingRequests = false;
       answerAt = null;
