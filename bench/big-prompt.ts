@@ -5,12 +5,11 @@
  * baseline, run side by side in the same process: the same prompt tokenised on the calling thread (what the
  * views did before tokenising moved off it). Reported: the largest and p99 delay of each, and their ratio.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
-import { startTapRecorder } from "../tests/support/tap-recorder";
+import { startRecorder } from "../tests/support/recorder";
 
 export interface BigPromptBench {
   promptBytes: number;
@@ -41,8 +40,7 @@ async function delayedWhile<T>(work: () => Promise<T>): Promise<{ value: T; maxM
 
 export async function runBigPromptBench(log: (s: string) => void): Promise<BigPromptBench> {
   log("bench: a 1 MB prompt's views, the API thread's event-loop delay");
-  const dir = await mkdtemp(join(tmpdir(), "hopscope-bench-big-"));
-  const rec = await startTapRecorder(dir);
+  const rec = await startRecorder();
   try {
     const bundle = JSON.parse(await readFile(ARTICLE, "utf8"));
     const chat = bundle.exchanges.find(
@@ -87,7 +85,6 @@ export async function runBigPromptBench(log: (s: string) => void): Promise<BigPr
     return result;
   } finally {
     await rec.close();
-    await rm(dir, { recursive: true, force: true });
   }
 }
 

@@ -87,12 +87,9 @@ export function summariseProfile(
   profile: CpuProfile,
   steps: readonly string[] = STEPS,
 ): Pick<ProfileBench, "topSelf" | "steps"> {
-  const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
-  // Idle time is not CPU: percentages are of busy samples only.
+  const self = busySelfTimes(profile);
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const nameOf = (id: number) => nodes.get(id)?.callFrame.functionName || "(anonymous)";
-  for (const [id] of self) if (nameOf(id) === "(idle)") self.delete(id);
   const total = [...self.values()].reduce((a, b) => a + b, 0) || 1;
   const pct = (t: number) => (100 * t) / total;
 
@@ -107,13 +104,46 @@ export function summariseProfile(
     .slice(0, 15)
     .map(([name, t]) => ({ name, percent: pct(t) }));
 
+  const { inclusive, callers } = inclusiveTimes(profile, self, nameOf, new Set(steps));
+  const stepsOut: ProfileStep[] = steps
+    .filter((s) => inclusive.has(s))
+    .map((name) => ({
+      name,
+      percent: pct(inclusive.get(name) ?? 0),
+      callers: [...(callers.get(name)?.entries() ?? [])]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 3)
+        .map(([caller, t]) => ({ name: caller, percent: pct(t) })),
+    }))
+    .sort((a, b) => b.percent - a.percent);
+  return { topSelf, steps: stepsOut };
+}
+
+/** Self time per node id, of busy samples only: idle time is not CPU, so percentages leave it out. */
+function busySelfTimes(profile: CpuProfile): Map<number, number> {
+  const self = new Map<number, number>();
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  for (const [id] of self) if (nodes.get(id)?.callFrame.functionName === "(idle)") self.delete(id);
+  return self;
+}
+
+/**
+ * Time spent in each function or below it (by name, once per stack, so recursion is not double-counted), and
+ * for each watched step, the time per function that called it.
+ */
+function inclusiveTimes(
+  profile: CpuProfile,
+  self: ReadonlyMap<number, number>,
+  nameOf: (id: number) => string,
+  watch: ReadonlySet<string>,
+): { inclusive: Map<string, number>; callers: Map<string, Map<string, number>> } {
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const watch = new Set(steps);
   const inclusive = new Map<string, number>();
   const callers = new Map<string, Map<string, number>>();
   for (const [id, t] of self) {
-    const seen = new Set<string>(); // a name counts once per stack, so recursion is not double-counted
+    const seen = new Set<string>();
     let cur: number | undefined = id;
     let below: string | null = null;
     while (cur !== undefined) {
@@ -131,18 +161,7 @@ export function summariseProfile(
       cur = parent.get(cur);
     }
   }
-  const stepsOut: ProfileStep[] = steps
-    .filter((s) => inclusive.has(s))
-    .map((name) => ({
-      name,
-      percent: pct(inclusive.get(name) ?? 0),
-      callers: [...(callers.get(name)?.entries() ?? [])]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 3)
-        .map(([caller, t]) => ({ name: caller, percent: pct(t) })),
-    }))
-    .sort((a, b) => b.percent - a.percent);
-  return { topSelf, steps: stepsOut };
+  return { inclusive, callers };
 }
 
 export async function profileRecorder(

@@ -21,12 +21,13 @@ import { pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { startRecorder, type RecorderChild } from "./contenders/index";
 import { median } from "./measure";
-import type { AudienceBench, UiBench, UiLive, UiOpen, ViewsBench } from "./results";
+import type { UiBench, UiLive, UiOpen } from "./results";
 import { startUpstream } from "./start-upstream";
 import { MCP_LIST, mcpCall, newTraceparent, recordTrace } from "./ui-traffic";
 import { runAudienceBench } from "./audience";
 import { measureAgentViews } from "./views";
 import { paced, post } from "./traffic";
+import { CHROMIUM_ARGS } from "../tests/browser/support/browser";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ROOT = join(import.meta.dirname, "..");
@@ -272,8 +273,27 @@ const why = (r: RecorderChild) => {
   return f ? ` (${f})` : "";
 };
 
+/**
+ * One part of the bench: its result, or null with the reason in `notes` (and the log), so the other parts
+ * still run. `suffix` adds what the recorder said when it failed.
+ */
+async function measurePart<T>(
+  notes: string[],
+  log: (s: string) => void,
+  what: string,
+  run: () => Promise<T>,
+  suffix = () => "",
+): Promise<T | null> {
+  try {
+    return await run();
+  } catch (err) {
+    notes.push(`${what} could not be measured: ${(err as Error).message.split("\n")[0]}${suffix()}`);
+    log(`bench: ui: ${notes.at(-1)}`);
+    return null;
+  }
+}
+
 export async function runUiBench(log: (s: string) => void): Promise<UiBench> {
-  const notes: string[] = [];
   if (!existsSync(CHROMIUM))
     return {
       open: null,
@@ -292,67 +312,50 @@ export async function runUiBench(log: (s: string) => void): Promise<UiBench> {
   }
   const upstream = await startUpstream();
   const userDataDir = mkdtempSync(join(tmpdir(), "hopscope-bench-chromium-"));
-  let recorder: RecorderChild | null = null;
-  let ctx: BrowserContext | null = null;
-  let open: UiOpen | null = null;
-  let live: UiLive | null = null;
-  let audience: AudienceBench | null = null;
-  let views: ViewsBench | null = null;
   try {
-    recorder = await startRecorder(upstream.port, { WEB_DIST: web.dir });
-    ctx = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1400, height: 900 },
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
-    const pageErrors: string[] = [];
-    ctx.on("page", (p) => p.on("pageerror", (e) => pageErrors.push(e.message)));
-    try {
-      open = await measureOpen(ctx, recorder, log);
-    } catch (err) {
-      notes.push(
-        `opening the ${EXCHANGES}-exchange trace could not be measured: ${(err as Error).message.split("\n")[0]}${why(recorder)}`,
-      );
-      log(`bench: ui: ${notes.at(-1)}`);
-    }
-    try {
-      live = await measureLive(ctx, recorder, log);
-    } catch (err) {
-      notes.push(`the live feed could not be measured: ${(err as Error).message.split("\n")[0]}${why(recorder)}`);
-      log(`bench: ui: ${notes.at(-1)}`);
-    }
-    try {
-      views = await measureAgentViews(ctx, recorder, log);
-    } catch (err) {
-      notes.push(
-        `"what the model saw" could not be measured: ${(err as Error).message.split("\n")[0]}${why(recorder)}`,
-      );
-      log(`bench: ui: ${notes.at(-1)}`);
-    }
-    for (const e of [...new Set(pageErrors)].slice(0, 5)) notes.push(`the page threw: ${e}`);
-    await recorder.stop();
-    try {
-      audience = await runAudienceBench(upstream.port, web.dir, log);
-    } catch (err) {
-      notes.push(`the audience view could not be measured: ${(err as Error).message.split("\n")[0]}`);
-      log(`bench: ui: ${notes.at(-1)}`);
-    }
+    return await measureAgainstRecorder(upstream.port, web.dir, userDataDir, log);
   } finally {
-    await ctx?.close();
-    await recorder?.stop();
-    recorder?.cleanup();
     upstream.stop();
     rmSync(userDataDir, { recursive: true, force: true });
     if (web.built) rmSync(web.dir, { recursive: true, force: true });
   }
-  return { open, live, audience, views, notes };
+}
+
+/** Every part in one Chromium against one recorder, then the audience view (which starts its own). */
+async function measureAgainstRecorder(
+  upstreamPort: number,
+  webDir: string,
+  userDataDir: string,
+  log: (s: string) => void,
+): Promise<UiBench> {
+  const notes: string[] = [];
+  const recorder = await startRecorder(upstreamPort, { WEB_DIST: webDir });
+  try {
+    const ctx = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1400, height: 900 },
+      args: CHROMIUM_ARGS,
+    });
+    try {
+      const pageErrors: string[] = [];
+      ctx.on("page", (p) => p.on("pageerror", (e) => pageErrors.push(e.message)));
+      const said = () => why(recorder);
+      const trace = `opening the ${EXCHANGES}-exchange trace`;
+      const open = await measurePart(notes, log, trace, () => measureOpen(ctx, recorder, log), said);
+      const live = await measurePart(notes, log, "the live feed", () => measureLive(ctx, recorder, log), said);
+      const agentViews = () => measureAgentViews(ctx, recorder, log);
+      const views = await measurePart(notes, log, `"what the model saw"`, agentViews, said);
+      for (const e of [...new Set(pageErrors)].slice(0, 5)) notes.push(`the page threw: ${e}`);
+      await recorder.stop();
+      const audienceView = () => runAudienceBench(upstreamPort, webDir, log);
+      const audience = await measurePart(notes, log, "the audience view", audienceView);
+      return { open, live, audience, views, notes };
+    } finally {
+      await ctx.close();
+    }
+  } finally {
+    await recorder.stop();
+    recorder.cleanup();
+  }
 }

@@ -5,15 +5,13 @@
  * recorder; `wrap --config` writes exactly that command (node and the bin, by absolute path).
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
-import type { RecorderHandle } from "../apps/proxy/src/server";
 import { builtFile, ensureBuilt, REPO_ROOT } from "../scripts/build/programs";
-import { startTapRecorder } from "./support/tap-recorder";
+import { startRecorder, type TestRecorder } from "./support/recorder";
 import { StdioHost } from "./support/stdio-host";
 
 const run = promisify(execFile);
@@ -27,16 +25,13 @@ const INITIALIZE = {
 };
 
 let dir: string;
-let recorder: RecorderHandle;
+let recorder: TestRecorder;
 beforeAll(async () => {
   await ensureBuilt(["scripts", "mcp-server"]);
-  dir = await mkdtemp(path.join(tmpdir(), "hopscope-bin-"));
-  recorder = await startTapRecorder(dir);
+  recorder = await startRecorder();
+  dir = recorder.dir;
 }, 120_000);
-afterAll(async () => {
-  await recorder.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => recorder?.close());
 
 async function sessions(): Promise<string[]> {
   const res = await fetch(`${recorder.url}/api/traces`);

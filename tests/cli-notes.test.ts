@@ -7,11 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
-import { loadConfig } from "../apps/proxy/src/config";
-import { start, type RecorderHandle } from "../apps/proxy/src/server";
+import { startRecorder, type TestRecorder } from "./support/recorder";
 import { runHopscope } from "./support/run-cli";
 
-let recorder: RecorderHandle;
+let recorder: TestRecorder;
 let dir: string;
 let notesFile: string;
 
@@ -22,17 +21,7 @@ describe("hopscope notes", () => {
     dir = await mkdtemp(join(tmpdir(), "hopscope-cli-notes-"));
     notesFile = join(dir, "db");
     await writeFile(notesFile, "buy milk\nbuy milk\nbuy milk\n");
-    recorder = await start(
-      loadConfig({
-        UI_PORT: "0",
-        MODEL_TAP_PORT: "0",
-        MCP_TAP_PORT: "0",
-        AGENT_TAP_PORT: "0",
-        DB_FILE: join(dir, "rec.sqlite"),
-        TRACES_DIR: join(dir, "traces"),
-        NOTES_FILE: notesFile,
-      }),
-    );
+    recorder = await startRecorder({}, { notes: { file: notesFile, explicit: true, maxBytes: 1024 * 1024 } }, { dir });
   });
   afterAll(async () => {
     await recorder?.close();

@@ -2,16 +2,14 @@
  * `npm run -s hopscope -- replay`, run as a speaker runs it: a child process pointed (HOPSCOPE_URL) at a
  * real recorder on port 0, replaying a curated trace file or a stored trace.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { parseTraceBundle } from "@hopscope/shared/trace/bundle";
 import { TraceSchema, type Trace } from "@hopscope/shared/trace/schemas";
 import { NotesChangesSchema, type NotesChange } from "@hopscope/shared/trace/notes-file";
-import { loadConfig } from "../apps/proxy/src/config";
-import { start, type RecorderHandle } from "../apps/proxy/src/server";
+import { startRecorder, type TestRecorder } from "./support/recorder";
 import { runHopscope } from "./support/run-cli";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -23,7 +21,7 @@ interface Result {
   stderr: string;
 }
 
-let recorder: RecorderHandle;
+let recorder: TestRecorder;
 let dir: string;
 
 const hopscope = (args: string[]): Promise<Result> => runHopscope(args, recorder.url);
@@ -54,23 +52,11 @@ function shape(trace: Trace): string[] {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "hopscope-cli-replay-"));
-  const config = loadConfig({
-    UI_PORT: "0",
-    MODEL_TAP_PORT: "0",
-    MCP_TAP_PORT: "0",
-    AGENT_TAP_PORT: "0",
-    DB_FILE: join(dir, "hopscope.sqlite"),
-    TRACES_DIR: join(dir, "traces"),
-    WEB_DIST: join(dir, "dist"),
-  });
-  recorder = await start(config);
+  recorder = await startRecorder();
+  dir = recorder.dir;
 });
 
-afterAll(async () => {
-  await recorder?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => recorder?.close());
 
 // Each case is a child process (about 2 s of tsx start-up), so they run concurrently.
 describe.concurrent("hopscope replay", () => {

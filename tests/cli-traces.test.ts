@@ -4,38 +4,20 @@
  * plural. Run as a user runs them, against a real recorder on port 0.
  */
 import { exchangesText, plural } from "../scripts/cli/counts";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../apps/proxy/src/config";
-import { start, type RecorderHandle } from "../apps/proxy/src/server";
+import { startRecorder, type TestRecorder } from "./support/recorder";
 import { runHopscope } from "./support/run-cli";
 
 const TRACES = join(import.meta.dirname, "..", "traces");
-let recorder: RecorderHandle;
-let dir: string;
+let recorder: TestRecorder;
 const hopscope = (args: string[]) => runHopscope(args, recorder.url);
 
 describe("hopscope import / traces", () => {
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "hopscope-cli-traces-"));
-    recorder = await start(
-      loadConfig({
-        UI_PORT: "0",
-        MODEL_TAP_PORT: "0",
-        MCP_TAP_PORT: "0",
-        AGENT_TAP_PORT: "0",
-        DB_FILE: join(dir, "rec.sqlite"),
-        TRACES_DIR: join(dir, "traces"),
-        NOTES_FILE: "off",
-      }),
-    );
+    recorder = await startRecorder({}, { notes: { file: null, explicit: true, maxBytes: 1024 * 1024 } });
   });
-  afterAll(async () => {
-    await recorder?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => recorder?.close());
 
   it(
     "says exchanges, not hops, and does not count the Inspector's GET 405 (no stream offered) as an error",

@@ -11,11 +11,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RecorderHandle } from "../apps/proxy/src/server";
 import { loadConfig as loadMcpConfig } from "../apps/mcp-server/src/config";
 import { start as startMcp } from "../apps/mcp-server/src/server";
 import { ensureConformance, type CheckResult, type Conformance } from "./support/conformance";
-import { startTapRecorder } from "./support/tap-recorder";
+import { startRecorder, type TestRecorder } from "./support/recorder";
 
 /**
  * Checks that cannot apply to the notes server, and why. A scenario name covers all its checks; a
@@ -114,7 +113,7 @@ describe("the notes server against the MCP conformance suite", () => {
 describe("the SDK's reference server through the MCP tap", () => {
   let everything: ChildProcess;
   let url: string;
-  let recorder: RecorderHandle;
+  let recorder: TestRecorder;
 
   beforeAll(async () => {
     const port = await freePort();
@@ -134,7 +133,7 @@ describe("the SDK's reference server through the MCP tap", () => {
       everything.on("exit", (code) => reject(new Error(`server-everything exited (${code}): ${said}`)));
     });
     url = `http://127.0.0.1:${port}`;
-    recorder = await startTapRecorder(path.join(dir, "recorder"), { mcpUpstream: url });
+    recorder = await startRecorder({ mcp: url });
   });
 
   afterAll(async () => {

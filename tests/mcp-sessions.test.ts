@@ -5,8 +5,7 @@
  * a second run of the same client is a trace of its own; traffic with a traceparent keeps its trace.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -15,10 +14,8 @@ import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
 import { TraceSchema, type Trace } from "@hopscope/shared/trace/schemas";
-import type { RecorderHandle } from "../apps/proxy/src/server";
-import { startTapRecorder } from "./support/tap-recorder";
-import { loadConfig as loadMcpConfig } from "../apps/mcp-server/src/config";
-import { start as startMcp } from "../apps/mcp-server/src/server";
+import type { TestRecorder } from "./support/recorder";
+import { startNotesTapRecorder } from "./support/notes-tap-recorder";
 
 const run = promisify(execFile);
 const INSPECTOR = path.join(
@@ -32,25 +29,15 @@ const INSPECTOR = path.join(
   "cli.js",
 );
 
-let dir: string;
 let notesFile: string;
-let recorder: RecorderHandle;
-let closeMcp: () => Promise<void>;
+let recorder: TestRecorder;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "hopscope-mcp-sessions-"));
-  notesFile = path.join(dir, "notes");
-  await writeFile(notesFile, "");
-  const mcp = await startMcp({ ...loadMcpConfig({}), port: 0, host: "127.0.0.1", notesFile });
-  closeMcp = mcp.close;
-  recorder = await startTapRecorder(dir, { mcpUpstream: mcp.url });
+  ({ notesFile, recorder, close } = await startNotesTapRecorder("hopscope-mcp-sessions-"));
 });
 
-afterAll(async () => {
-  await recorder.close();
-  await closeMcp();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => close());
 
 beforeEach(() => writeFile(notesFile, ""));
 

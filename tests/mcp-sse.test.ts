@@ -3,9 +3,6 @@
  * the session is one trace (by its Mcp-Session-Id), each SSE answer is read event by event with the
  * JSON-RPC message it carries, and the exports keep the stream's bytes.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -13,24 +10,17 @@ import { mcpSseEvents } from "@hopscope/shared/trace/mcp-sse";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
 import { parseTraceBundle } from "@hopscope/shared/trace/bundle";
 import { ExchangeSchema, TraceSchema, type Trace } from "@hopscope/shared/trace/schemas";
-import type { RecorderHandle } from "../apps/proxy/src/server";
-import { startTapRecorder } from "./support/tap-recorder";
+import { closeAll, startRecorder, type TestRecorder } from "./support/recorder";
 import { startSdkSseServer } from "./support/sdk-sse-server";
 
-let dir: string;
-let recorder: RecorderHandle;
+let recorder: TestRecorder;
 let upstream: Awaited<ReturnType<typeof startSdkSseServer>>;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "hopscope-mcp-sse-"));
   upstream = await startSdkSseServer();
-  recorder = await startTapRecorder(dir, { mcpUpstream: upstream.url });
+  recorder = await startRecorder({ mcp: upstream.url });
 });
-afterAll(async () => {
-  await recorder.close();
-  await upstream.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => closeAll(recorder, upstream));
 
 async function onlyTrace(count: number): Promise<Trace> {
   for (let i = 0; i < 200; i++) {

@@ -5,17 +5,14 @@
  * string id, an id reused while still outstanding (both requests, answers in order), and a command line far
  * over 2,000 characters.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
 import { TraceSchema, type Trace } from "@hopscope/shared/trace/schemas";
 import { isStdioExchange } from "@hopscope/shared/trace/stdio-ingest";
-import { start as startProxy, type RecorderHandle } from "../apps/proxy/src/server";
 import { StdioHost, TSX, wrapped, type JsonRpcLine } from "./support/stdio-host";
-import { tapRecorderConfig } from "./support/tap-recorder";
+import { startRecorder, type TestRecorder } from "./support/recorder";
 
 const NOTES = [
   process.execPath,
@@ -27,15 +24,12 @@ const NOTES = [
 const MAX_BODY_BYTES = 16 * 1024;
 
 let dir: string;
-let recorder: RecorderHandle;
+let recorder: TestRecorder;
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "hopscope-stdio-refusal-"));
-  recorder = await startProxy({ ...tapRecorderConfig(dir), maxBodyBytes: MAX_BODY_BYTES });
+  recorder = await startRecorder({}, { maxBodyBytes: MAX_BODY_BYTES });
+  dir = recorder.dir;
 });
-afterAll(async () => {
-  await recorder.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => recorder?.close());
 
 async function traceWith(marker: string, count: number): Promise<Trace> {
   let seen: Trace | undefined;

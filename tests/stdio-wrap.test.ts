@@ -5,8 +5,7 @@
  * mid-call). What the host gets must be byte for byte what a direct run gives, and the recorder must hold
  * every message, in order, in one trace on the MCP lane marked stdio.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,8 +15,7 @@ import { isStdioExchange } from "@hopscope/shared/trace/stdio-ingest";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
 import { ExchangeSchema, TraceSchema, type Trace } from "@hopscope/shared/trace/schemas";
 import type { Config } from "../apps/proxy/src/config";
-import { tapRecorderConfig } from "./support/tap-recorder";
-import { start as startProxy, type RecorderHandle } from "../apps/proxy/src/server";
+import { startRecorder, type TestRecorder } from "./support/recorder";
 import { reservePort } from "./support/recorder-stack";
 import { StdioHost, TSX, wrapped, type JsonRpcLine } from "./support/stdio-host";
 
@@ -36,18 +34,14 @@ const FAULTY = [process.execPath, fileURLToPath(new URL("./fixtures/stdio-misbeh
 
 let dir: string;
 let config: Config;
-let recorder: RecorderHandle;
+let recorder: TestRecorder;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "hopscope-wrap-"));
-  config = tapRecorderConfig(dir);
-  recorder = await startProxy(config);
+  recorder = await startRecorder();
+  ({ dir, config } = recorder);
 });
 
-afterAll(async () => {
-  await recorder.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => recorder?.close());
 
 const env = () => ({ HOPSCOPE_URL: recorder.url });
 
@@ -251,7 +245,7 @@ describe("hopscope wrap", () => {
     const before = host.stdout.length;
     host.send({ jsonrpc: "2.0", id: 3, method: "half" });
     await host.waitFor({ bytes: before + 10 });
-    const late = await startProxy({ ...config, uiPort: port, dbFile: path.join(dir, "late.sqlite") });
+    const late = await startRecorder({}, { uiPort: port });
     try {
       await host.converse([{ jsonrpc: "2.0", id: 4, method: "tools/list" }]);
       await host.waitFor({ stderr: "recording again" });

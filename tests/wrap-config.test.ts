@@ -4,8 +4,7 @@
  * when a host launches it (the SDK's stdio client here) and is recorded; `unwrap` gives back the same bytes.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -14,8 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { parse } from "jsonc-parser";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
-import type { RecorderHandle } from "../apps/proxy/src/server";
-import { startTapRecorder } from "./support/tap-recorder";
+import { startRecorder, type TestRecorder } from "./support/recorder";
 import { backupPath, unwrapFile, wrapFile } from "../scripts/cli/stdio/wrap-config-command";
 import { HOPSCOPE_CLI, TSX } from "./support/stdio-host";
 
@@ -23,15 +21,12 @@ const run = promisify(execFile);
 const NOTES_SERVER = fileURLToPath(new URL("../apps/mcp-server/src/stdio-main.ts", import.meta.url));
 
 let dir: string;
-let recorder: RecorderHandle;
+let recorder: TestRecorder;
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "hopscope-wrap-config-"));
-  recorder = await startTapRecorder(dir);
+  recorder = await startRecorder();
+  dir = recorder.dir;
 });
-afterAll(async () => {
-  await recorder.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => recorder?.close());
 
 const claude = (notesFile: string) => `{
   "mcpServers": {

@@ -5,12 +5,12 @@
  * turns with their session id — one trace, named by the question, found by searching "buy milk", with nothing
  * painted red. Screenshots at 1920×1080 and 1280×720.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { startRecorderStack, type RecorderStack } from "../support/recorder-stack";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
+import type { RecorderStack } from "../support/recorder-stack";
+import type { Browser } from "./support/browser";
+import { browserSuite } from "./support/suite";
 
 const QUESTION = "Add buy milk to my notes";
 const AGENT = { "user-agent": "opencode/1.18.33 ai-sdk/provider-utils/3.0.0", "x-session-id": "ses_browser_1" };
@@ -31,21 +31,14 @@ const frame = (message: unknown) => {
 };
 
 describe("an agent's run in the timeline", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
+  const suite = browserSuite({ colorScheme: "light" });
   let stack: RecorderStack;
   let browser: Browser;
   let mcp: Client | undefined;
 
-  beforeAll(async () => {
-    ui = await buildUi();
-    stack = await startRecorderStack({ webDist: ui.dir });
-    browser = await openBrowser();
-  });
-  afterAll(async () => {
-    await mcp?.close();
-    await browser?.close();
-    await stack?.close();
-    await ui?.remove();
+  beforeAll(() => {
+    ({ stack, browser } = suite);
+    suite.closeLater(() => mcp?.close());
   });
 
   async function chat(messages: unknown[]): Promise<{ message: { content: string; tool_calls?: unknown[] } }> {

@@ -3,23 +3,18 @@
  * milk to my notes" through the taps is one trace named by the question, whose timeline shows the
  * `tools/call append` and the notes file gaining "buy milk", with no hop flagged as an error.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { agentScenario, QUESTION } from "../support/agent-e2e";
-import { openBrowser, type Browser } from "./support/browser";
-import { buildUi } from "./support/build-ui";
+import type { Browser } from "./support/browser";
+import { browserSuite } from "./support/suite";
 
 describe("Claude Code's run in the timeline", () => {
-  let ui: Awaited<ReturnType<typeof buildUi>>;
+  const suite = browserSuite({ stack: false, colorScheme: "dark" });
   let browser: Browser;
-  beforeAll(async () => {
-    ui = await buildUi();
-    browser = await openBrowser({ colorScheme: "dark" });
+  beforeAll(() => {
+    browser = suite.browser;
   });
-  const s = agentScenario("claude-code", () => ({ webDist: ui.dir }));
-  afterAll(async () => {
-    await browser?.close();
-    await ui?.remove();
-  });
+  const s = agentScenario("claude-code", () => ({ webDist: suite.ui }));
 
   for (const [width, height] of [
     [1920, 1080],

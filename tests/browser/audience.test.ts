@@ -5,9 +5,7 @@
  * 403, anything that would change state is refused, a viewer speaking anything but the feed protocol is
  * dropped, ending the session disconnects everyone, and 100 WebSocket viewers all see the last hop.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import {
@@ -16,9 +14,8 @@ import {
   type AudienceServerFrame,
   type AudienceStatus,
 } from "@hopscope/shared/trace/audience";
-import { loadConfig as loadProxyConfig } from "../../apps/proxy/src/config";
-import { start as startProxy, type RecorderHandle } from "../../apps/proxy/src/server";
-import { closedPortUrl } from "../support/closed-port";
+import type { RecorderHandle } from "../../apps/proxy/src/server";
+import { startRecorder, type TestRecorder } from "../support/recorder";
 import type { Browser } from "./support/browser";
 import { browserSuite } from "./support/suite";
 
@@ -72,30 +69,14 @@ const lastHop = (frames: AudienceServerFrame[]) => frames.filter((f) => f.type =
 
 describe("the audience view", () => {
   const suite = browserSuite({ stack: false });
-  let dir: string;
-  let recorder: RecorderHandle;
+  let recorder: TestRecorder;
   let traceId: string;
   let presenter: Browser;
   let room: Browser;
   let roomRequests: Set<unknown>;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "hopscope-audience-"));
-    const nowhere = await closedPortUrl();
-    recorder = await startProxy({
-      ...loadProxyConfig({}),
-      host: "127.0.0.1",
-      uiPort: 0,
-      taps: {
-        model: { port: 0, upstream: nowhere },
-        mcp: { port: 0, upstream: nowhere },
-        agent: { port: 0, upstream: nowhere },
-      },
-      dbFile: join(dir, "hopscope.sqlite"),
-      tracesDir: join(dir, "traces"),
-      webDist: suite.ui,
-      audience: { host: "127.0.0.1", port: 0 },
-    });
+    recorder = await startRecorder({}, { webDist: suite.ui, audience: { host: "127.0.0.1", port: 0 } });
     const res = await fetch(`${recorder.url}/api/import`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -108,10 +89,7 @@ describe("the audience view", () => {
     presenter.page.setDefaultTimeout(10_000);
     room.page.setDefaultTimeout(10_000);
   }, 120_000);
-  afterAll(async () => {
-    await recorder?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => recorder?.close());
 
   it("a wrong or missing join code gets 403 and nothing else, on pages, API and feed", async () => {
     const { joinUrl, code } = await status(recorder);

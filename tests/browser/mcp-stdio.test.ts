@@ -3,47 +3,34 @@
  * notes server through `hopscope wrap` shows live as one trace, on an MCP lane marked stdio; an SDK server
  * that answers with SSE shows its answer event by event in the MCP tab. Screenshots at 1280×720 and 1920×1080.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { RecorderHandle } from "../../apps/proxy/src/server";
-import { startTapRecorder } from "../support/tap-recorder";
+import { closeAll, startRecorder, type TestRecorder } from "../support/recorder";
 import { startSdkSseServer } from "../support/sdk-sse-server";
-import { TSX, wrapped } from "../support/stdio-host";
+import { wrappedNotesTransport } from "../support/stdio-host";
 import type { Browser } from "./support/browser";
 import { browserSuite } from "./support/suite";
-
-const NOTES = [
-  process.execPath,
-  "--import",
-  TSX,
-  fileURLToPath(new URL("../../apps/mcp-server/src/stdio-main.ts", import.meta.url)),
-];
 
 describe("MCP over stdio and SSE in the timeline", () => {
   const suite = browserSuite({ stack: false, colorScheme: "light" });
   let dir: string;
-  let recorder: RecorderHandle;
+  let recorder: TestRecorder;
   let sse: Awaited<ReturnType<typeof startSdkSseServer>>;
   let browser: Browser;
   let host: Client;
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "hopscope-browser-mcp-"));
     sse = await startSdkSseServer();
-    recorder = await startTapRecorder(dir, { mcpUpstream: sse.url, webDist: suite.ui });
+    recorder = await startRecorder({ mcp: sse.url }, { webDist: suite.ui });
+    dir = recorder.dir;
     browser = suite.browser;
   });
   afterAll(async () => {
     await host?.close();
-    await recorder?.close();
-    await sse?.close();
-    await rm(dir, { recursive: true, force: true });
+    await closeAll(recorder, sse);
   });
 
   it("shows a wrapped stdio session live, on the MCP lane marked stdio", async () => {
@@ -52,14 +39,7 @@ describe("MCP over stdio and SSE in the timeline", () => {
     const notesFile = path.join(dir, "notes");
     await writeFile(notesFile, "");
     host = new Client({ name: "learners-host", version: "1.0.0" });
-    const [program, ...args] = wrapped(NOTES);
-    await host.connect(
-      new StdioClientTransport({
-        command: program as string,
-        args,
-        env: { PATH: process.env.PATH ?? "", NOTES_FILE: notesFile, HOPSCOPE_URL: recorder.url },
-      }),
-    );
+    await host.connect(wrappedNotesTransport(notesFile, recorder.url));
     await host.listTools();
     await host.callTool({ name: "append", arguments: { content: "buy milk" } });
     // The host is still connected: the trace is live.
@@ -82,9 +62,8 @@ describe("MCP over stdio and SSE in the timeline", () => {
 
   it("shows an SSE answer event by event in the MCP tab", async () => {
     const { page } = browser;
-    // Another MCP client starting within 1.5 s of the stdio session would join its run, as an agent's second
-    // server does (docs/recorder.md, "Agent runs"); this one is a separate host, started later.
-    await new Promise((r) => setTimeout(r, 1_600));
+    // Started right after the stdio host, this client stays in a trace of its own: it names itself otherwise
+    // (docs/recorder.md, "Agent runs", MCP client).
     const client = new Client({ name: "sse-host", version: "1.0.0" });
     const transport = new StreamableHTTPClientTransport(new URL(`${recorder.taps.mcp.url}/mcp`));
     await client.connect(transport);

@@ -89,7 +89,7 @@ describe("save, reload, replay and present a trace", () => {
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("ArrowRight");
     await expect.poll(() => page.getByTestId("caption").textContent()).toContain("The model asks for a tool");
-    expect(await page.getByTestId("presenter-output").textContent()).toContain("<tool_call>");
+    await expect.poll(() => page.getByTestId("presenter-output").textContent()).toContain("<tool_call>");
     const fontSize = await page.evaluate(() => getComputedStyle(document.documentElement).fontSize);
     expect(parseFloat(fontSize)).toBeGreaterThanOrEqual(18);
     await browser.screenshot("13-presenter-hop-4");

@@ -8,14 +8,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  getJson,
-  request,
-  startRecorder,
-  startUpstream,
-  type TestRecorder,
-  type Upstream,
-} from "../../apps/proxy/test/helpers";
+import { getJson, request, startUpstream, type Upstream } from "../../apps/proxy/test/helpers";
+import { closeAll, startRecorder, type TestRecorder } from "../support/recorder";
 import type { Browser } from "./support/browser";
 import { browserSuite } from "./support/suite";
 
@@ -40,8 +34,7 @@ describe("storage banner", () => {
   }, 120_000);
 
   afterAll(async () => {
-    await rec?.dispose();
-    await up?.close();
+    await closeAll(rec, up);
     execFileSync("umount", ["-l", disk]);
     await rm(root, { recursive: true, force: true });
   });

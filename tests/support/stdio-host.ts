@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 export const HOPSCOPE_CLI = fileURLToPath(new URL("../../scripts/hopscope.ts", import.meta.url));
 export const TSX = import.meta.resolve("tsx");
@@ -103,4 +104,22 @@ export class StdioHost {
     this.child.stdin.end();
     return this.ended;
   }
+}
+
+/** Our notes server over stdio, run from its source. */
+export const NOTES_STDIO_SERVER = [
+  process.execPath,
+  "--import",
+  TSX,
+  fileURLToPath(new URL("../../apps/mcp-server/src/stdio-main.ts", import.meta.url)),
+];
+
+/** The SDK's stdio transport running our notes server on `notesFile` through `hopscope wrap`, recorded by `recorderUrl`. */
+export function wrappedNotesTransport(notesFile: string, recorderUrl: string): StdioClientTransport {
+  const [program, ...args] = wrapped(NOTES_STDIO_SERVER);
+  return new StdioClientTransport({
+    command: program as string,
+    args,
+    env: { PATH: process.env.PATH ?? "", NOTES_FILE: notesFile, HOPSCOPE_URL: recorderUrl },
+  });
 }

@@ -6,15 +6,20 @@
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Trace } from "@hopscope/shared/trace/schemas";
-import { eventually, request, startRecorder, startUpstream, traces, type TestRecorder, type Upstream } from "./helpers";
+import {
+  closeAll,
+  eventually,
+  request,
+  startRecorder,
+  startUpstream,
+  traces,
+  type TestRecorder,
+  type Upstream,
+} from "./helpers";
 
 let rec: TestRecorder | null = null;
 const ups: Upstream[] = [];
-afterEach(async () => {
-  await rec?.dispose();
-  rec = null;
-  await Promise.all(ups.splice(0).map((u) => u.close()));
-});
+afterEach(() => closeAll(rec, ...ups.splice(0)));
 
 const QUESTION = "Add buy milk to my notes";
 const CODEX_UA = "codex_cli_rs/0.169.0 (Debian 12; x86_64) xterm";

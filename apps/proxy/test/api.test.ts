@@ -6,6 +6,7 @@ import { AppConfigSchema, HealthSchema, SavedListSchema, TraceListSchema } from 
 import { ExchangeSchema, TraceSchema, TraceSummarySchema } from "@hopscope/shared/trace/schemas";
 import { parseTraceBundle } from "@hopscope/shared/trace/bundle";
 import {
+  closeAll,
   eventually,
   getJson,
   request,
@@ -18,12 +19,7 @@ import {
 
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
-afterEach(async () => {
-  await rec?.dispose();
-  await up?.close();
-  rec = null;
-  up = null;
-});
+afterEach(() => closeAll(rec, up));
 
 /** A stand-in for the model server: answers /api/version as the simulated model, /api/chat with JSON. */
 async function modelUpstream(): Promise<Upstream> {

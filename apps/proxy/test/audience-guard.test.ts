@@ -10,14 +10,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AudienceStatusSchema } from "@hopscope/shared/trace/audience";
-import { start, type RecorderHandle } from "../src/server";
-import { loadConfig } from "../src/config";
+import { startRecorder, type TestRecorder } from "./helpers";
 
 const ARTICLE = new URL("../../../traces/buy-milk.hopscope.json", import.meta.url);
 const LIMITS = { maxSockets: 12, idleMs: 600, requestMs: 2_000 };
 
 let dir: string;
-let recorder: RecorderHandle;
+let recorder: TestRecorder;
 let joinUrl: string;
 let origin: string;
 
@@ -59,20 +58,14 @@ const closed = (s: Socket) => s.destroyed || s.readableEnded || s.closed;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "hopscope-audience-guard-"));
-  recorder = await start({
-    ...loadConfig({}),
-    host: "127.0.0.1",
-    uiPort: 0,
-    taps: {
-      model: { port: 0, upstream: "http://127.0.0.1:9" },
-      mcp: { port: 0, upstream: "http://127.0.0.1:9" },
-      agent: { port: 0, upstream: "http://127.0.0.1:9" },
+  recorder = await startRecorder(
+    {},
+    {
+      audience: { host: "127.0.0.1", port: 0, limits: LIMITS },
+      notes: { file: path.join(dir, "db"), explicit: true, maxBytes: 1024 * 1024 },
     },
-    dbFile: path.join(dir, "hopscope.sqlite"),
-    tracesDir: path.join(dir, "traces"),
-    audience: { host: "127.0.0.1", port: 0, limits: LIMITS },
-    notes: { file: path.join(dir, "db"), explicit: true, maxBytes: 1024 * 1024 },
-  });
+    { dir },
+  );
   const st = await status();
   if (st.state !== "open") throw new Error("the audience view did not open");
   joinUrl = st.joinUrl;

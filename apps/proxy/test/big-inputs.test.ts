@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await rec?.dispose();
+  await rec?.close();
   await rm(webDist, { recursive: true, force: true });
 });
 

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ExchangeSchema, TraceSummarySchema } from "@hopscope/shared/trace/schemas";
 import {
   FeedClient,
+  closeAll,
   getJson,
   request,
   startRecorder,
@@ -17,12 +18,7 @@ import {
 
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
-afterEach(async () => {
-  await rec?.dispose();
-  await up?.close();
-  rec = null;
-  up = null;
-});
+afterEach(() => closeAll(rec, up));
 
 /** More than one size-triggered batch (256) plus a remainder left for the interval flush. */
 const N = 300;

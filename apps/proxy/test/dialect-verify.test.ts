@@ -13,7 +13,7 @@ import { toNative } from "@hopscope/shared/dialects/convert";
 import { renderDialect } from "@hopscope/shared/dialects/render-dialect";
 import { ExchangeViewsSchema, type ExchangeViews } from "@hopscope/shared/trace/views";
 import { startOllamaLike, type OllamaLike } from "../../../tests/support/ollama-like";
-import { eventually, getJson, request, startRecorder, traces, type TestRecorder } from "./helpers";
+import { closeAll, eventually, getJson, request, startRecorder, traces, type TestRecorder } from "./helpers";
 
 const VERSION = "0.32.15";
 let rec: TestRecorder;
@@ -25,10 +25,7 @@ beforeAll(async () => {
   up = await startOllamaLike(VERSION, ["qwen3-coder:30b"]);
   rec = await startRecorder({ model: up.url });
 });
-afterAll(async () => {
-  await rec?.dispose();
-  await up?.close();
-});
+afterAll(() => closeAll(rec, up));
 
 const tools = [
   {

@@ -5,16 +5,20 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { closedPortUrl } from "../../../tests/support/closed-port";
-import { eventually, request, startRecorder, startUpstream, traces, type TestRecorder, type Upstream } from "./helpers";
+import {
+  closeAll,
+  eventually,
+  request,
+  startRecorder,
+  startUpstream,
+  traces,
+  type TestRecorder,
+  type Upstream,
+} from "./helpers";
 
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
-afterEach(async () => {
-  await rec?.dispose();
-  await up?.close();
-  rec = null;
-  up = null;
-});
+afterEach(() => closeAll(rec, up));
 
 describe("upstream faults", () => {
   it("answers 502 with a JSON error naming the upstream when it is down, and records it", async () => {
@@ -123,14 +127,14 @@ describe("restart", () => {
       res.end('{"version":"0.13.5"}');
     });
     const dir = await mkdtemp(path.join(tmpdir(), "hopscope-restart-"));
-    const first = await startRecorder({ model: up.url }, {}, dir);
+    const first = await startRecorder({ model: up.url }, {}, { dir });
     await request(`${first.taps.model.url}/api/version`);
     const before = await eventually(
       async () => ((await traces(first)).length === 1 ? traces(first) : null),
       "recording",
     );
     await first.close();
-    rec = await startRecorder({ model: up.url }, {}, dir);
+    rec = await startRecorder({ model: up.url }, {}, { dir });
     const after = await traces(rec);
     expect(after.map((t) => t.id)).toEqual(before.map((t) => t.id));
     expect(after[0]!.exchanges[0]!.classification).toEqual({
@@ -146,7 +150,7 @@ describe("restart", () => {
     );
     const ids = all.flatMap((t) => t.exchanges.map((e) => e.id));
     expect(new Set(ids).size).toBe(2);
-    await rec.dispose();
+    await rec.close();
     rec = null;
     await rm(dir, { recursive: true, force: true });
   });

@@ -6,6 +6,7 @@ import WebSocket from "ws";
 import { ExchangeSchema, TraceSchema } from "@hopscope/shared/trace/schemas";
 import {
   FeedClient,
+  closeAll,
   eventually,
   getJson,
   request,
@@ -20,13 +21,7 @@ import { ParkedFrames } from "../src/recording/parked-frames";
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
 const clients: FeedClient[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  await rec?.dispose();
-  await up?.close();
-  rec = null;
-  up = null;
-});
+afterEach(() => closeAll(...clients.splice(0), rec, up));
 
 function client(url: string, headers?: Record<string, string>): FeedClient {
   const c = new FeedClient(url, headers);
@@ -221,7 +216,7 @@ describe("live feed", () => {
 
 describe("heartbeat", () => {
   it("drops a client that stops answering pings", async () => {
-    rec = await startRecorder({}, {}, undefined, { heartbeatMs: 200 });
+    rec = await startRecorder({}, {}, { deps: { heartbeatMs: 200 } });
     const answering = client(rec.wsUrl);
     await answering.opened();
     const silent = net.connect(rec.port, "127.0.0.1");

@@ -7,6 +7,7 @@ import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { ExchangeSchema } from "@hopscope/shared/trace/schemas";
 import {
+  closeAll,
   getJson,
   request,
   startRecorder,
@@ -19,11 +20,7 @@ import {
 
 let rec: TestRecorder | null = null;
 const ups: Upstream[] = [];
-afterEach(async () => {
-  await rec?.dispose();
-  for (const u of ups.splice(0)) await u.close();
-  rec = null;
-});
+afterEach(() => closeAll(rec, ...ups.splice(0)));
 
 const sys = { role: "system", content: "You take notes." };
 const user = { role: "user", content: "Add buy milk to my notes" };

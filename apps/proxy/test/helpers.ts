@@ -1,52 +1,14 @@
-/** Test helpers: the recorder on port 0 in a temp dir, small real upstream servers, a WebSocket reader. */
+/**
+ * Test helpers: the recorder on port 0 in a temp dir (from tests/support/recorder.ts, shared with the end-to-end
+ * tests), small real upstream servers, a WebSocket reader.
+ */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import WebSocket from "ws";
-import { loadConfig, type Config } from "../src/config";
-import { start, type RecorderHandle, type StartDeps } from "../src/server";
+import type { RecorderHandle } from "../src/server";
 import { ServerFrameSchema, TraceSchema, type ServerFrame, type Trace } from "@hopscope/shared/trace/schemas";
 
-export interface TestRecorder extends RecorderHandle {
-  dir: string;
-  config: Config;
-  /** Stops the recorder and removes its temp dir. */
-  dispose(): Promise<void>;
-}
-
-export async function startRecorder(
-  upstreams: { model?: string; mcp?: string; agent?: string },
-  overrides: Partial<Config> = {},
-  dir?: string,
-  deps: StartDeps = {},
-): Promise<TestRecorder> {
-  const root = dir ?? (await mkdtemp(path.join(tmpdir(), "hopscope-proxy-")));
-  const base = loadConfig({
-    UI_PORT: "0",
-    MODEL_TAP_PORT: "0",
-    MCP_TAP_PORT: "0",
-    AGENT_TAP_PORT: "0",
-    ...(upstreams.model ? { MODEL_UPSTREAM: upstreams.model } : {}),
-    ...(upstreams.mcp ? { MCP_UPSTREAM: upstreams.mcp } : {}),
-    ...(upstreams.agent ? { AGENT_UPSTREAM: upstreams.agent } : {}),
-    DB_FILE: path.join(root, "hopscope.sqlite"),
-    TRACES_DIR: path.join(root, "traces"),
-    WEB_DIST: path.join(root, "dist"),
-  });
-  const config = { ...base, ...overrides };
-  const handle = await start(config, deps);
-  return {
-    ...handle,
-    dir: root,
-    config,
-    dispose: async () => {
-      await handle.close();
-      if (!dir) await rm(root, { recursive: true, force: true });
-    },
-  };
-}
+export { closeAll, startRecorder, type TestRecorder } from "../../../tests/support/recorder";
 
 export interface Upstream {
   url: string;

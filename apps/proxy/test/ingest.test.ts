@@ -7,10 +7,7 @@ import type { StdioBatch } from "@hopscope/shared/trace/stdio-ingest";
 import { FeedClient, request, startRecorder, traces, eventually, type TestRecorder } from "./helpers";
 
 let rec: TestRecorder | null = null;
-afterEach(async () => {
-  await rec?.dispose();
-  rec = null;
-});
+afterEach(() => rec?.close());
 
 const frame = (message: unknown) => {
   const data = JSON.stringify(message);

@@ -5,15 +5,20 @@
 import { readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
-import { eventually, request, startRecorder, startUpstream, traces, type TestRecorder, type Upstream } from "./helpers";
+import {
+  closeAll,
+  eventually,
+  request,
+  startRecorder,
+  startUpstream,
+  traces,
+  type TestRecorder,
+  type Upstream,
+} from "./helpers";
 
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
-afterEach(async () => {
-  await rec?.dispose();
-  await up?.close();
-  rec = up = null;
-});
+afterEach(() => closeAll(rec, up));
 
 const memoryDirs = async () => (await readdir(tmpdir())).filter((d) => d.startsWith("hopscope-memory-"));
 
@@ -37,7 +42,7 @@ describe(":memory: database", () => {
       "the exchange stored",
     );
     expect(trace!.exchanges[0]).toMatchObject({ tap: "mcp", status: 200, state: "complete" });
-    await rec.dispose();
+    await rec.close();
     rec = null;
     expect(await memoryDirs()).toEqual(before);
   });

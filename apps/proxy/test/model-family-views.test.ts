@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { renderChat } from "@hopscope/shared/prompt/render";
 import { ExchangeViewsSchema } from "@hopscope/shared/trace/views";
 import {
+  closeAll,
   eventually,
   getJson,
   request,
@@ -27,12 +28,7 @@ const LLAMA31 = readFileSync(
 
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
-afterEach(async () => {
-  await rec?.dispose();
-  await up?.close();
-  rec = null;
-  up = null;
-});
+afterEach(() => closeAll(rec, up));
 
 /** api.ModelDetails as Ollama marshals it: every field present. */
 const details = (family: string, size: string) => ({

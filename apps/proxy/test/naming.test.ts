@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { TraceSummary } from "@hopscope/shared/trace/schemas";
 import {
+  closeAll,
   eventually,
   getJson,
   request,
@@ -17,11 +18,7 @@ import {
 
 let rec: TestRecorder | null = null;
 const ups: Upstream[] = [];
-afterEach(async () => {
-  await rec?.dispose();
-  await Promise.all(ups.splice(0).map((u) => u.close()));
-  rec = null;
-});
+afterEach(() => closeAll(rec, ...ups.splice(0)));
 
 const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
 const traceparent = `00-${TRACE_ID}-00f067aa0ba902b7-01`;

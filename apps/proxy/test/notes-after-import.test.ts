@@ -21,10 +21,10 @@ describe("notes changes after an import", () => {
     dir = await mkdtemp(path.join(tmpdir(), "hopscope-notes-import-"));
     const file = path.join(dir, "db");
     await writeFile(file, "buy milk\n");
-    rec = await startRecorder({}, { notes: { file, explicit: true, maxBytes: 1024 } }, dir);
+    rec = await startRecorder({}, { notes: { file, explicit: true, maxBytes: 1024 } }, { dir });
   });
   afterEach(async () => {
-    await rec.dispose();
+    await rec.close();
     await rm(dir, { recursive: true, force: true });
   });
 

@@ -228,10 +228,10 @@ describe("the notes routes", () => {
     const dir = await mkdtemp(path.join(tmpdir(), "hopscope-notes-api-"));
     file = path.join(dir, "db");
     await writeFile(file, "buy milk\n");
-    rec = await startRecorder({}, { notes: { file, explicit: true, maxBytes: 1024 } }, dir);
+    rec = await startRecorder({}, { notes: { file, explicit: true, maxBytes: 1024 } }, { dir });
   });
   afterEach(async () => {
-    await rec.dispose();
+    await rec.close();
     await rm(path.dirname(file), { recursive: true, force: true });
   });
 
@@ -304,7 +304,7 @@ describe("a notes file the recorder cannot see", () => {
       expect(res.status).toBe(409);
       expect(((await res.json()) as { error: string }).error).toContain("NOTES_FILE=off");
     } finally {
-      await rec.dispose();
+      await rec.close();
     }
   });
 
@@ -322,7 +322,7 @@ describe("a notes file the recorder cannot see", () => {
       expect(res.status).toBe(409);
       expect(((await res.json()) as { error: string }).error).toContain("set NOTES_FILE");
     } finally {
-      await rec.dispose();
+      await rec.close();
     }
   });
 });

@@ -1,14 +1,18 @@
 /** Live OTLP export: with OTEL_EXPORTER_OTLP_ENDPOINT set, a finished trace arrives at a real OTLP/HTTP receiver. */
 import { afterEach, describe, expect, it } from "vitest";
-import { eventually, request, startRecorder, startUpstream, type TestRecorder, type Upstream } from "./helpers";
+import {
+  closeAll,
+  eventually,
+  request,
+  startRecorder,
+  startUpstream,
+  type TestRecorder,
+  type Upstream,
+} from "./helpers";
 
 let rec: TestRecorder | null = null;
 const ups: Upstream[] = [];
-afterEach(async () => {
-  await rec?.dispose();
-  for (const u of ups.splice(0)) await u.close();
-  rec = null;
-});
+afterEach(() => closeAll(rec, ...ups.splice(0)));
 
 describe("live OTLP export", () => {
   it("sends each finished trace's spans to the OTLP/HTTP endpoint", async () => {

@@ -17,7 +17,7 @@ afterEach(async () => {
 async function tapIn(handle: Parameters<typeof startUpstream>[0]): Promise<{ rec: TestRecorder; up: Upstream }> {
   const up = await startUpstream(handle);
   const rec = await startRecorder({ model: up.url }, { headersTimeoutMs: HEAD_TIMEOUT_MS });
-  closers.push(rec.dispose, up.close);
+  closers.push(rec.close, up.close);
   return { rec, up };
 }
 

@@ -14,8 +14,7 @@ import { keptConnection, rawServer, recorded } from "./relay-support";
 let rec: TestRecorder | null = null;
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  await rec?.dispose();
-  rec = null;
+  await rec?.close();
   for (const f of closers.splice(0)) await f();
 });
 

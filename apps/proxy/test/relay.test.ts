@@ -8,18 +8,23 @@ import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { eventually, startRecorder, startUpstream, traces, type TestRecorder, type Upstream } from "./helpers";
+import {
+  closeAll,
+  eventually,
+  startRecorder,
+  startUpstream,
+  traces,
+  type TestRecorder,
+  type Upstream,
+} from "./helpers";
 import { raw, recorded } from "./relay-support";
 
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
 const extra: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  await rec?.dispose();
-  await up?.close();
+  await closeAll(rec, up);
   for (const f of extra.splice(0)) await f();
-  rec = null;
-  up = null;
 });
 
 const JSON_HEAD = "Host: 127.0.0.1\r\nContent-Type: application/json\r\n";

@@ -13,7 +13,7 @@ describe("a replay in flight", () => {
   it("serves each exchange still playing on GET /api/exchanges/:id, as far as it has played", async () => {
     const bundle = await curated("streaming");
     const clock = new SteppedClock();
-    const rec = await startRecorder({}, {}, undefined, { replayClock: clock });
+    const rec = await startRecorder({}, {}, { deps: { replayClock: clock } });
     const feed = new FeedClient(rec.wsUrl);
     try {
       await feed.opened();
@@ -77,7 +77,7 @@ describe("a replay in flight", () => {
       expect((await getJson(`${rec.url}/api/exchanges/999999`)).status).toBe(404);
     } finally {
       feed.close();
-      await rec.dispose();
+      await rec.close();
     }
   });
 
@@ -88,7 +88,7 @@ describe("a replay in flight", () => {
       void (level !== "info" && logged.push(`${level} ${msg} ${JSON.stringify(obj)}`));
     const logger = { info: log("info"), warn: log("warn"), error: log("error") };
     const clock = new SteppedClock();
-    const rec = await startRecorder({}, {}, undefined, { logger, replayClock: clock });
+    const rec = await startRecorder({}, {}, { deps: { logger, replayClock: clock } });
     let reopened: TestRecorder | null = null;
     try {
       const feed = new FeedClient(rec.wsUrl);
@@ -116,19 +116,19 @@ describe("a replay in flight", () => {
       late.close();
       feed.close();
 
-      await rec.close();
+      await rec.stop();
       // Had a timer survived close(), the replay would go on writing into the closed recorder (logged as
       // dropped): none is left, and the rest of the replay's time plays nothing.
       expect(clock.pending).toBe(0);
       clock.moveTo(started.durationMs + 1);
       expect(logged).toEqual([]);
 
-      reopened = await startRecorder({}, {}, rec.dir);
+      reopened = await startRecorder({}, {}, { dir: rec.dir });
       const after = await getJson(`${reopened.url}/api/traces/${started.traceId}`);
       expect(after.status).toBe(404);
     } finally {
       await reopened?.close();
-      await rec.dispose();
+      await rec.close();
     }
   });
 });

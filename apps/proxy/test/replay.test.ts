@@ -32,7 +32,7 @@ describe("POST /api/replay", () => {
     [buyMilk, streaming] = await Promise.all([curated("buy-milk"), curated("streaming")]);
     rec = await startRecorder({});
   });
-  afterAll(() => rec?.dispose());
+  afterAll(() => rec?.close());
 
   /** The replay's frames as played and its trace as stored, each against the original; the stored ids. */
   async function expectLikeOriginal(feed: FeedClient, started: ReplayStarted, bundle: TraceBundle): Promise<number[]> {

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
 import {
   FeedClient,
+  closeAll,
   getJson,
   request,
   startRecorder,
@@ -17,14 +18,7 @@ import {
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
 let feed: FeedClient | null = null;
-afterEach(async () => {
-  feed?.ws.close();
-  await rec?.dispose();
-  await up?.close();
-  rec = null;
-  up = null;
-  feed = null;
-});
+afterEach(() => closeAll(feed?.ws, rec, up));
 
 // tools/list from clients without traceparent, each on its own connection with its own User-Agent: each call
 // is an MCP session, a trace of its own (docs/recorder.md, "MCP sessions").

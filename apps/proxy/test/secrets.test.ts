@@ -9,6 +9,7 @@ import { ExchangeSchema, TraceSchema } from "@hopscope/shared/trace/schemas";
 import { exportTrace } from "../src/main/export/trace-file";
 import { part4Bundle } from "./export/part4-fixture";
 import {
+  closeAll,
   eventually,
   getJson,
   request,
@@ -21,12 +22,7 @@ import {
 
 let rec: TestRecorder | undefined;
 let up: Upstream | undefined;
-afterEach(async () => {
-  await rec?.dispose();
-  await up?.close();
-  rec = undefined;
-  up = undefined;
-});
+afterEach(() => closeAll(rec, up));
 
 const SECRETS = ["sk-live-123", "sess=abc", "tok-999", "AIzaSecret", "bearer-xyz", "k-555"];
 const JSON_TYPE = { "content-type": "application/json" };

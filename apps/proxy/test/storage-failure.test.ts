@@ -12,6 +12,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import type { StorageHealth } from "@hopscope/shared/trace/api";
 import {
+  closeAll,
   eventually,
   getJson,
   request,
@@ -28,8 +29,7 @@ let root: string | null = null;
 let immutable: string[] | null = null;
 afterEach(async () => {
   if (immutable) execFileSync("chattr", ["-i", ...immutable]);
-  await rec?.dispose();
-  await up?.close();
+  await closeAll(rec, up);
   if (mounted) execFileSync("umount", ["-l", mounted]);
   if (root) await rm(root, { recursive: true, force: true });
   rec = up = mounted = root = immutable = null;
@@ -209,9 +209,11 @@ describe("a recorder that falls behind", () => {
     const dbFile = path.join(root, "hopscope.sqlite");
     up = await echoUpstream();
     // A tiny queue (60 events: about a dozen exchanges), and a recording thread held up by a locked database.
-    rec = await startRecorder({ mcp: up.url }, { dbFile }, undefined, {
-      queueLimits: { events: 60, bytes: 64 * 1024 * 1024 },
-    });
+    rec = await startRecorder(
+      { mcp: up.url },
+      { dbFile },
+      { deps: { queueLimits: { events: 60, bytes: 64 * 1024 * 1024 } } },
+    );
     await sendAll(rec, 1);
     await eventually(async () => (await storedCount(rec!)) === 1, "the first exchange stored");
     const other = new Database(dbFile);

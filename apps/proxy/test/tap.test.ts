@@ -6,6 +6,7 @@ import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { ExchangeSchema } from "@hopscope/shared/trace/schemas";
 import {
+  closeAll,
   eventually,
   getJson,
   request,
@@ -18,12 +19,7 @@ import {
 
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
-afterEach(async () => {
-  await rec?.dispose();
-  await up?.close();
-  rec = null;
-  up = null;
-});
+afterEach(() => closeAll(rec, up));
 
 async function exchange(r: TestRecorder, id: number) {
   return ExchangeSchema.parse((await getJson(`${r.url}/api/exchanges/${id}`)).body);

@@ -23,8 +23,8 @@ afterEach(async () => {
 
 /** A recorder with the short timeout; its feed's heartbeat is slowed so a WebSocket stays quiet. */
 async function recorder(upstreams: { agent?: string } = {}): Promise<TestRecorder> {
-  const rec = await startRecorder(upstreams, { headersTimeoutMs: TIMEOUT_MS }, undefined, { heartbeatMs: 60_000 });
-  closers.push(rec.dispose);
+  const rec = await startRecorder(upstreams, { headersTimeoutMs: TIMEOUT_MS }, { deps: { heartbeatMs: 60_000 } });
+  closers.push(rec.close);
   return rec;
 }
 

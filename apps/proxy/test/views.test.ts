@@ -7,6 +7,7 @@ import { renderChat } from "@hopscope/shared/prompt/render";
 import { QWEN25_SYSTEM, QWEN25_TEMPLATE } from "@hopscope/shared/prompt/qwen25";
 import { ExchangeViewsSchema } from "@hopscope/shared/trace/views";
 import {
+  closeAll,
   eventually,
   getJson,
   request,
@@ -19,12 +20,7 @@ import {
 
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
-afterEach(async () => {
-  await rec?.dispose();
-  await up?.close();
-  rec = null;
-  up = null;
-});
+afterEach(() => closeAll(rec, up));
 
 const chatBody = JSON.stringify({
   model: "qwen2.5:7b",

@@ -7,6 +7,7 @@
 import { headerValue, isRecord } from "./json-text";
 import { connectionAddress } from "./group-mcp";
 import { findResponse } from "./classify-mcp";
+import { SIDE_REQUEST_WORDING } from "./request-line";
 
 /** Who sent a model-server request: its machine, and the client on it (address and User-Agent). */
 export interface ModelClient {
@@ -119,19 +120,13 @@ export function offersToolsOf(offered: readonly string[], bare: readonly string[
 const INJECTED_BLOCKS =
   /<(system-reminder|environment_context|user_instructions|environment|context|instructions|project_context)>[\s\S]*?<\/\1>/gi;
 
-/** What a title-generation side request wraps around the question ("Generate a title for this conversation:"). */
-const SIDE_REQUEST_WORDING = [
-  /^\s*generate a (?:short )?title for (?:this|the following) conversation[^:\n]*:\s*/i,
-  /^\s*(?:please )?summari[sz]e (?:this|the following) (?:coding )?conversation[^:\n]*:\s*/i,
-];
-
 /**
  * The learner's own words in a user message: injected blocks removed, a side request's instruction
  * removed, whitespace kept as sent (the caller clips it).
  */
 export function learnerText(content: string): string {
   let text = content.replace(INJECTED_BLOCKS, "");
-  for (const wording of SIDE_REQUEST_WORDING) text = text.replace(wording, "");
+  for (const [wording] of SIDE_REQUEST_WORDING) text = text.replace(wording, "");
   text = text.trim();
   // A side request quoting the question ("\"Add buy milk to my notes\"", opencode's title request).
   const quoted = /^"([^"]+)"$/.exec(text);

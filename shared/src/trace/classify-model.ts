@@ -11,6 +11,7 @@ import { toNative } from "../dialects/convert";
 import { type Dialect, dialectOfPath, isChatDialect, wantsStream } from "../dialects/dialect";
 import { readResponse } from "../dialects/read-response";
 import { refusalMessage } from "./stream-end";
+import { requestLineOf } from "./request-line";
 
 type ModelChat = Extract<Classification, { kind: "model.chat" }>;
 
@@ -24,16 +25,20 @@ export interface ModelClassifyInput extends RequestInput {
   status?: number | null;
 }
 
-/** How many messages the model was given: the native request's, when Ollama would accept the body. */
-function messageCount(d: Dialect, req: Record<string, unknown>): number {
+/** The request as Ollama would take it; undefined for a body Ollama refuses. */
+function nativeOf(d: Dialect, req: Record<string, unknown>): Record<string, unknown> | undefined {
   try {
-    const native = toNative(d, req).native;
-    return Array.isArray(native.messages) ? native.messages.length : 0;
+    return toNative(d, req).native;
   } catch {
-    // A body Ollama refuses: count what the client sent.
-    const list = d === "openai-responses" ? req.input : req.messages;
-    return Array.isArray(list) ? list.length : 0;
+    return undefined;
   }
+}
+
+/** How many messages the model was given: the native request's, when Ollama would accept the body. */
+function messageCount(d: Dialect, req: Record<string, unknown>, native: Record<string, unknown> | undefined): number {
+  // A body Ollama refuses: count what the client sent.
+  const list = native ? native.messages : d === "openai-responses" ? req.input : req.messages;
+  return Array.isArray(list) ? list.length : 0;
 }
 
 export function classifyModel(input: ModelClassifyInput): Classification {
@@ -61,14 +66,16 @@ function classifyModelRequest(input: ModelClassifyInput): Classification {
     };
   }
   const tools = Array.isArray(req.tools) ? req.tools : [];
+  const native = nativeOf(d, req);
   const base: ModelChat = {
     kind: "model.chat",
     ...(model ? { model } : {}),
-    messageCount: messageCount(d, req),
+    messageCount: messageCount(d, req, native),
     toolCount: tools.length,
     stream: wantsStream(d, req),
     toolCalls: [],
     ...(simulated === undefined ? {} : { simulated }),
+    ...(native && input.requestText !== null ? { line: requestLineOf(native, input.requestText) } : {}),
   };
   if (input.responseText === null) return base;
   return d === "ollama"

@@ -22,6 +22,7 @@
  * `quietMs` starts a new trace. The memory is bounded and lost on restart.
  */
 import { headerValue, isRecord } from "./json-text";
+import { mcpClientName } from "./mcp-client-match";
 
 /** Who sent an MCP message: what the tap knows about the client's end of the wire. */
 export interface McpClientIdentity {
@@ -35,6 +36,8 @@ export interface McpClientIdentity {
   stdio?: boolean;
   /** The request's JSON-RPC id when it is a number (SDK clients count 0, 1, 2, … per client). */
   jsonrpcId?: number;
+  /** The name the client gives itself (mcp-client-match.ts), when the message carries one. */
+  clientName?: string;
 }
 
 /**
@@ -104,6 +107,8 @@ export function mcpClientOf(
   if (id !== undefined) client.jsonrpcId = id;
   if (sessionId) client.sessionId = sessionId;
   if (stdio) client.stdio = true;
+  const name = mcpClientName(body);
+  if (name !== null) client.clientName = name;
   return client;
 }
 

@@ -15,10 +15,12 @@
  *   claims it for its session.
  *
  * Two agents at once stay apart by their session ids, by the clients that probed and by the tools their
- * MCP sessions listed. Limit: two agents started on one machine within the same moment, before either sent
- * a model request, can share their MCP sessions' run. The memory is bounded and lost on restart.
+ * MCP sessions listed; two MCP clients by the names they give (mcp-client-match.ts). Limit: two agents started on
+ * one machine within the same moment, before either sent a model request, can share their MCP sessions' run
+ * when neither names its client. The memory is bounded and lost on restart.
  */
 import { offersToolsOf, type ModelClient } from "./agent-run";
+import type { ClientMatch } from "./mcp-client-match";
 
 export type RunRule = "agent-session" | "tools-offered" | "probe" | "agent-start";
 
@@ -151,18 +153,26 @@ export class RunIndex {
    * The run a new MCP session on `address` (null: a stdio server on this machine) joins, the latest of: one an
    * agent's probe or first model request opened in the last `probeStartMs`, or one another MCP session opened in the last
    * `burstMs` (an agent connects to all its servers at once as it starts; MCP clients run one after another,
-   * such as two Inspector runs, start seconds apart and stay apart).
+   * such as two Inspector runs, start seconds apart and stay apart). `client`: how the session's client compares
+   * with the run's (mcp-client-match.ts): never another client's run; the same client's as an agent's start.
    */
-  forMcpSession(address: string | null, now: number, http: boolean): string | undefined {
+  forMcpSession(
+    address: string | null,
+    now: number,
+    http: boolean,
+    client: (traceId: string) => ClientMatch = () => "unknown",
+  ): string | undefined {
     let run: Run | undefined;
     for (const r of this.runs) {
       if ((http && r.httpMcp) || !sameMachine(r.address, address)) continue;
+      const match = client(r.traceId);
+      if (match === "other") continue;
       // A claimed run whose agent asked the model first (a title request) and connects its servers after.
       const agent = r.peers.size > 0;
       // Without a probe or a model request, only a session of the other transport joins (an agent starting
       // its HTTP and stdio servers together); MCP clients of one kind run one after another stay apart.
       if (!agent && !(http ? r.stdioMcp : r.httpMcp)) continue;
-      if (now - r.started <= (agent ? this.probeStartMs : this.burstMs)) run = r;
+      if (now - r.started <= (agent || match === "same" ? this.probeStartMs : this.burstMs)) run = r;
     }
     if (!run) return undefined;
     run.last = now;

@@ -29,6 +29,7 @@ import { toNative } from "../dialects/convert";
 import { dialectOfPath, isChatDialect } from "../dialects/dialect";
 import { TurnIndex } from "./turn-index";
 import { RunIndex } from "./group-run";
+import { RunClients, compareClients } from "./mcp-client-match";
 import { isToolNamed, type AgentRequest, type ModelClient } from "./agent-run";
 import type { z } from "zod";
 import type { GroupedBySchema } from "./schemas";
@@ -36,7 +37,7 @@ import type { GroupedBySchema } from "./schemas";
 export type GroupedBy = z.infer<typeof GroupedBySchema>;
 
 /** The rules that join an agent's run (group-run.ts). */
-export const RUN_RULES: readonly GroupedBy[] = ["agent-session", "tools-offered", "probe", "agent-start"];
+export const RUN_RULES: readonly GroupedBy[] = ["agent-session", "tools-offered", "probe", "agent-start", "mcp-client"];
 
 /**
  * A trace's grouping as its exchanges arrive: a lone exchange's trace becomes a conversation when a next turn
@@ -180,6 +181,7 @@ export class FallbackGrouper {
   private readonly maxEntries: number;
   private readonly mcpSessions: McpSessionGrouper;
   private readonly runs = new RunIndex();
+  private readonly runClients = new RunClients();
   private expiredAt = -Infinity;
 
   constructor(private readonly opts: GrouperOptions) {
@@ -254,15 +256,35 @@ export class FallbackGrouper {
 
   /**
    * The trace of a stdio server's session (`hopscope wrap`, on this machine) the first time it is seen:
-   * the unclaimed run it joins (`agent-start`), else its own trace, an unclaimed run a model request offering
-   * its tools can claim.
+   * the unclaimed run it joins (`agent-start`, `mcp-client`), else its own trace, an unclaimed run a model
+   * request offering its tools can claim. `client`: the name its host gave (mcp-client-match.ts).
    */
-  assignStdioSession(now: number): GroupResult {
-    const run = this.runs.forMcpSession(null, now, false);
-    if (run !== undefined) return { traceId: run, groupedBy: "agent-start" };
+  assignStdioSession(now: number, client: string | null = null): GroupResult {
+    const run = this.joinMcpRun(null, now, false, client);
+    if (run) return run;
     const traceId = this.opts.newTraceId();
     this.runs.openUnclaimed(traceId, null, null, now, "stdio");
+    this.runClients.note(traceId, client);
     return { traceId, groupedBy: "session", fresh: true };
+  }
+
+  /** The MCP client a session of this trace named, known only after its first message (a stdio batch without it). */
+  noteMcpClient(traceId: string, client: string | null): void {
+    this.runClients.note(traceId, client);
+  }
+
+  /**
+   * The unclaimed run a new MCP session joins, of a client that agrees with the run's: `mcp-client` when both
+   * named the same client (within an agent's start), `agent-start` when one is unknown and the time alone
+   * joined them.
+   */
+  private joinMcpRun(address: string | null, now: number, http: boolean, client: string | null) {
+    const match = (traceId: string) => compareClients(this.runClients.of(traceId), client);
+    const run = this.runs.forMcpSession(address, now, http, match);
+    if (run === undefined) return undefined;
+    const same = match(run) === "same";
+    this.runClients.note(run, client);
+    return { traceId: run, groupedBy: same ? "mcp-client" : "agent-start" } satisfies GroupResult;
   }
 
   /** The MCP tools a session of this trace listed: a model request offering them claims its run. */
@@ -315,14 +337,15 @@ export class FallbackGrouper {
    */
   private assignMcpSession(client: McpClientIdentity, method: string | undefined, now: number): GroupResult {
     const address = client.stdio ? null : addressOf(client.connection);
-    let joined = false;
+    const name = client.clientName ?? null;
+    let joined: GroupResult | undefined;
     const { traceId, fresh } = this.mcpSessions.assign(client, method, now, () => {
-      const run = this.runs.forMcpSession(address, now, !client.stdio);
-      joined = run !== undefined;
-      return run ?? this.opts.newTraceId();
+      joined = this.joinMcpRun(address, now, !client.stdio, name);
+      return joined?.traceId ?? this.opts.newTraceId();
     });
-    if (joined) return { traceId, groupedBy: "agent-start" };
+    if (joined) return joined;
     if (fresh) this.runs.openUnclaimed(traceId, address, null, now, client.stdio ? "stdio" : "http");
+    this.runClients.note(traceId, name);
     return { traceId, groupedBy: "session", fresh };
   }
 

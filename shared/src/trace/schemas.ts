@@ -73,6 +73,26 @@ export const ClassifiedToolCallSchema = z.object({
 });
 
 /**
+ * What a model request says of the conversation line it belongs to, in hashes (request-line.ts), so the
+ * timeline can tell a run's main line from its retries and side requests (run-lines.ts) without bodies.
+ * `system`: its system prompt (every system or developer message); `turns`: each other message, in order
+ * (the first 256); `history`: all of them; `tools`: the tool names it offers; `body`: the whole request
+ * as sent. `head`: the system prompt's first sentence; `purpose`: the side task its own words name
+ * ("title generation"), when they name one.
+ */
+export const RequestLineSchema = z.object({
+  system: z.string(),
+  head: z.string(),
+  turns: z.array(z.string()),
+  turnCount: z.number().int().nonnegative(),
+  history: z.string(),
+  tools: z.string(),
+  body: z.string(),
+  purpose: z.string().optional(),
+});
+export type RequestLine = z.infer<typeof RequestLineSchema>;
+
+/**
  * What an exchange is, derived from its bytes by the recorder. Discriminated by `kind`.
  * - `model.chat`: `/api/chat` (or `/v1/chat/completions`): N messages, M tools, the tool calls in the response.
  * - `mcp`: one JSON-RPC message to the MCP endpoint; `outcome` says whether a `tools/call` failed as a
@@ -104,6 +124,7 @@ export const ClassificationSchema = z.discriminatedUnion("kind", [
     simulated: z.boolean().optional(),
     /** The model server refused the request (an HTTP error status): its own message. */
     refusal: z.string().optional(),
+    line: RequestLineSchema.optional(),
   }),
   z.object({
     kind: z.literal("model.other"),
@@ -182,7 +203,8 @@ export const TraceSourceSchema = z.enum(["live", "imported"]);
  * Which rule put an exchange in its trace (docs/recorder.md, "Trace grouping"): a W3C traceparent; the next
  * turn of a conversation; an MCP session; an agent's session id (`agent-session`); the tools a model request
  * offers, listed by the run's MCP session (`tools-offered`); the client that probed the model server
- * (`probe`); an MCP session opened on the machine at the start of a run (`agent-start`); none (`single`).
+ * (`probe`); an MCP session opened on the machine at the start of a run (`agent-start`), by the MCP client
+ * that opened the run's other sessions (`mcp-client`); none (`single`).
  */
 export const GroupedBySchema = z.enum([
   "traceparent",
@@ -192,6 +214,7 @@ export const GroupedBySchema = z.enum([
   "tools-offered",
   "probe",
   "agent-start",
+  "mcp-client",
   "single",
 ]);
 

@@ -46,6 +46,7 @@ describe("classifyExchange: model", () => {
       evalDuration: 3,
       totalDuration: 5,
       simulated: true,
+      line: expect.objectContaining({ head: "You are a notes assistant.", turnCount: 1, turns: [expect.any(String)] }),
     });
   });
 

@@ -10,6 +10,17 @@ import { chromium, type BrowserContext, type Page } from "playwright-core";
 
 const SCREENSHOTS = fileURLToPath(new URL("../../../test-results/screenshots/", import.meta.url));
 
+/** Headless flags: no sandbox (it needs privileges a container lacks), no GPU, and none of Chromium's own traffic (updates, sync) in a test or a measurement. */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
 export interface Browser {
   page: Page;
   context: BrowserContext;
@@ -26,15 +37,7 @@ export async function openBrowser(opts: { colorScheme?: "light" | "dark" } = {})
     headless: true,
     viewport: { width: 1280, height: 720 },
     colorScheme: opts.colorScheme ?? "light",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: CHROMIUM_ARGS,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const pageErrors: string[] = [];

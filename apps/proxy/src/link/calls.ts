@@ -93,8 +93,11 @@ export interface RecordingCalls extends StoredReads {
   lastLesson(): string | null;
   /** Ids for exchanges written by import and replay (they share the id space of recorded ones). */
   allocateIds(count: number): number[];
-  /** The trace of a wrapped stdio server's session and `count` seq numbers in it, with the tools it listed. */
-  placeStdio(session: string, count: number, tools: string[]): StdioPlacement;
+  /**
+   * The trace of a wrapped stdio server's session and `count` seq numbers in it, with the tools it listed and
+   * the name its host gave itself (null: not in this batch).
+   */
+  placeStdio(session: string, count: number, tools: string[], client: string | null): StdioPlacement;
   /** Renames a trace for good (a recorded name never replaces it); null: no such trace. */
   rename(traceId: string, name: string): TraceSummary | null;
   setSavedAs(traceId: string, file: string): void;

@@ -112,17 +112,18 @@ export class Recorder {
   /**
    * A batch of a wrapped stdio server's session (recorded on the main thread): the session keeps the trace
    * it was first given, which joins the agent's run (group.ts); `count` seq numbers are reserved in it.
+   * `client`: the name the host gave itself in the batch (null: none yet).
    */
-  placeStdio(session: string, count: number, tools: readonly string[]): StdioPlacement {
+  placeStdio(session: string, count: number, tools: readonly string[], client: string | null): StdioPlacement {
     const now = Date.now();
     let placed = this.stdioSessions.get(session);
     let fresh = false;
     if (!placed) {
-      const g = this.grouper.assignStdioSession(now);
+      const g = this.grouper.assignStdioSession(now, client);
       placed = { traceId: g.traceId, groupedBy: g.groupedBy };
       fresh = g.fresh === true;
       this.stdioSessions.set(session, placed);
-    }
+    } else this.grouper.noteMcpClient(placed.traceId, client);
     if (tools.length > 0) this.grouper.noteListedTools(placed.traceId, tools, now);
     const firstSeq = this.nextSeq(placed.traceId, fresh);
     if (count > 1) this.seqs.set(placed.traceId, firstSeq + count - 1);
@@ -218,7 +219,7 @@ export class Recorder {
   /** The exchange's name candidate: an MCP session is named after its calls (group-mcp.ts). */
   private titleOf(d: ExchangeDraft, c: Classification): TraceTitle {
     const line = `${d.begin.method} ${d.url}`;
-    if (d.groupedBy === "session" || d.groupedBy === "agent-start")
+    if (d.groupedBy === "session" || d.groupedBy === "agent-start" || d.groupedBy === "mcp-client")
       return mcpSessionTitle(c.kind === "mcp" ? c.method : undefined, c.kind === "mcp" ? c.toolName : undefined, line);
     return titleOf(line, c, d.requestJson());
   }

@@ -178,7 +178,7 @@ const calls: RecordingCalls = {
   inFlightExchange: (id) => recorder.inFlightExchange(id),
   lastLesson: () => recorder.lastLesson,
   allocateIds: (count) => recorder.allocateIds(count),
-  placeStdio: (session, count, tools) => recorder.placeStdio(session, count, tools),
+  placeStdio: (session, count, tools, client) => recorder.placeStdio(session, count, tools, client),
   rename: (traceId, name) => {
     writer.rename(traceId, name);
     return reader.traceSummary(traceId);

@@ -13,7 +13,7 @@ export const UPSERT_TRACE_SQL = `INSERT INTO traces (id, name, name_rank, source
   ON CONFLICT (id) DO UPDATE SET
   created_at = MIN(created_at, excluded.created_at), updated_at = MAX(updated_at, excluded.updated_at),
   grouped_by = CASE
-    WHEN grouped_by IN ('single', 'session', 'conversation') AND excluded.grouped_by IN ('agent-session', 'tools-offered', 'probe', 'agent-start') THEN excluded.grouped_by
+    WHEN grouped_by IN ('single', 'session', 'conversation') AND excluded.grouped_by IN ('agent-session', 'tools-offered', 'probe', 'agent-start', 'mcp-client') THEN excluded.grouped_by
     WHEN grouped_by = 'single' AND excluded.grouped_by = 'conversation' THEN 'conversation' ELSE grouped_by END,
   name = CASE WHEN name_custom = 0 AND excluded.name_rank > name_rank THEN excluded.name ELSE name END,
   name_rank = MAX(name_rank, excluded.name_rank)`;

@@ -105,7 +105,7 @@ describe("notes-file changes in the exports", () => {
     beforeAll(async () => {
       rec = await startRecorder({});
     });
-    afterAll(() => rec?.dispose());
+    afterAll(() => rec?.close());
 
     it("a HAR imported over HTTP shows its notes-file change on the imported trace", async () => {
       const res = await getJson(`${rec.url}/api/import`, {

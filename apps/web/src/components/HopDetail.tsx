@@ -9,6 +9,7 @@ import type { DetailTab } from "../models/UiModel";
 import { AgentTab } from "./AgentTab";
 import { useApp } from "./AppContext";
 import { Caption } from "./Caption";
+import { LineNote } from "./LineNote";
 import { DiffTab } from "./DiffTab";
 import s from "./HopDetail.module.css";
 import { McpTab } from "./McpTab";
@@ -66,6 +67,7 @@ export function HopDetail() {
     x,
     trace.firstModelRequestId.value,
     x ? streamStateNow(trace, replay, x, followLive.now.value) : undefined,
+    x ? trace.roles.value.get(x.id) : undefined,
   );
   function select(t: DetailTab): void {
     ui.tab.value = t;
@@ -80,6 +82,7 @@ export function HopDetail() {
   return (
     <aside class={s.detail} aria-label={`Hop ${hop.number} in detail`} data-testid="hop-detail">
       <Caption number={hop.number} kind={hop.kind} caption={caption} />
+      <LineNote hop={hop} />
       <NotesChangePanel hop={hop} />
       <div class={s.tabs} role="tablist">
         {tabs.map((t) => (

@@ -9,10 +9,12 @@ import { formatBytes, formatMs } from "../models/body";
 import { arrowLabel } from "../models/captions";
 import { LANES, type Arrow, type Hop } from "../models/hops";
 import { outcomeOf } from "../models/outcome";
+import { isSideRole, lineMarkOf } from "../models/request-lines";
 import { inProgressNow, streamTextNow } from "../models/stream-text";
 import { useApp } from "./AppContext";
 import s from "./HopRow.module.css";
 import { LANE_X } from "./lanes";
+import { LineMark } from "./LineMark";
 import { Waterfall } from "./Waterfall";
 
 interface Props {
@@ -27,31 +29,13 @@ interface Props {
 
 function ArrowLine({ arrow, x, hop, double }: { arrow: Arrow; x: ExchangeSummary; hop: Hop; double: boolean }) {
   const { trace, replay } = useApp();
-  const from = LANE_X[arrow.from] ?? 0;
-  const to = LANE_X[arrow.to] ?? 0;
-  const left = Math.min(from, to);
-  const width = Math.abs(to - from);
-  const dir = to > from ? "right" : "left";
+  const { left, width, dir, labelRight, labelStyle, detailStyle } = arrowPlacement(arrow);
   const response = arrow.direction === "response";
   const streaming = response && inProgressNow(replay, x);
   const streamed = response ? streamTextNow(trace, replay, x) : null;
-  let label = arrowLabel(hop, x, arrow.direction);
-  // While streaming, the label shows the newest text (its end), as it arrives.
-  if (streaming && streamed !== null) label = streamed ? `…${streamed.replace(/\s+/g, " ").slice(-36)}` : "streaming…";
-  // One duration per exchange: under its response arrow in presenter mode (the waterfall carries it otherwise).
-  const detail = response
-    ? x.timings.end !== null && !streaming
-      ? formatMs(x.timings.end - x.timings.start)
-      : "…"
-    : x.requestSize
-      ? formatBytes(x.requestSize)
-      : "";
+  const label = streaming && streamed !== null ? streamingLabel(streamed) : arrowLabel(hop, x, arrow.direction);
+  const detail = response ? responseDetail(x, streaming) : x.requestSize ? formatBytes(x.requestSize) : "";
   const place = double ? (response ? s.lower : s.upper) : s.single;
-  // The label may use the free space beyond the arrow: rightward arrows extend it to the right edge,
-  // leftward ones to the left edge, so "tool_calls: append({...})" is readable, not "tool_c…".
-  // A leftward arrow from a lane left of centre (host → you) has more room on its right: put it there.
-  const labelRight = dir === "right" || from < 50;
-  const labelStyle = labelRight ? { left: `${from}%`, right: "0.5%" } : { left: "0.5%", right: `${100 - from}%` };
   return (
     <>
       <div
@@ -70,15 +54,41 @@ function ArrowLine({ arrow, x, hop, double }: { arrow: Arrow; x: ExchangeSummary
         {streaming ? <span class={s.caret} aria-hidden="true" /> : null}
       </span>
       {detail && !double ? (
-        <span
-          class={`${s.detail} ${response ? s.duration : ""}`}
-          style={labelRight ? { left: `${from}%` } : { right: `${100 - from}%` }}
-        >
+        <span class={`${s.detail} ${response ? s.duration : ""}`} style={detailStyle}>
           {detail}
         </span>
       ) : null}
     </>
   );
+}
+
+/** Where an arrow runs between its lanes (percent of the row), and where its label and detail go. */
+function arrowPlacement(arrow: Arrow) {
+  const from = LANE_X[arrow.from] ?? 0;
+  const to = LANE_X[arrow.to] ?? 0;
+  const dir = to > from ? "right" : "left";
+  // The label may use the free space beyond the arrow: rightward arrows extend it to the right edge,
+  // leftward ones to the left edge, so "tool_calls: append({...})" is readable, not "tool_c…".
+  // A leftward arrow from a lane left of centre (host → you) has more room on its right: put it there.
+  const labelRight = dir === "right" || from < 50;
+  return {
+    left: Math.min(from, to),
+    width: Math.abs(to - from),
+    dir,
+    labelRight,
+    labelStyle: labelRight ? { left: `${from}%`, right: "0.5%" } : { left: "0.5%", right: `${100 - from}%` },
+    detailStyle: labelRight ? { left: `${from}%` } : { right: `${100 - from}%` },
+  };
+}
+
+/** While streaming, the label shows the newest text (its end), as it arrives. */
+function streamingLabel(streamed: string): string {
+  return streamed ? `…${streamed.replace(/\s+/g, " ").slice(-36)}` : "streaming…";
+}
+
+/** One duration per exchange: under its response arrow in presenter mode (the waterfall carries it otherwise). */
+function responseDetail(x: ExchangeSummary, streaming: boolean): string {
+  return x.timings.end !== null && !streaming ? formatMs(x.timings.end - x.timings.start) : "…";
 }
 
 export function HopRow({ hop, top, height, band = 0, spanStart, spanEnd }: Props) {
@@ -88,6 +98,10 @@ export function HopRow({ hop, top, height, band = 0, spanStart, spanEnd }: Props
   const selected = trace.selectedHop.value === hop.number;
   const outcome = outcomeOf(x);
   const matched = follow.hopsWithMatch.value.has(hop.number);
+  // A retry or side request is marked on its request's hop; a side request's answer is drawn faint too.
+  const role = trace.roles.value.get(hop.exchangeId);
+  const mark = hop.kind === "model-request" ? lineMarkOf(hop, trace.roles.value) : null;
+  const line = isSideRole(role) ? "side" : role?.role;
   function onClick(): void {
     replay.goTo(hop.number);
   }
@@ -99,9 +113,10 @@ export function HopRow({ hop, top, height, band = 0, spanStart, spanEnd }: Props
       data-kind={hop.kind}
       data-outcome={outcome === "protocol-error" ? "error" : outcome}
       data-selected={selected ? "true" : "false"}
+      data-line={line}
       role="listitem"
       onClick={onClick}
-      aria-label={`Hop ${hop.number}`}
+      aria-label={mark ? `Hop ${hop.number}, ${mark.label}` : `Hop ${hop.number}`}
     >
       {/* The lifelines run the row's whole height, through the notes band below the arrows too. */}
       <div class={s.lifelines} aria-hidden="true">
@@ -116,6 +131,7 @@ export function HopRow({ hop, top, height, band = 0, spanStart, spanEnd }: Props
         {hop.arrows.map((a) => (
           <ArrowLine key={a.direction} arrow={a} x={x} hop={hop} double={hop.arrows.length > 1} />
         ))}
+        {mark ? <LineMark mark={mark} /> : null}
         {outcome === "tool-error" ? (
           <span class={`${s.flag} ${s.toolError}`} data-flag="">
             tool error

@@ -3,8 +3,9 @@
  * the prompt with its end in view and what the tools cost (hop 3), or what is new (a resent request); what the
  * model wrote; the tool call and its result, with which kind of error it was; the reply and every call made.
  */
-import { useSignal } from "@preact/signals";
+import { useSignal, type Signal } from "@preact/signals";
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
+import type { ExchangeViews } from "@hopscope/shared/trace/views";
 import { bodyText } from "../models/body";
 import { generatedAgreement } from "../models/budget";
 import type { Hop } from "../models/hops";
@@ -72,8 +73,63 @@ function McpFocus({ x }: { x: ExchangeSummary }) {
   );
 }
 
-export function PresenterFocus({ hop, x }: Props) {
+/** The prompt as the model received it, its end in view, with what it cost (or what is new since the last one). */
+function PromptFocus({
+  x,
+  views,
+  hovered,
+}: {
+  x: ExchangeSummary;
+  views?: ExchangeViews;
+  hovered: Signal<string | null>;
+}) {
+  const c = x.classification;
+  if (!views?.prompt) return <p class={s.note}>Rendering the prompt…</p>;
+  return (
+    <div class={`${s.col} ${s.fill}`}>
+      <PromptInfo p={views.prompt} promptEvalCount={c.kind === "model.chat" ? c.promptEvalCount : undefined} />
+      <TokenBudget x={x} compact />
+      {views.diff ? (
+        <h3 class={s.label}>New since the previous request (dimmed: resent)</h3>
+      ) : (
+        <h3 class={s.label}>The prompt, as the model received it — its end</h3>
+      )}
+      {/* Its own scroll box, so opening at the prompt's end keeps the counts above in view. */}
+      <div class={s.scroll}>
+        <PromptText
+          text={views.prompt.text}
+          segments={views.prompt.segments}
+          hovered={hovered}
+          newFrom={views.diff?.commonPrefixLength}
+          large
+        />
+      </div>
+    </div>
+  );
+}
+
+/** What the model wrote: streaming in as it arrives, then reconstructed whole, with its token count checked. */
+function OutputFocus({ x, views }: { x: ExchangeSummary; views?: ExchangeViews }) {
   const { trace, replay } = useApp();
+  const c = x.classification;
+  if (inProgressNow(replay, x)) return <pre class={s.big}>{streamTextNow(trace, replay, x) ?? "…"}</pre>;
+  return (
+    <div class={s.col}>
+      <h3 class={s.label}>The model wrote (reconstructed)</h3>
+      <pre class={s.big} data-testid="presenter-output">
+        {views?.rawOutput?.text ?? (c.kind === "model.chat" ? (c.content ?? "") : "")}
+      </pre>
+      {views?.rawOutput?.tokens ? (
+        <p class={s.note}>
+          {generatedAgreement(views.rawOutput.tokens.count, c.kind === "model.chat" ? c.evalCount : undefined)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function PresenterFocus({ hop, x }: Props) {
+  const { trace } = useApp();
   const hovered = useSignal<string | null>(null);
   const c = x.classification;
   const v = trace.views.value.get(x.id);
@@ -88,45 +144,9 @@ export function PresenterFocus({ hop, x }: Props) {
         </div>
       );
     case "model-request":
-      return views?.prompt ? (
-        <div class={`${s.col} ${s.fill}`}>
-          <PromptInfo p={views.prompt} promptEvalCount={c.kind === "model.chat" ? c.promptEvalCount : undefined} />
-          <TokenBudget x={x} compact />
-          {views.diff ? (
-            <h3 class={s.label}>New since the previous request (dimmed: resent)</h3>
-          ) : (
-            <h3 class={s.label}>The prompt, as the model received it — its end</h3>
-          )}
-          {/* Its own scroll box, so opening at the prompt's end keeps the counts above in view. */}
-          <div class={s.scroll}>
-            <PromptText
-              text={views.prompt.text}
-              segments={views.prompt.segments}
-              hovered={hovered}
-              newFrom={views.diff?.commonPrefixLength}
-              large
-            />
-          </div>
-        </div>
-      ) : (
-        <p class={s.note}>Rendering the prompt…</p>
-      );
-    case "model-response": {
-      if (inProgressNow(replay, x)) return <pre class={s.big}>{streamTextNow(trace, replay, x) ?? "…"}</pre>;
-      return (
-        <div class={s.col}>
-          <h3 class={s.label}>The model wrote (reconstructed)</h3>
-          <pre class={s.big} data-testid="presenter-output">
-            {views?.rawOutput?.text ?? (c.kind === "model.chat" ? (c.content ?? "") : "")}
-          </pre>
-          {views?.rawOutput?.tokens ? (
-            <p class={s.note}>
-              {generatedAgreement(views.rawOutput.tokens.count, c.kind === "model.chat" ? c.evalCount : undefined)}
-            </p>
-          ) : null}
-        </div>
-      );
-    }
+      return <PromptFocus x={x} views={views} hovered={hovered} />;
+    case "model-response":
+      return <OutputFocus x={x} views={views} />;
     case "mcp":
       return <McpFocus x={x} />;
   }

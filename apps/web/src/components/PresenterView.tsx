@@ -62,6 +62,7 @@ export function PresenterView({ status }: { status?: ComponentChildren }) {
                 x,
                 trace.firstModelRequestId.value,
                 x ? streamStateNow(trace, replay, x, followLive.now.value) : undefined,
+                x ? trace.roles.value.get(x.id) : undefined,
               )}
               large
             />

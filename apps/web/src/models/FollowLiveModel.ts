@@ -8,11 +8,12 @@
  * a replay) opens it at once, as if it had been open from the start. `now` ticks while something is in flight,
  * so captions can count the seconds a model takes to answer.
  */
-import { computed, createModel, effect, signal } from "@preact/signals";
+import { computed, createModel, effect, signal, type ReadonlySignal, type Signal } from "@preact/signals";
 import { ReplaysPlayingSchema } from "@hopscope/shared/trace/replay";
 import type { ExchangeSummary, ServerFrame } from "@hopscope/shared/trace/schemas";
 import { getJson } from "../api/http";
 import { isReadOnly } from "../api/source";
+import type { Hop } from "./hops";
 import type { TraceModel } from "./TraceModel";
 import type { TracesModel } from "./TracesModel";
 import type { UiModel } from "./UiModel";
@@ -22,15 +23,28 @@ const TICK_MS = 200;
 const DWELL_MS = 900;
 const MAX_BEHIND = 4;
 
+/** Where following last put the view; anything else that moves it is the user. */
+interface Placed {
+  at: { traceId: string | null; hop: number | null } | null;
+}
+
+/** The selected hop's index among the main line's, or the last main hop before it when it is a side request's. */
+function placeOf(hops: readonly Hop[], selected: number | null): number {
+  const i = hops.findIndex((h) => h.number === selected);
+  if (i >= 0 || selected === null) return i;
+  let before = -1;
+  hops.forEach((h, j) => {
+    if (h.number < selected) before = j;
+  });
+  return before;
+}
+
 export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesModel, ui: UiModel) => {
   const on = signal(true);
-  /** Why following paused, for the bar ("you picked hop 3"). */
-  const pausedBecause = signal<string | null>(null);
   const now = signal(Date.now());
   /** Traces seen starting (or listed) already: only a trace seen for the first time is "new". */
   const known = new Set<string>();
-  /** Where following last put the view; anything else that moves it is the user. */
-  let expected: { traceId: string | null; hop: number | null } | null = null;
+  const placed: Placed = { at: null };
 
   /** Traces with exchanges in flight, newest first. */
   const running = computed(() => {
@@ -40,7 +54,7 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
   });
 
   function place(traceId: string | null, hop: number | null): void {
-    expected = { traceId, hop };
+    placed.at = { traceId, hop };
   }
 
   function openTrace(id: string, live: boolean): void {
@@ -65,16 +79,6 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
     if (id && on.peek() && trace.traceId.peek() === null) openTrace(id, true);
   }
 
-  /** The newest replay playing; undefined when none is, or when the recorder could not say (logged). */
-  async function newestReplay(): Promise<string | undefined> {
-    try {
-      return (await getJson("/api/replay", ReplaysPlayingSchema)).replays.at(-1)?.traceId;
-    } catch (e) {
-      console.error("[hopscope] could not ask which replays are playing", e);
-      return undefined;
-    }
-  }
-
   /** Called for each frame before the trace model applies it, so a new trace is open when its first exchange lands. */
   function beforeFrame(frame: ServerFrame): void {
     if (frame.type === "snapshot") {
@@ -90,10 +94,66 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
     if (on.value && id !== trace.traceId.value) openTrace(id, true);
   }
 
-  // Each hop is selected as it arrives, one after another: a hop stays selected at least DWELL_MS, so a
-  // quick one (an MCP call takes milliseconds) is seen with its caption before the next; a view more than
-  // MAX_BEHIND hops behind (a burst, a fast model) jumps to the newest; a later hop where the model's answer is
-  // streaming is shown at once, before the dwell ends (a short answer is over within one).
+  const select = walkHops(trace, ui, on, place);
+  const navigation = pauseOnNavigation(trace, on, placed);
+  tickWhileInFlight(trace, now);
+
+  /** Follow again: the newest running trace (or stay on this one), at its newest hop. */
+  function resume(): void {
+    navigation.clear();
+    const newest = running.value[0];
+    if (newest && newest !== trace.traceId.value) openTrace(newest, !traces.traces.value.some((t) => t.id === newest));
+    else {
+      // Back to now at once: the newest hop, not a walk through the ones missed.
+      const last = trace.mainHops.value.at(-1);
+      if (last) select(last.number);
+      else place(trace.traceId.value, trace.selectedHop.value);
+    }
+    on.value = true;
+    // Nothing in flight, but a replay may be playing (between two of its exchanges): follow that one.
+    if (!newest && !isReadOnly()) {
+      const from = trace.traceId.value;
+      void newestReplay().then((id) => {
+        if (id && id !== from && on.peek() && trace.traceId.peek() === from) openTrace(id, false);
+      });
+    }
+  }
+
+  return {
+    on,
+    pausedBecause: navigation.pausedBecause,
+    now,
+    running,
+    beforeFrame,
+    resume,
+    pause: navigation.pause,
+  };
+});
+export type FollowLiveModel = InstanceType<typeof FollowLiveModel>;
+
+/** The newest replay playing; undefined when none is, or when the recorder could not say (logged). */
+async function newestReplay(): Promise<string | undefined> {
+  try {
+    return (await getJson("/api/replay", ReplaysPlayingSchema)).replays.at(-1)?.traceId;
+  } catch (e) {
+    console.error("[hopscope] could not ask which replays are playing", e);
+    return undefined;
+  }
+}
+
+/**
+ * Selects each hop as it arrives, one after another, while following is on; returns how to select one
+ * (resuming jumps to the newest). A hop stays selected at least DWELL_MS, so a quick one (an MCP call
+ * takes milliseconds) is seen with its caption before the next; a view more than MAX_BEHIND hops behind
+ * (a burst, a fast model) jumps to the newest; a later hop where the model's answer is streaming is
+ * shown at once, before the dwell ends (a short answer is over within one).
+ */
+function walkHops(
+  trace: TraceModel,
+  ui: UiModel,
+  on: ReadonlySignal<boolean>,
+  place: (traceId: string | null, hop: number | null) => void,
+): (n: number) => void {
   let lastMoveAt = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   function select(n: number): void {
@@ -113,25 +173,18 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
     if (watched.hop === n && !watched.ended && ended) lastMoveAt = Date.now();
     watched = { hop: n, ended };
   }
-  /** A later hop where the model is writing its answer right now: the dwells give way to it, or the stream ends unseen. */
-  function streamingAfter(i: number): number | undefined {
-    const xs = trace.exchanges.peek();
-    return trace.hops
-      .peek()
-      .slice(i + 1)
-      .find((h) => h.kind === "model-response" && xs.get(h.exchangeId)?.state === "streaming")?.number;
-  }
   function step(): void {
     if (timer) clearTimeout(timer);
     timer = null;
     if (!on.peek()) return;
     noteEnd();
-    const hops = trace.hops.peek();
+    // The run's main line: a side request (a title, a memory subagent) is marked in the timeline, not followed.
+    const hops = trace.mainHops.peek();
     const last = hops.at(-1);
     if (!last) return;
-    const i = hops.findIndex((h) => h.number === trace.selectedHop.peek());
+    const i = placeOf(hops, trace.selectedHop.peek());
     if (i === hops.length - 1) return;
-    const streaming = i >= 0 ? streamingAfter(i) : undefined;
+    const streaming = i >= 0 ? streamingAfter(trace, i) : undefined;
     if (streaming !== undefined) return select(streaming);
     if (hops.length - 1 - i > MAX_BEHIND) return select(last.number);
     const wait = lastMoveAt + DWELL_MS - Date.now();
@@ -144,7 +197,7 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
   }
   effect(() => {
     if (!on.value) return;
-    void trace.hops.value;
+    void trace.mainHops.value;
     step();
   });
   effect(() => {
@@ -152,12 +205,29 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
     void trace.exchanges.value;
     noteEnd();
   });
+  return select;
+}
 
-  // Anything but following that moves the view is the user navigating: pause. While paused by
-  // navigating, each further move renames the reason, so the bar names the hop picked now, not the first.
+/** A later hop where the model is writing its answer right now: the dwells give way to it, or the stream ends unseen. */
+function streamingAfter(trace: TraceModel, i: number): number | undefined {
+  const xs = trace.exchanges.peek();
+  return trace.mainHops
+    .peek()
+    .slice(i + 1)
+    .find((h) => h.kind === "model-response" && xs.get(h.exchangeId)?.state === "streaming")?.number;
+}
+
+/**
+ * Anything but following that moves the view is the user navigating: pause, and say why (`pausedBecause`,
+ * for the bar: "you picked hop 3"). While paused by navigating, each further move renames the reason, so
+ * the bar names the hop picked now, not the first.
+ */
+function pauseOnNavigation(trace: TraceModel, on: Signal<boolean>, placed: Placed) {
+  const pausedBecause = signal<string | null>(null);
   let pausedByNavigating = false;
   effect(() => {
     const at = { traceId: trace.traceId.value, hop: trace.selectedHop.value };
+    const expected = placed.at;
     // A trace closed under us (deleted, pruned) is not the learner navigating.
     // (TraceModel.open sets a trace and its hop in one batch: opening one is not also "picking hop 1".)
     const moved = expected && at.traceId !== null && (at.traceId !== expected.traceId || at.hop !== expected.hop);
@@ -171,10 +241,26 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
             ? "you closed the hop"
             : `you picked hop ${at.hop}`;
     }
-    expected = at;
+    placed.at = at;
   });
+  return {
+    pausedBecause,
+    /** Paused for a reason other than navigating (a replay, the pause button). */
+    pause(reason: string): void {
+      on.value = false;
+      pausedByNavigating = false;
+      pausedBecause.value = reason;
+    },
+    /** Following again: no reason to show. */
+    clear(): void {
+      pausedBecause.value = null;
+      pausedByNavigating = false;
+    },
+  };
+}
 
-  // The clock runs only while the open trace has something in flight.
+/** `now` runs only while the open trace has something in flight. */
+function tickWhileInFlight(trace: TraceModel, now: Signal<number>): void {
   const anyInFlight = computed(() => trace.list.value.some((x) => x.timings.end === null));
   effect(() => {
     if (!anyInFlight.value) return;
@@ -182,43 +268,4 @@ export const FollowLiveModel = createModel((trace: TraceModel, traces: TracesMod
     const timer = setInterval(() => (now.value = Date.now()), TICK_MS);
     return () => clearInterval(timer);
   });
-
-  /** Follow again: the newest running trace (or stay on this one), at its newest hop. */
-  function resume(): void {
-    pausedBecause.value = null;
-    pausedByNavigating = false;
-    const newest = running.value[0];
-    if (newest && newest !== trace.traceId.value) openTrace(newest, !traces.traces.value.some((t) => t.id === newest));
-    else {
-      // Back to now at once: the newest hop, not a walk through the ones missed.
-      const last = trace.hops.value.at(-1);
-      if (last) select(last.number);
-      else place(trace.traceId.value, trace.selectedHop.value);
-    }
-    on.value = true;
-    // Nothing in flight, but a replay may be playing (between two of its exchanges): follow that one.
-    if (!newest && !isReadOnly()) {
-      const from = trace.traceId.value;
-      void newestReplay().then((id) => {
-        if (id && id !== from && on.peek() && trace.traceId.peek() === from) openTrace(id, false);
-      });
-    }
-  }
-
-  function pause(reason: string): void {
-    on.value = false;
-    pausedByNavigating = false;
-    pausedBecause.value = reason;
-  }
-
-  return {
-    on,
-    pausedBecause,
-    now,
-    running,
-    beforeFrame,
-    resume,
-    pause,
-  };
-});
-export type FollowLiveModel = InstanceType<typeof FollowLiveModel>;
+}

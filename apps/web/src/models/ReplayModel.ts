@@ -5,7 +5,7 @@
  * streamed text at the recorded chunk times; in "auto" mode the replay advances by itself, staying at least
  * MIN_DWELL_MS ÷ speed on each hop and holding at the key hops (model requests, tool calls) until Space.
  */
-import { computed, createModel, effect, signal } from "@preact/signals";
+import { computed, createModel, effect, signal, type Signal } from "@preact/signals";
 import type { Chunk } from "@hopscope/shared/trace/schemas";
 import {
   hopAppearsAt,
@@ -21,19 +21,97 @@ import type { TraceModel } from "./TraceModel";
 
 export type ReplayMode = "step" | "auto";
 
-export const ReplayModel = createModel((trace: TraceModel) => {
-  const cursor = signal<number | null>(null);
-  const playing = signal(false);
-  const speed = signal<number>(1);
-  const mode = signal<ReplayMode>("step");
+interface ReplayState {
+  cursor: Signal<number | null>;
+  playing: Signal<boolean>;
+  speed: Signal<number>;
+  mode: Signal<ReplayMode>;
   /** The key hop auto-advance is holding at (Space goes on), or null. */
-  const heldAt = signal<number | null>(null);
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  /** Real ms spent on the current hop so far (auto-advance's minimum dwell counts it). */
-  let sinceHop = 0;
-  /** The key hop already held at (or played on from): auto-advance does not hold there again. */
-  let passed: number | null = null;
+  heldAt: Signal<number | null>;
+}
 
+export const ReplayModel = createModel((trace: TraceModel) => {
+  const state: ReplayState = {
+    cursor: signal<number | null>(null),
+    playing: signal(false),
+    speed: signal<number>(1),
+    mode: signal<ReplayMode>("step"),
+    heldAt: signal<number | null>(null),
+  };
+  const { cursor, playing, speed, mode, heldAt } = state;
+  const timeline = replayTimeline(trace, cursor);
+  const playback = replayPlayback(trace, state, timeline);
+  const { stopTimer, tick, pause, play } = playback;
+  const moves = hopMoves(trace, state, timeline, playback);
+
+  function togglePlay(): void {
+    if (playing.value) pause();
+    else play();
+  }
+
+  /** Space: the next hop in step mode; play / pause (or go on from a key hop) in auto mode. */
+  function advance(): void {
+    if (mode.value === "step") moves.next();
+    else togglePlay();
+  }
+
+  function setSpeed(value: number): void {
+    speed.value = value;
+    if (playing.value) {
+      stopTimer();
+      tick(mode.value === "step");
+    }
+  }
+
+  function faster(): void {
+    setSpeed(nextSpeed(speed.value, 1));
+  }
+
+  function slower(): void {
+    setSpeed(nextSpeed(speed.value, -1));
+  }
+
+  function toggleMode(): void {
+    pause();
+    mode.value = mode.value === "step" ? "auto" : "step";
+  }
+
+  function exit(): void {
+    pause();
+    heldAt.value = null;
+    cursor.value = null;
+  }
+
+  // A different trace ends any replay in progress.
+  effect(() => {
+    void trace.traceId.value;
+    exit();
+  });
+  effect(() => () => stopTimer());
+
+  return {
+    ...state,
+    ...timeline,
+    begin: playback.begin,
+    play,
+    pause,
+    togglePlay,
+    ...moves,
+    advance,
+    setSpeed,
+    faster,
+    slower,
+    toggleMode,
+    exit,
+  };
+});
+export type ReplayModel = InstanceType<typeof ReplayModel>;
+
+type ReplayTimeline = ReturnType<typeof replayTimeline>;
+type ReplayPlayback = ReturnType<typeof replayPlayback>;
+
+/** When each hop and streamed chunk happened, and what the cursor shows of them. */
+function replayTimeline(trace: TraceModel, cursor: Signal<number | null>) {
   const start = computed(() => traceStart(trace.list.value));
   const chunks = computed(() => {
     const m = new Map<number, readonly Chunk[]>();
@@ -49,6 +127,18 @@ export const ReplayModel = createModel((trace: TraceModel) => {
     return trace.hops.value.filter((h) => hopAppearsAt(h, trace.exchanges.value.get(h.exchangeId), start.value) <= c);
   });
   const active = computed(() => cursor.value !== null);
+  return { start, events, keys, visibleHops, active };
+}
+
+/** The timer that plays the recorded moments one after another, and how to start and stop it. */
+function replayPlayback(trace: TraceModel, state: ReplayState, timeline: ReplayTimeline) {
+  const { cursor, playing, speed, heldAt } = state;
+  const { start, events, keys } = timeline;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  /** Real ms spent on the current hop so far (auto-advance's minimum dwell counts it). */
+  let sinceHop = 0;
+  /** The key hop already held at (or played on from): auto-advance does not hold there again. */
+  let passed: number | null = null;
 
   function stopTimer(): void {
     if (timer) clearTimeout(timer);
@@ -129,22 +219,25 @@ export const ReplayModel = createModel((trace: TraceModel) => {
     stopTimer();
   }
 
-  function togglePlay(): void {
-    if (playing.value) pause();
-    else play();
-  }
+  return { stopTimer, tick, begin, play, pause };
+}
+
+/** Moving between hops: the next one as narrated (step mode), or straight to one. */
+function hopMoves(trace: TraceModel, state: ReplayState, timeline: ReplayTimeline, playback: ReplayPlayback) {
+  const { cursor, playing, heldAt } = state;
+  const { start, events } = timeline;
 
   /** Step mode's key press: the next hop appears (at its recorded moment), then its streamed text plays. */
   function next(): void {
     if (cursor.value === null) {
       // Not replaying yet: narrate from the hop on screen (or from the start when none is selected).
       const at = trace.hops.value.find((h) => h.number === trace.selectedHop.value);
-      begin();
+      playback.begin();
       if (!at) return;
       trace.selectedHop.value = at.number;
       cursor.value = hopDoneAt(at, trace.exchanges.value.get(at.exchangeId), start.value);
     }
-    stopTimer();
+    playback.stopTimer();
     const evs = events.value;
     const i = evs.findIndex((e, j) => j >= nextEventIndex(evs, cursor.value ?? -1) && e.type === "hop");
     const hopEvent = evs[i];
@@ -159,20 +252,14 @@ export const ReplayModel = createModel((trace: TraceModel) => {
     trace.selectedHop.value = hopEvent.hop;
     heldAt.value = null;
     playing.value = true;
-    tick(true);
-  }
-
-  /** Space: the next hop in step mode; play / pause (or go on from a key hop) in auto mode. */
-  function advance(): void {
-    if (mode.value === "step") next();
-    else togglePlay();
+    playback.tick(true);
   }
 
   /** Moves to a hop: selects it and, during a replay, reveals the trace up to the moment it completed. */
   function goTo(hopNumber: number): void {
     const hop = trace.hops.value.find((h) => h.number === hopNumber);
     if (!hop) return;
-    pause();
+    playback.pause();
     heldAt.value = null;
     trace.selectedHop.value = hop.number;
     if (cursor.value !== null) cursor.value = hopDoneAt(hop, trace.exchanges.value.get(hop.exchangeId), start.value);
@@ -197,66 +284,5 @@ export const ReplayModel = createModel((trace: TraceModel) => {
     if (h) goTo(h.number);
   }
 
-  function setSpeed(value: number): void {
-    speed.value = value;
-    if (playing.value) {
-      stopTimer();
-      tick(mode.value === "step");
-    }
-  }
-
-  function faster(): void {
-    setSpeed(nextSpeed(speed.value, 1));
-  }
-
-  function slower(): void {
-    setSpeed(nextSpeed(speed.value, -1));
-  }
-
-  function toggleMode(): void {
-    pause();
-    mode.value = mode.value === "step" ? "auto" : "step";
-  }
-
-  function exit(): void {
-    pause();
-    heldAt.value = null;
-    cursor.value = null;
-  }
-
-  // A different trace ends any replay in progress.
-  effect(() => {
-    void trace.traceId.value;
-    exit();
-  });
-  effect(() => () => stopTimer());
-
-  return {
-    cursor,
-    playing,
-    speed,
-    mode,
-    heldAt,
-    keys,
-    events,
-    visibleHops,
-    active,
-    start,
-    begin,
-    play,
-    pause,
-    togglePlay,
-    next,
-    advance,
-    goTo,
-    step,
-    first,
-    last,
-    setSpeed,
-    faster,
-    slower,
-    toggleMode,
-    exit,
-  };
-});
-export type ReplayModel = InstanceType<typeof ReplayModel>;
+  return { next, goTo, step, first, last };
+}

@@ -8,7 +8,7 @@
  * other back. Details are cached per exchange and dropped when the exchange completes (a copy fetched
  * mid-stream is incomplete).
  */
-import { batch, computed, createModel, effect, signal } from "@preact/signals";
+import { batch, computed, createModel, effect, signal, type Signal } from "@preact/signals";
 import { ExchangeViewsSchema, type ExchangeViews } from "@hopscope/shared/trace/views";
 import {
   ExchangeSchema,
@@ -22,6 +22,7 @@ import {
 } from "@hopscope/shared/trace/schemas";
 import { ApiError, SessionEndedError, getJson } from "../api/http";
 import { numberHops, type Hop } from "./hops";
+import { isSideRole, requestRoles } from "./request-lines";
 
 import { afterFailure, mayRetry, type Failure } from "./retry-after";
 export type Loadable<T> =
@@ -47,6 +48,83 @@ function without<T>(map: ReadonlyMap<number, T>, id: number): ReadonlyMap<number
 }
 
 export const TraceModel = createModel(() => {
+  const state = openTraceState();
+  const { open, close, onStored } = traceOpening(state);
+  const { exchanges, followNextTrace, liveChunks, summary, links, traceId } = state;
+
+  function applyFrame(frame: ServerFrame): void {
+    switch (frame.type) {
+      case "snapshot":
+        for (const x of frame.inFlight) if (x.traceId === traceId.value) putExchange(state, x);
+        return;
+      case "exchange.started":
+      case "exchange.completed":
+        if (frame.type === "exchange.started" && followNextTrace.value && frame.exchange.traceId !== traceId.value) {
+          followNextTrace.value = false;
+          void open(frame.exchange.traceId, 1, true);
+        }
+        if (frame.exchange.traceId === traceId.value) putExchange(state, frame.exchange);
+        return;
+      case "exchange.chunk":
+        if (frame.text !== undefined) liveChunks.value = withChunk(liveChunks.value, frame.exchangeId, frame.text);
+        firstByte(frame.exchangeId, frame.traceId, frame.chunk.t);
+        return;
+      case "trace.updated":
+        if (frame.trace.id === traceId.value) {
+          summary.value = frame.trace;
+          links.value = frame.links;
+          onStored();
+        }
+        return;
+      case "trace.deleted":
+        if (frame.traceId === traceId.value) close();
+        return;
+      case "error":
+        console.error(`[hopscope] recorder reported: ${frame.message}`);
+        return;
+    }
+  }
+
+  /**
+   * The feed has no "response started" frame: the first chunk is the first byte, so the response arrow can
+   * be drawn (in progress) from here.
+   */
+  function firstByte(exchangeId: number, chunkTraceId: string, t: number): void {
+    const x = chunkTraceId === traceId.value ? exchanges.value.get(exchangeId) : undefined;
+    if (x && x.state === "pending") {
+      putExchange(state, {
+        ...x,
+        state: "streaming",
+        timings: { ...x.timings, firstByte: x.timings.firstByte ?? x.timings.start + t },
+      });
+    }
+  }
+
+  const details = exchangeDetails(state);
+
+  // The selected hop's details load as soon as it is selected (and again once its exchange completes).
+  effect(() => {
+    const hop = state.selected.value;
+    if (!hop) return;
+    const x = exchanges.value.get(hop.exchangeId);
+    if (!x) return;
+    void details.loadExchange(x.id);
+    // Every model exchange may have views: chats in any dialect, and /api/generate and /v1/completions prompts.
+    if (x.tap === "model") {
+      void details.loadViews(x.id);
+      const prev = hop.kind === "model-request" ? details.previousModelRequest(x.id) : undefined;
+      if (prev) void details.loadExchange(prev.id);
+    }
+  });
+
+  return { ...state, open, close, applyFrame, ...details };
+});
+export type TraceModel = InstanceType<typeof TraceModel>;
+
+type OpenTrace = ReturnType<typeof openTraceState>;
+
+/** The open trace's signals and what is computed from them. */
+function openTraceState() {
   const traceId = signal<string | null>(null);
   const summary = signal<TraceSummary | null>(null);
   const exchanges = signal<ReadonlyMap<number, ExchangeSummary>>(new Map());
@@ -61,25 +139,62 @@ export const TraceModel = createModel(() => {
   const liveChunks = signal<ReadonlyMap<number, readonly string[]>>(new Map());
   /** Set by the ask box: open the next trace that starts. */
   const followNextTrace = signal(false);
-  /** A `trace.updated` for the open trace arrived while it was being fetched: fetch again if that one fails. */
-  let refetchWanted = false;
 
   const list = computed(() => [...exchanges.value.values()].sort((a, b) => a.seq - b.seq || a.id - b.id));
   const hops = computed<Hop[]>(() => numberHops(list.value));
   const selected = computed(() => hops.value.find((h) => h.number === selectedHop.value) ?? null);
-  const firstModelRequestId = computed(() => list.value.find((x) => x.classification.kind === "model.chat")?.id);
+  /** Each model request's line: main, a retry, a side request (shared/src/trace/run-lines.ts). */
+  const roles = computed(() => requestRoles(list.value));
+  /** The hops of the run's main line: all but a side request's (follow-live stays on these). */
+  const mainHops = computed(() => hops.value.filter((h) => !isSideRole(roles.value.get(h.exchangeId))));
+  /** The main line's first model request (a side request, such as a title's, may come before it). */
+  const firstModelRequestId = computed(
+    () =>
+      list.value.find(
+        (x) => x.classification.kind === "model.chat" && (roles.value.get(x.id)?.role ?? "main") === "main",
+      )?.id,
+  );
 
-  function putExchange(x: ExchangeSummary): void {
-    const cur = exchanges.value.get(x.id);
-    if (!newer(cur, x)) return;
-    const next = new Map(exchanges.value);
-    next.set(x.id, x);
-    exchanges.value = next;
-    if (cur && cur.state !== x.state && RANK[x.state] === 2) {
-      full.value = without(full.value, x.id);
-      views.value = without(views.value, x.id);
-    }
+  return {
+    traceId,
+    summary,
+    exchanges,
+    links,
+    loadState,
+    loadError,
+    selectedHop,
+    full,
+    views,
+    liveChunks,
+    followNextTrace,
+    list,
+    hops,
+    selected,
+    roles,
+    mainHops,
+    firstModelRequestId,
+  };
+}
+
+/** Merges a summary in, keeping the copy further along; details fetched before it completed are dropped. */
+function putExchange(state: OpenTrace, x: ExchangeSummary): void {
+  const { exchanges, full, views } = state;
+  const cur = exchanges.value.get(x.id);
+  if (!newer(cur, x)) return;
+  const next = new Map(exchanges.value);
+  next.set(x.id, x);
+  exchanges.value = next;
+  if (cur && cur.state !== x.state && RANK[x.state] === 2) {
+    full.value = without(full.value, x.id);
+    views.value = without(views.value, x.id);
   }
+}
+
+/** Opening a trace over HTTP while its frames keep arriving (see the race above), and closing it. */
+function traceOpening(state: OpenTrace) {
+  const { traceId, summary, exchanges, links, loadState, loadError, selectedHop, full, views } = state;
+  /** A `trace.updated` for the open trace arrived while it was being fetched: fetch again if that one fails. */
+  let refetchWanted = false;
 
   async function open(id: string, hop: number | null = null, live = false): Promise<void> {
     // One change, seen whole: another trace and its hop arrive together (follow-live tells "you opened
@@ -131,6 +246,14 @@ export const TraceModel = createModel(() => {
     }
   }
 
+  /** The recorder stored (or changed) the open trace: fetch it now if it was waiting for that. */
+  function onStored(): void {
+    const id = traceId.value;
+    if (id === null) return;
+    if (loadState.value === "waiting") void open(id, selectedHop.value, true);
+    else if (loadState.value === "loading") refetchWanted = true;
+  }
+
   function close(): void {
     traceId.value = null;
     summary.value = null;
@@ -140,88 +263,12 @@ export const TraceModel = createModel(() => {
     loadState.value = "idle";
   }
 
-  function appendChunk(exchangeId: number, text: string): void {
-    const next = new Map(liveChunks.value as ReadonlyMap<number, string[]>);
-    const texts = next.get(exchangeId) ?? [];
-    // Appended in place (a long generation has thousands of chunks; copying each time is quadratic);
-    // the new Map is what tells readers something changed.
-    texts.push(text);
-    next.delete(exchangeId); // re-insert so Map order is least-recently-updated first
-    next.set(exchangeId, texts);
-    while (next.size > MAX_LIVE_STREAMS) next.delete(next.keys().next().value as number);
-    liveChunks.value = next;
-  }
+  return { open, close, onStored };
+}
 
-  function applyFrame(frame: ServerFrame): void {
-    switch (frame.type) {
-      case "snapshot":
-        for (const x of frame.inFlight) if (x.traceId === traceId.value) putExchange(x);
-        return;
-      case "exchange.started":
-      case "exchange.completed":
-        if (frame.type === "exchange.started" && followNextTrace.value && frame.exchange.traceId !== traceId.value) {
-          followNextTrace.value = false;
-          void open(frame.exchange.traceId, 1, true);
-        }
-        if (frame.exchange.traceId === traceId.value) putExchange(frame.exchange);
-        return;
-      case "exchange.chunk": {
-        if (frame.text !== undefined) appendChunk(frame.exchangeId, frame.text);
-        // The feed has no "response started" frame: the first chunk is the first byte, so the
-        // response arrow can be drawn (in progress) from here.
-        const x = frame.traceId === traceId.value ? exchanges.value.get(frame.exchangeId) : undefined;
-        if (x && x.state === "pending") {
-          putExchange({
-            ...x,
-            state: "streaming",
-            timings: { ...x.timings, firstByte: x.timings.firstByte ?? x.timings.start + frame.chunk.t },
-          });
-        }
-        return;
-      }
-      case "trace.updated":
-        if (frame.trace.id === traceId.value) {
-          summary.value = frame.trace;
-          links.value = frame.links;
-          if (loadState.value === "waiting") void open(frame.trace.id, selectedHop.value, true);
-          else if (loadState.value === "loading") refetchWanted = true;
-        }
-        return;
-      case "trace.deleted":
-        if (frame.traceId === traceId.value) close();
-        return;
-      case "error":
-        console.error(`[hopscope] recorder reported: ${frame.message}`);
-        return;
-    }
-  }
-
-  async function loadInto<T>(
-    map: { value: ReadonlyMap<number, Loadable<T>> },
-    id: number,
-    load: () => Promise<T>,
-  ): Promise<T | undefined> {
-    const cur = map.value.get(id);
-    if (cur?.status === "ready") return cur.value;
-    if (cur?.status === "loading") return undefined;
-    // A failed load is tried again only after a wait (retry-after.ts): views ask on every frame.
-    const failed =
-      cur?.status === "error" && cur.retryAt !== undefined && cur.failures !== undefined
-        ? { failures: cur.failures, retryAt: cur.retryAt }
-        : undefined;
-    if (failed && !mayRetry(failed, Date.now())) return undefined;
-    map.value = new Map(map.value).set(id, failed ? { status: "loading", failed } : { status: "loading" });
-    try {
-      const value = await load();
-      map.value = new Map(map.value).set(id, { status: "ready", value });
-      return value;
-    } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      map.value = new Map(map.value).set(id, { status: "error", message, ...afterFailure(failed ?? null, Date.now()) });
-      if (!(e instanceof SessionEndedError)) console.error(`[hopscope] loading exchange ${id} failed`, e);
-      return undefined;
-    }
-  }
+/** Whole exchanges (with bodies) and their derived views, loaded on demand and cached per exchange. */
+function exchangeDetails(state: OpenTrace) {
+  const { exchanges, full, views, list } = state;
 
   function loadExchange(id: number): Promise<Exchange | undefined> {
     // A copy fetched while the exchange was in flight is incomplete; whichever source told us it has
@@ -261,44 +308,51 @@ export const TraceModel = createModel(() => {
     return i > 0 ? chats[i - 1] : undefined;
   }
 
-  // The selected hop's details load as soon as it is selected (and again once its exchange completes).
-  effect(() => {
-    const hop = selected.value;
-    if (!hop) return;
-    const x = exchanges.value.get(hop.exchangeId);
-    if (!x) return;
-    void loadExchange(x.id);
-    // Every model exchange may have views: chats in any dialect, and /api/generate and /v1/completions prompts.
-    if (x.tap === "model") {
-      void loadViews(x.id);
-      const prev = hop.kind === "model-request" ? previousModelRequest(x.id) : undefined;
-      if (prev) void loadExchange(prev.id);
-    }
-  });
+  return { loadExchange, loadViews, loadAll, previousModelRequest };
+}
 
-  return {
-    traceId,
-    summary,
-    exchanges,
-    links,
-    loadState,
-    loadError,
-    selectedHop,
-    full,
-    views,
-    liveChunks,
-    followNextTrace,
-    list,
-    hops,
-    selected,
-    firstModelRequestId,
-    open,
-    close,
-    applyFrame,
-    loadExchange,
-    loadViews,
-    loadAll,
-    previousModelRequest,
-  };
-});
-export type TraceModel = InstanceType<typeof TraceModel>;
+/** Loads one exchange's detail into its cache, once at a time; a failed load waits before it is tried again. */
+async function loadInto<T>(
+  map: Signal<ReadonlyMap<number, Loadable<T>>>,
+  id: number,
+  load: () => Promise<T>,
+): Promise<T | undefined> {
+  const cur = map.value.get(id);
+  if (cur?.status === "ready") return cur.value;
+  if (cur?.status === "loading") return undefined;
+  // A failed load is tried again only after a wait (retry-after.ts): views ask on every frame.
+  const failed =
+    cur?.status === "error" && cur.retryAt !== undefined && cur.failures !== undefined
+      ? { failures: cur.failures, retryAt: cur.retryAt }
+      : undefined;
+  if (failed && !mayRetry(failed, Date.now())) return undefined;
+  map.value = new Map(map.value).set(id, failed ? { status: "loading", failed } : { status: "loading" });
+  try {
+    const value = await load();
+    map.value = new Map(map.value).set(id, { status: "ready", value });
+    return value;
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    map.value = new Map(map.value).set(id, { status: "error", message, ...afterFailure(failed ?? null, Date.now()) });
+    if (!(e instanceof SessionEndedError)) console.error(`[hopscope] loading exchange ${id} failed`, e);
+    return undefined;
+  }
+}
+
+/**
+ * The live chunk texts with one more appended. The exchange's list is appended in place (a long generation
+ * has thousands of chunks; copying each time is quadratic); the new Map is what tells readers something changed.
+ */
+function withChunk(
+  chunks: ReadonlyMap<number, readonly string[]>,
+  exchangeId: number,
+  text: string,
+): ReadonlyMap<number, readonly string[]> {
+  const next = new Map(chunks as ReadonlyMap<number, string[]>);
+  const texts = next.get(exchangeId) ?? [];
+  texts.push(text);
+  next.delete(exchangeId); // re-insert so Map order is least-recently-updated first
+  next.set(exchangeId, texts);
+  while (next.size > MAX_LIVE_STREAMS) next.delete(next.keys().next().value as number);
+  return next;
+}

@@ -4,32 +4,46 @@
  * load). Frames and HTTP answers may race (a `trace.updated` can arrive before the page that lists
  * the trace): every update is an upsert by id, so order does not matter.
  */
-import { computed, createModel, signal } from "@preact/signals";
+import { computed, createModel, signal, type Signal } from "@preact/signals";
 import { SavedAsSchema, SavedListSchema, TraceListSchema, type SavedFile } from "@hopscope/shared/trace/api";
 import { TraceSchema, TraceSummarySchema, type ServerFrame, type TraceSummary } from "@hopscope/shared/trace/schemas";
 import { ApiError, getJson, send } from "../api/http";
 import { factsOf, groupTraces, type TraceFacts } from "./trace-groups";
 
 export const TracesModel = createModel(() => {
-  const byId = signal<ReadonlyMap<string, TraceSummary>>(new Map());
-  const saved = signal<SavedFile[]>([]);
-  const nextCursor = signal<string | null>(null);
-  const error = signal<string | null>(null);
-  const loaded = signal(false);
+  const { facts, learn } = traceFacts();
+  const listed = listedTraces(learn);
+  const actions = traceActions(listed);
 
   // Newest first; an imported copy keeps its original's times, so ties are broken by id (stable order).
   const traces = computed(() =>
-    [...byId.value.values()].sort(
+    [...listed.byId.value.values()].sort(
       (a, b) => b.createdAt - a.createdAt || b.updatedAt - a.updatedAt || a.id.localeCompare(b.id),
     ),
   );
-  /** What each trace was (question, conversation, outcome), learnt from its exchanges in the background. */
-  const facts = signal<ReadonlyMap<string, TraceFacts>>(new Map());
   /** The list's search text. */
   const query = signal("");
   const groups = computed(() => groupTraces(traces.value, facts.value, query.value));
   /** The traces in the order the list shows them (live groups, then imported): what [ and ] walk. */
   const shown = computed(() => [...groups.value.live, ...groups.value.imported].flatMap((g) => g.turns));
+
+  return {
+    traces,
+    facts,
+    query,
+    groups,
+    shown,
+    inFlight: listed.inFlight,
+    loaded: listed.loaded,
+    applyFrame: listed.applyFrame,
+    ...actions,
+  };
+});
+export type TracesModel = InstanceType<typeof TracesModel>;
+
+/** What each trace was (question, conversation, outcome), learnt from its exchanges in the background. */
+function traceFacts() {
+  const facts = signal<ReadonlyMap<string, TraceFacts>>(new Map());
   const wanted: string[] = [];
   let learning = 0;
   /** Looks up a trace's exchanges (two at a time, so a page of 50 traces does not flood the recorder). */
@@ -54,8 +68,22 @@ export const TracesModel = createModel(() => {
         });
     }
   }
+  return { facts, learn };
+}
+
+type ListedTraces = ReturnType<typeof listedTraces>;
+
+/** The traces known to this page by id, kept current from the feed, and which of them are still recording. */
+function listedTraces(learn: (id: string) => void) {
+  const byId = signal<ReadonlyMap<string, TraceSummary>>(new Map());
+  const loaded = signal(false);
   /** Exchanges still in flight, per trace: the list marks those traces as recording. */
   const inFlight = signal<ReadonlyMap<string, ReadonlySet<number>>>(new Map());
+  /**
+   * Traces this page deleted. A `trace.updated` sent before the delete can still be in flight (or in
+   * the current frame batch) when the DELETE answers; it must not bring the trace back.
+   */
+  const deleted = new Set<string>();
 
   function track(traceId: string, exchangeId: number, active: boolean): void {
     const cur = inFlight.value.get(traceId);
@@ -71,12 +99,6 @@ export const TracesModel = createModel(() => {
     if (!active && ids.size === 0 && byId.value.has(traceId)) learn(traceId);
   }
 
-  /**
-   * Traces this page deleted. A `trace.updated` sent before the delete can still be in flight (or in
-   * the current frame batch) when the DELETE answers; it must not bring the trace back.
-   */
-  const deleted = new Set<string>();
-
   function upsert(list: readonly TraceSummary[]): void {
     const next = new Map(byId.value);
     for (const t of list) {
@@ -86,6 +108,12 @@ export const TracesModel = createModel(() => {
       // New, or changed and no longer recording: (re)learn what it was.
       if ((!before || before.updatedAt !== t.updatedAt) && !inFlight.value.get(t.id)?.size) learn(t.id);
     }
+    byId.value = next;
+  }
+
+  function drop(id: string): void {
+    const next = new Map(byId.value);
+    next.delete(id);
     byId.value = next;
   }
 
@@ -100,24 +128,25 @@ export const TracesModel = createModel(() => {
     } else if (frame.type === "exchange.started") track(frame.exchange.traceId, frame.exchange.id, true);
     else if (frame.type === "exchange.completed") track(frame.exchange.traceId, frame.exchange.id, false);
     else if (frame.type === "trace.updated") upsert([frame.trace]);
-    else if (frame.type === "trace.deleted") {
-      const next = new Map(byId.value);
-      next.delete(frame.traceId);
-      byId.value = next;
-    }
+    else if (frame.type === "trace.deleted") drop(frame.traceId);
   }
 
-  async function report<T>(work: Promise<T>): Promise<T | undefined> {
-    try {
-      const value = await work;
-      error.value = null;
-      return value;
-    } catch (e) {
-      error.value = e instanceof Error ? e.message : String(e);
-      console.error("[hopscope] traces action failed", e);
-      return undefined;
-    }
+  /** This page deleted the trace: it leaves the list for good. */
+  function deletedHere(id: string): void {
+    deleted.add(id);
+    drop(id);
   }
+
+  return { byId, loaded, inFlight, upsert, deletedHere, applyFrame };
+}
+
+/** The list's actions over HTTP (older pages, saved files, rename, delete, save, import); a failure is `error`. */
+function traceActions(listed: ListedTraces) {
+  const { upsert, loaded } = listed;
+  const saved = signal<SavedFile[]>([]);
+  const nextCursor = signal<string | null>(null);
+  const error = signal<string | null>(null);
+  const report = reporter(error);
 
   async function loadPage(cursor?: string): Promise<void> {
     const q = cursor ? `?limit=50&cursor=${encodeURIComponent(cursor)}` : "?limit=50";
@@ -141,10 +170,7 @@ export const TracesModel = createModel(() => {
   async function remove(id: string): Promise<void> {
     const ok = await report(send("DELETE", `/api/traces/${encodeURIComponent(id)}`, undefined, null).then(() => true));
     if (!ok) return;
-    deleted.add(id);
-    const next = new Map(byId.value);
-    next.delete(id);
-    byId.value = next;
+    listed.deletedHere(id);
   }
 
   async function save(id: string): Promise<string | undefined> {
@@ -165,28 +191,23 @@ export const TracesModel = createModel(() => {
     return t;
   }
 
-  return {
-    traces,
-    facts,
-    query,
-    groups,
-    shown,
-    inFlight,
-    saved,
-    nextCursor,
-    error,
-    loaded,
-    applyFrame,
-    loadPage,
-    loadSaved,
-    rename,
-    remove,
-    save,
-    importFile,
-    openSaved,
+  return { saved, nextCursor, error, loadPage, loadSaved, rename, remove, save, importFile, openSaved };
+}
+
+/** Awaits an action's work: its value clears `error`; a failure sets it (and is logged) and gives undefined. */
+function reporter(error: Signal<string | null>) {
+  return async function report<T>(work: Promise<T>): Promise<T | undefined> {
+    try {
+      const value = await work;
+      error.value = null;
+      return value;
+    } catch (e) {
+      error.value = e instanceof Error ? e.message : String(e);
+      console.error("[hopscope] traces action failed", e);
+      return undefined;
+    }
   };
-});
-export type TracesModel = InstanceType<typeof TracesModel>;
+}
 
 export const EXPORT_FORMATS = [
   { format: "hopscope", label: "hopscope file" },

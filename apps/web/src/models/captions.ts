@@ -4,6 +4,7 @@
  * list the host resends; tool calling is just text.
  */
 import type { ExchangeSummary } from "@hopscope/shared/trace/schemas";
+import type { RequestRole } from "@hopscope/shared/trace/run-lines";
 import type { Hop } from "./hops";
 import { isNoStreamAnswer, NO_STREAM_NOTE } from "./outcome";
 import { isStdioExchange } from "@hopscope/shared/trace/stdio-ingest";
@@ -88,10 +89,22 @@ function liveResponseCaption(st: StreamState): Caption | null {
   }
 }
 
-function modelRequestCaption(x: ExchangeSummary, isFirstModelRequest: boolean): Caption {
+function modelRequestCaption(x: ExchangeSummary, isFirstModelRequest: boolean, role?: RequestRole): Caption {
   const c = x.classification;
   const n = c.kind === "model.chat" ? c.messageCount : undefined;
   const t = c.kind === "model.chat" ? c.toolCount : undefined;
+  if (role?.role === "retry") {
+    return {
+      title: "The host sends the same request again",
+      text: `A retry of hop ${role.ofHop}: the same messages again, because the answer before did not come back whole (or at all). The model remembers nothing of the attempt before: each try starts from the text alone.`,
+    };
+  }
+  if (role?.role === "side") {
+    return {
+      title: `A side request: ${role.purpose}`,
+      text: `Not a turn of the conversation: the agent asks the model for ${role.purpose} on the side, with its own instructions${t ? "" : " and no tools"}. The main line goes on without it.`,
+    };
+  }
   if (isFirstModelRequest) {
     return {
       title: "The host asks the model",
@@ -200,7 +213,8 @@ function stdioLineCaption(x: ExchangeSummary): Caption {
 }
 
 /**
- * The caption for a hop; `firstModelRequestId` tells the first model request from the resends; `stream`
+ * The caption for a hop; `firstModelRequestId` tells the first model request from the resends, `role` a retry or
+ * a side request (shared/src/trace/run-lines.ts) from the main line; `stream`
  * is what is known of a model exchange at the moment on screen (see ./stream-state.ts), so a caption
  * never tells more — or other — than has happened.
  */
@@ -209,10 +223,11 @@ export function captionFor(
   exchange: ExchangeSummary | undefined,
   firstModelRequestId: number | undefined,
   stream?: StreamState,
+  role?: RequestRole,
 ): Caption {
   if (!exchange) return { title: `Hop ${hop.number}`, text: "" };
   if (hop.kind === "model-request" && stream?.kind === "waiting")
-    return waitingCaption(stream, modelRequestCaption(exchange, exchange.id === firstModelRequestId));
+    return waitingCaption(stream, modelRequestCaption(exchange, exchange.id === firstModelRequestId, role));
   if (hop.kind === "model-response" && stream) {
     const live = liveResponseCaption(stream);
     if (live) return live;
@@ -233,7 +248,7 @@ export function captionFor(
         text: "The host returns the model's final words and the list of tool calls it made. Count the hops: the model was in only some of them, receiving text and returning text.",
       };
     case "model-request":
-      return modelRequestCaption(exchange, exchange.id === firstModelRequestId);
+      return modelRequestCaption(exchange, exchange.id === firstModelRequestId, role);
     case "model-response":
       return modelResponseCaption(exchange);
     case "mcp":
@@ -244,17 +259,24 @@ export function captionFor(
 /** A short label for an arrow in the sequence view. */
 export function arrowLabel(hop: Hop, exchange: ExchangeSummary | undefined, direction: "request" | "response"): string {
   if (!exchange) return "";
+  return direction === "request" ? requestArrowLabel(exchange) : responseArrowLabel(exchange);
+}
+
+/** What was asked: the question, the MCP method and tool, the chat's size, or the request line. */
+function requestArrowLabel(exchange: ExchangeSummary): string {
   const c = exchange.classification;
-  if (direction === "request") {
-    if (c.kind === "agent") return c.message ? `“${c.message}”` : `${exchange.method} ${exchange.url}`;
-    if (c.kind === "mcp")
-      return [c.method, c.toolName].filter(Boolean).join(" ") || `${exchange.method} ${exchange.url}`;
-    if (c.kind === "model.chat")
-      return `${exchange.method} ${exchange.url} · ${c.messageCount} msg${c.toolCount ? ` · ${c.toolCount} tools` : ""}`;
-    // A stdio server's own line: named by its pipe (stderr) or its end, not as an HTTP request line.
-    if (isStdioExchange(exchange)) return exchange.url === "exit" ? "the server ends" : exchange.url;
-    return `${exchange.method} ${exchange.url}`;
-  }
+  if (c.kind === "agent") return c.message ? `“${c.message}”` : `${exchange.method} ${exchange.url}`;
+  if (c.kind === "mcp") return [c.method, c.toolName].filter(Boolean).join(" ") || `${exchange.method} ${exchange.url}`;
+  if (c.kind === "model.chat")
+    return `${exchange.method} ${exchange.url} · ${c.messageCount} msg${c.toolCount ? ` · ${c.toolCount} tools` : ""}`;
+  // A stdio server's own line: named by its pipe (stderr) or its end, not as an HTTP request line.
+  if (isStdioExchange(exchange)) return exchange.url === "exit" ? "the server ends" : exchange.url;
+  return `${exchange.method} ${exchange.url}`;
+}
+
+/** What came back: the reply, the tool calls or text the model wrote, the MCP result or error, else the status. */
+function responseArrowLabel(exchange: ExchangeSummary): string {
+  const c = exchange.classification;
   const status = exchange.status === null ? "" : String(exchange.status);
   if (isNoStreamAnswer(exchange)) return `${status} · no stream`;
   if (exchange.error) return `${status} ${exchange.error}`.trim();
@@ -263,12 +285,15 @@ export function arrowLabel(hop: Hop, exchange: ExchangeSummary | undefined, dire
     if (c.toolCalls.length) return c.toolCalls.map((t) => `${t.name}(${JSON.stringify(t.arguments)})`).join(", ");
     return c.content ? `“${c.content}”` : status;
   }
-  if (c.kind === "mcp") {
-    if (c.outcome === "not-offered") return "not offered (-32601)";
-    if (c.outcome === "protocol-error") return `JSON-RPC error ${c.errorCode ?? ""} ${c.errorMessage ?? ""}`.trim();
-    if (c.outcome === "tool-error") return `isError: ${c.resultText ?? c.errorMessage ?? "tool error"}`;
-    if (c.resultText) return c.resultText;
-    return c.method === "tools/list" ? "tools" : status;
-  }
+  if (c.kind === "mcp") return mcpResultLabel(c, status);
   return status;
+}
+
+/** An MCP answer: which kind of error it was, else its result text. */
+function mcpResultLabel(c: Extract<ExchangeSummary["classification"], { kind: "mcp" }>, status: string): string {
+  if (c.outcome === "not-offered") return "not offered (-32601)";
+  if (c.outcome === "protocol-error") return `JSON-RPC error ${c.errorCode ?? ""} ${c.errorMessage ?? ""}`.trim();
+  if (c.outcome === "tool-error") return `isError: ${c.resultText ?? c.errorMessage ?? "tool error"}`;
+  if (c.resultText) return c.resultText;
+  return c.method === "tools/list" ? "tools" : status;
 }

@@ -12,6 +12,7 @@ const WORDS: Record<TraceSummary["groupedBy"], string> = {
   "tools-offered": "one agent run: its model request offers the tools its MCP session listed",
   probe: "one agent run: the client that probed the model server asked the model",
   "agent-start": "one agent run: its MCP sessions opened as the agent started",
+  "mcp-client": "one agent run: its MCP sessions opened together by one MCP client (the name it gives)",
   single: "",
 };
 

@@ -12,6 +12,7 @@ import { mcpSessionTitle } from "@hopscope/shared/trace/group-mcp";
 import { isRecord } from "@hopscope/shared/trace/json-text";
 import { tryParseJson } from "@hopscope/shared/json/parse";
 import { listedToolNames } from "@hopscope/shared/trace/agent-run";
+import { mcpClientName } from "@hopscope/shared/trace/mcp-client-match";
 import type { StdioPlacement } from "../../link/calls";
 import {
   STDIO_METHOD,
@@ -79,7 +80,9 @@ export class StdioIngest implements InFlightSource {
     const count = batch.events.filter(
       (e) => e.type !== "answered" || !this.pending.has(`${batch.session.id}\u0000${e.key}`),
     ).length;
-    this.placement = await this.deps.link.call("placeStdio", batch.session.id, count, this.listedTools(batch.events));
+    const { id } = batch.session;
+    const tools = this.listedTools(batch.events);
+    this.placement = await this.deps.link.call("placeStdio", id, count, tools, this.clientName(batch.events));
     for (const event of batch.events) this.event(batch.session, event);
     const stored = this.stored;
     this.stored = [];
@@ -179,6 +182,19 @@ export class StdioIngest implements InFlightSource {
         out.push(...listedToolNames(textOf(this.body(e.answer))));
     }
     return out;
+  }
+
+  /** The name the host gives itself in the batch: its `initialize` (or a 2026-07-28 request's `_meta`). */
+  private clientName(events: readonly StdioEvent[]): string | null {
+    for (const e of events) {
+      if ((e.type !== "request" && e.type !== "answered") || e.stream !== "stdin") continue;
+      const frame = e.type === "request" ? e.frame : e.request;
+      // Most messages name no client: only a frame that says `clientInfo` is parsed.
+      const text = frame.encoding === "utf8" ? frame.data : Buffer.from(frame.data, "base64").toString("utf8");
+      const name = text.includes("clientInfo") ? mcpClientName(tryParseJson(text)) : null;
+      if (name !== null) return name;
+    }
+    return null;
   }
 
   private complete(
