@@ -64,7 +64,6 @@ function alternatives(word: string): string[] {
 
 /** What is wrong with one npm command line (empty when it is real). */
 function npmProblems(line: string): string[] {
-  const problems: string[] = [];
   const w = words(line.split("&&")[0]!);
   const env: string[] = [];
   while (w[0] && /^[A-Z_][A-Z0-9_]*=/.test(w[0])) env.push(w.shift()!.split("=")[0]!);
@@ -73,48 +72,64 @@ function npmProblems(line: string): string[] {
   const before = dashes === -1 ? w.slice(1) : w.slice(1, dashes);
   const after = dashes === -1 ? [] : w.slice(dashes + 1);
   const [sub, ...opts] = before;
-  if (sub === "ci") {
-    if (!existsSync(join(root, "package-lock.json"))) problems.push(`${line}: npm ci needs package-lock.json`);
-    return problems;
-  }
+  if (sub === "ci")
+    return existsSync(join(root, "package-lock.json")) ? [] : [`${line}: npm ci needs package-lock.json`];
+  if (sub !== "start" && sub !== "test" && sub !== "run")
+    return [`${line}: unexpected npm command "${sub}"`, `${line}: names no script`];
+  const { script, workspaces } = sub === "run" ? runArgs(opts) : { script: sub, workspaces: [] };
+  if (!script) return [`${line}: names no script`];
+  if (workspaces.length > 0) return workspaceProblems(line, script, workspaces);
+  const problems: string[] = [];
+  if (!rootScripts[script]) problems.push(`${line}: package.json has no "${script}" script`);
+  if (script === "start" || script === "dev") problems.push(...launcherProblems(line, env, after));
+  if (script === "hopscope") problems.push(...cliProblems(line, after));
+  return problems;
+}
+
+/** `npm run [-s] [-w <workspace>] <script>`: the script and the workspaces it runs in. */
+function runArgs(opts: string[]): { script: string | undefined; workspaces: string[] } {
   let script: string | undefined;
   let workspaces: string[] = [];
-  if (sub === "start" || sub === "test") script = sub;
-  else if (sub === "run") {
-    for (let i = 0; i < opts.length; i++) {
-      const o = opts[i]!;
-      if (o === "-s" || o === "--silent") continue;
-      if (o === "-w" || o === "--workspace") workspaces = alternatives(opts[++i] ?? "");
-      else if (!o.startsWith("-")) script ??= o;
-    }
-  } else problems.push(`${line}: unexpected npm command "${sub}"`);
-  if (!script) return [...problems, `${line}: names no script`];
+  for (let i = 0; i < opts.length; i++) {
+    const o = opts[i]!;
+    if (o === "-s" || o === "--silent") continue;
+    if (o === "-w" || o === "--workspace") workspaces = alternatives(opts[++i] ?? "");
+    else if (!o.startsWith("-")) script ??= o;
+  }
+  return { script, workspaces };
+}
 
-  if (workspaces.length > 0) {
-    for (const ws of workspaces) {
-      const pkg = join(root, ws, "package.json");
-      const scripts = existsSync(pkg)
-        ? (JSON.parse(readFileSync(pkg, "utf8")) as { scripts?: Record<string, string> }).scripts
-        : undefined;
-      if (!scripts?.[script]) problems.push(`${line}: ${ws} has no "${script}" script`);
-    }
-    return problems;
+function workspaceProblems(line: string, script: string, workspaces: string[]): string[] {
+  const problems: string[] = [];
+  for (const ws of workspaces) {
+    const pkg = join(root, ws, "package.json");
+    const scripts = existsSync(pkg)
+      ? (JSON.parse(readFileSync(pkg, "utf8")) as { scripts?: Record<string, string> }).scripts
+      : undefined;
+    if (!scripts?.[script]) problems.push(`${line}: ${ws} has no "${script}" script`);
   }
-  if (!rootScripts[script]) problems.push(`${line}: package.json has no "${script}" script`);
-  if (script === "start" || script === "dev") {
-    const launcher = readFileSync(join(root, "scripts", "start.ts"), "utf8");
-    for (const flag of after)
-      if (!launcher.includes(`"${flag}"`)) problems.push(`${line}: scripts/start.ts does not read ${flag}`);
-    const known = Object.keys(LauncherConfigSchema.shape);
-    for (const name of env) if (!known.includes(name)) problems.push(`${line}: the launcher does not read ${name}`);
-  }
-  if (script === "hopscope") {
-    const [command, ...args] = after;
-    if (!command || !existsSync(join(root, "scripts", "cli", `${command}.ts`)))
-      problems.push(`${line}: no CLI command file scripts/cli/${command}.ts`);
-    for (const arg of args)
-      if (/\.(json|har)$/.test(arg) && !existsSync(join(root, arg))) problems.push(`${line}: no file ${arg}`);
-  }
+  return problems;
+}
+
+/** Flags after `--` and variables before `npm start` the launcher does not read. */
+function launcherProblems(line: string, env: string[], flags: string[]): string[] {
+  const problems: string[] = [];
+  const launcher = readFileSync(join(root, "scripts", "start.ts"), "utf8");
+  for (const flag of flags)
+    if (!launcher.includes(`"${flag}"`)) problems.push(`${line}: scripts/start.ts does not read ${flag}`);
+  const known = Object.keys(LauncherConfigSchema.shape);
+  for (const name of env) if (!known.includes(name)) problems.push(`${line}: the launcher does not read ${name}`);
+  return problems;
+}
+
+/** `npm run hopscope -- <command> [files]`: the command's file and every file named. */
+function cliProblems(line: string, after: string[]): string[] {
+  const problems: string[] = [];
+  const [command, ...args] = after;
+  if (!command || !existsSync(join(root, "scripts", "cli", `${command}.ts`)))
+    problems.push(`${line}: no CLI command file scripts/cli/${command}.ts`);
+  for (const arg of args)
+    if (/\.(json|har)$/.test(arg) && !existsSync(join(root, arg))) problems.push(`${line}: no file ${arg}`);
   return problems;
 }
 

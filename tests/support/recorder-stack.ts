@@ -140,23 +140,7 @@ async function startRecorderStackOnce(opts: RecorderStackOptions): Promise<Recor
     closers.push(() => sim.close());
 
     const hostPort = await reservePort();
-    const proxyDefaults = loadProxyConfig({});
-    const proxyConfig = {
-      ...proxyDefaults,
-      host: "127.0.0.1",
-      uiPort: 0,
-      taps: {
-        model: { port: 0, upstream: opts.modelUpstream ?? sim.url },
-        mcp: { port: 0, upstream: mcp.url },
-        agent: { port: 0, upstream: `http://127.0.0.1:${hostPort}` },
-      },
-      dbFile: join(dir, "hopscope.sqlite"),
-      tracesDir,
-      webDist: opts.webDist ?? proxyDefaults.webDist,
-      // The recorder watches the MCP server's own notes file (the file lane), as `npm start` sets it up.
-      notes: { ...proxyDefaults.notes, file: notesFile, explicit: true },
-      ...(opts.otlp ? { otlp: { ...opts.otlp, headers: null } } : {}),
-    };
+    const proxyConfig = recorderConfig(opts, { dir, notesFile, tracesDir, hostPort, mcpUrl: mcp.url, simUrl: sim.url });
     const first = await startProxy(proxyConfig);
     let proxy = first;
     let running = true;
@@ -164,15 +148,7 @@ async function startRecorderStackOnce(opts: RecorderStackOptions): Promise<Recor
       if (running) await proxy.close();
     });
     // A restart binds the same ports, so the host (which knows the tap URLs) and browsers find it again.
-    const samePorts = {
-      ...proxyConfig,
-      uiPort: first.port,
-      taps: {
-        model: { ...proxyConfig.taps.model, port: first.taps.model.port },
-        mcp: { ...proxyConfig.taps.mcp, port: first.taps.mcp.port },
-        agent: { ...proxyConfig.taps.agent, port: first.taps.agent.port },
-      },
-    };
+    const samePorts = samePortsAs(proxyConfig, first);
 
     const host = await startHost({
       ...loadHostConfig({}),
@@ -186,15 +162,8 @@ async function startRecorderStackOnce(opts: RecorderStackOptions): Promise<Recor
     });
     closers.push(() => host.close());
 
-    const api = async (path: string, init?: RequestInit) => {
-      const res = await fetch(`${first.url}${path}`, init);
-      const text = await res.text();
-      if (!res.ok) throw new Error(`${init?.method ?? "GET"} ${path} → ${res.status}: ${text.slice(0, 500)}`);
-      return text;
-    };
     const agentTapUrl = first.taps.agent.url;
-    // When each question was last asked: an earlier trace of the same question is never mistaken for it.
-    const askedAt = new Map<string, number>();
+    const { api, ask, waitForTrace } = questions(first.url, agentTapUrl);
     return {
       uiUrl: first.url,
       agentTapUrl,
@@ -205,18 +174,8 @@ async function startRecorderStackOnce(opts: RecorderStackOptions): Promise<Recor
       notesFile,
       tracesDir,
       readNotes: () => readFile(notesFile, "utf8"),
-      ask: (message, conversationId, extra = {}) => {
-        askedAt.set(message, Date.now());
-        return postJson(
-          `${agentTapUrl}/agent`,
-          conversationId === undefined ? { message, ...extra } : { message, conversationId, ...extra },
-        );
-      },
-      waitForTrace: async (message, timeoutMs = 10_000) => {
-        const since = askedAt.get(message);
-        if (since === undefined) throw new Error(`waitForTrace: "${message}" was not asked through this stack's ask()`);
-        return waitForTrace(api, message, since, timeoutMs);
-      },
+      ask,
+      waitForTrace,
       api,
       async stopRecorder() {
         running = false;
@@ -232,6 +191,72 @@ async function startRecorderStackOnce(opts: RecorderStackOptions): Promise<Recor
     await close();
     throw err;
   }
+}
+
+type ProxyConfig = ReturnType<typeof loadProxyConfig>;
+
+/** The recorder's config for the stack: its taps in front of the stand-in, the MCP server and the host. */
+function recorderConfig(
+  opts: RecorderStackOptions,
+  at: { dir: string; notesFile: string; tracesDir: string; hostPort: number; mcpUrl: string; simUrl: string },
+): ProxyConfig {
+  const proxyDefaults = loadProxyConfig({});
+  return {
+    ...proxyDefaults,
+    host: "127.0.0.1",
+    uiPort: 0,
+    taps: {
+      model: { port: 0, upstream: opts.modelUpstream ?? at.simUrl },
+      mcp: { port: 0, upstream: at.mcpUrl },
+      agent: { port: 0, upstream: `http://127.0.0.1:${at.hostPort}` },
+    },
+    dbFile: join(at.dir, "hopscope.sqlite"),
+    tracesDir: at.tracesDir,
+    webDist: opts.webDist ?? proxyDefaults.webDist,
+    // The recorder watches the MCP server's own notes file (the file lane), as `npm start` sets it up.
+    notes: { ...proxyDefaults.notes, file: at.notesFile, explicit: true },
+    ...(opts.otlp ? { otlp: { ...opts.otlp, headers: null } } : {}),
+  };
+}
+
+/** The same config on the ports the first start bound. */
+function samePortsAs(config: ProxyConfig, first: Awaited<ReturnType<typeof startProxy>>): ProxyConfig {
+  return {
+    ...config,
+    uiPort: first.port,
+    taps: {
+      model: { ...config.taps.model, port: first.taps.model.port },
+      mcp: { ...config.taps.mcp, port: first.taps.mcp.port },
+      agent: { ...config.taps.agent, port: first.taps.agent.port },
+    },
+  };
+}
+
+/** Asking through the agent tap, and the recorder's API to wait for the trace a question made. */
+function questions(uiUrl: string, agentTapUrl: string): Pick<RecorderStack, "api" | "ask" | "waitForTrace"> {
+  const api = async (path: string, init?: RequestInit) => {
+    const res = await fetch(`${uiUrl}${path}`, init);
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${init?.method ?? "GET"} ${path} → ${res.status}: ${text.slice(0, 500)}`);
+    return text;
+  };
+  // When each question was last asked: an earlier trace of the same question is never mistaken for it.
+  const askedAt = new Map<string, number>();
+  return {
+    api,
+    ask: (message, conversationId, extra = {}) => {
+      askedAt.set(message, Date.now());
+      return postJson(
+        `${agentTapUrl}/agent`,
+        conversationId === undefined ? { message, ...extra } : { message, conversationId, ...extra },
+      );
+    },
+    waitForTrace: async (message, timeoutMs = 10_000) => {
+      const since = askedAt.get(message);
+      if (since === undefined) throw new Error(`waitForTrace: "${message}" was not asked through this stack's ask()`);
+      return waitForTrace(api, message, since, timeoutMs);
+    },
+  };
 }
 
 const DONE = new Set(["complete", "error", "aborted"]);

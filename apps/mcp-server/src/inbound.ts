@@ -135,25 +135,7 @@ export function checkModern(
     );
   }
 
-  if (!isNotification && transport === "http") {
-    if (hVersion === undefined)
-      throw missing(
-        "MCP-Protocol-Version",
-        `send 'MCP-Protocol-Version: ${String(requested)}' (the body's protocol version)`,
-      );
-    if (hMethod === undefined) throw missing("Mcp-Method", `send 'Mcp-Method: ${method}'`);
-    const nameField = MCP_NAME_SOURCE[method];
-    if (nameField !== undefined) {
-      const hName = header(HEADER_NAME);
-      const bodyName = params[nameField];
-      if (hName === undefined) throw missing("Mcp-Name", `${method} needs 'Mcp-Name' mirroring params.${nameField}`);
-      const decoded = decodeHeaderValue(hName);
-      if (!decoded.ok) throw mismatch(`Mcp-Name ${decoded.error}`);
-      if (typeof bodyName === "string" && decoded.value !== bodyName) {
-        throw mismatch(`Mcp-Name header value '${decoded.value}' does not match body value '${bodyName}'`);
-      }
-    }
-  }
+  if (!isNotification && transport === "http") checkRequestHeaders(method, params, header, requested);
 
   const envelope = RequestMetaSchema.safeParse(params._meta);
   if (!envelope.success) {
@@ -163,6 +145,31 @@ export function checkModern(
       ErrorCode.InvalidParams,
       `Invalid params: missing or malformed ${where}; every 2026-07-28 request needs params._meta with "${META_PROTOCOL_VERSION}" (string) and "${META_CLIENT_CAPABILITIES}" (object, {} is fine)`,
     );
+  }
+}
+
+/** A request over HTTP carries its version, method and (for named methods) name as headers too. */
+function checkRequestHeaders(
+  method: string,
+  params: Record<string, unknown>,
+  header: HeaderGet,
+  requested: string | undefined,
+): void {
+  if (header(HEADER_PROTOCOL_VERSION) === undefined)
+    throw missing(
+      "MCP-Protocol-Version",
+      `send 'MCP-Protocol-Version: ${String(requested)}' (the body's protocol version)`,
+    );
+  if (header(HEADER_METHOD) === undefined) throw missing("Mcp-Method", `send 'Mcp-Method: ${method}'`);
+  const nameField = MCP_NAME_SOURCE[method];
+  if (nameField === undefined) return;
+  const hName = header(HEADER_NAME);
+  const bodyName = params[nameField];
+  if (hName === undefined) throw missing("Mcp-Name", `${method} needs 'Mcp-Name' mirroring params.${nameField}`);
+  const decoded = decodeHeaderValue(hName);
+  if (!decoded.ok) throw mismatch(`Mcp-Name ${decoded.error}`);
+  if (typeof bodyName === "string" && decoded.value !== bodyName) {
+    throw mismatch(`Mcp-Name header value '${decoded.value}' does not match body value '${bodyName}'`);
   }
 }
 

@@ -175,6 +175,39 @@ function convertTools(tools: Json[], paths: PathMap): Json[] {
   });
 }
 
+/** num_predict from max_tokens, then temperature, top_p, top_k and stop_sequences when given. */
+function samplingOptions(r: Json, maxTokens: number, paths: PathMap): Json {
+  const options: Json = { num_predict: maxTokens };
+  for (const [k, src, type] of [
+    ["temperature", "temperature", "float64"],
+    ["top_p", "top_p", "float64"],
+    ["top_k", "top_k", "int"],
+  ] as const) {
+    const v = optNumber(r[src], `${STRUCT}.${src}`, type);
+    if (v !== undefined) {
+      options[k] = v;
+      paths.add(`/options/${k}`, `/${src}`);
+    }
+  }
+  const stops = optArray(r.stop_sequences, `${STRUCT}.stop_sequences`, "[]string");
+  if (stops && stops.length > 0) {
+    options.stop = stops;
+    paths.add("/options/stop", "/stop_sequences");
+  }
+  return options;
+}
+
+/** `thinking` enabled or disabled, else an `output_config.effort` level (xhigh read as high). */
+function thinkValue(r: Json): unknown {
+  const thinkingCfg = optObject(r.thinking, `${STRUCT}.thinking`, "anthropic.ThinkingConfig");
+  const outputCfg = optObject(r.output_config, `${STRUCT}.output_config`, "anthropic.OutputConfig");
+  let effort = typeof outputCfg?.effort === "string" ? outputCfg.effort.trim().toLowerCase() : "";
+  if (effort === "xhigh") effort = "high";
+  let think: unknown = thinkingCfg?.type === "enabled" ? true : thinkingCfg?.type === "disabled" ? false : undefined;
+  if (think === undefined && ["high", "medium", "low", "max"].includes(effort)) think = effort;
+  return think;
+}
+
 /** @param ollamaVersion the release whose conversion to reproduce (default: the newest behaviour) */
 export function fromAnthropic(body: unknown, ollamaVersion?: string): Converted {
   const resultsFirst = ollamaVersion === undefined || atLeast(ollamaVersion, TOOL_RESULTS_FIRST_SINCE);
@@ -194,23 +227,7 @@ export function fromAnthropic(body: unknown, ollamaVersion?: string): Converted 
   }
   messages.forEach((m, j) => convertMessage(m, j, out, paths, resultsFirst));
 
-  const options: Json = { num_predict: maxTokens };
-  for (const [k, src, type] of [
-    ["temperature", "temperature", "float64"],
-    ["top_p", "top_p", "float64"],
-    ["top_k", "top_k", "int"],
-  ] as const) {
-    const v = optNumber(r[src], `${STRUCT}.${src}`, type);
-    if (v !== undefined) {
-      options[k] = v;
-      paths.add(`/options/${k}`, `/${src}`);
-    }
-  }
-  const stops = optArray(r.stop_sequences, `${STRUCT}.stop_sequences`, "[]string");
-  if (stops && stops.length > 0) {
-    options.stop = stops;
-    paths.add("/options/stop", "/stop_sequences");
-  }
+  const options = samplingOptions(r, maxTokens, paths);
 
   const declared = objects(r.tools, `${STRUCT}.tools`, "[]anthropic.Tool", "anthropic.Tool");
   // A built-in web_search tool owns the name: a custom tool of that name is dropped.
@@ -220,12 +237,7 @@ export function fromAnthropic(body: unknown, ollamaVersion?: string): Converted 
   );
   const tools = convertTools(kept, paths);
 
-  const thinkingCfg = optObject(r.thinking, `${STRUCT}.thinking`, "anthropic.ThinkingConfig");
-  const outputCfg = optObject(r.output_config, `${STRUCT}.output_config`, "anthropic.OutputConfig");
-  let effort = typeof outputCfg?.effort === "string" ? outputCfg.effort.trim().toLowerCase() : "";
-  if (effort === "xhigh") effort = "high";
-  let think: unknown = thinkingCfg?.type === "enabled" ? true : thinkingCfg?.type === "disabled" ? false : undefined;
-  if (think === undefined && ["high", "medium", "low", "max"].includes(effort)) think = effort;
+  const think = thinkValue(r);
   const stream = r.stream === true;
   return {
     endpoint: "/api/chat",

@@ -177,16 +177,8 @@ export function stopOption(stop: unknown, strict: boolean): string[] | undefined
   return out;
 }
 
-/** @param ollamaVersion the release whose conversion to reproduce (default: the newest behaviour) */
-export function fromOpenAiChat(body: unknown, ollamaVersion?: string): Converted {
-  const r = bodyObject(body, `openai.${STRUCT}`);
-  const model = optString(r.model, `${STRUCT}.model`) ?? "";
-  const messages = objects(r.messages, `${STRUCT}.messages`, "[]openai.Message", "openai.Message");
-  if (messages.length === 0) throw new DialectError(400, "[] is too short - 'messages'");
-  const stream = optBool(r.stream, `${STRUCT}.stream`) ?? false;
-  const paths = new PathMap().add("/model", "/model").add("/tools", "/tools");
-  const native = convertMessages(messages, paths, ollamaVersion);
-
+/** stop, max_tokens, temperature (default 1), seed, the penalties and top_p (default 1). */
+function samplingOptions(r: Json, paths: PathMap): Json {
   const options: Json = {};
   const stop = stopOption(r.stop, false);
   if (stop) options.stop = stop;
@@ -209,14 +201,31 @@ export function fromOpenAiChat(body: unknown, ollamaVersion?: string): Converted
   })) {
     if (options[k] !== undefined && r[v.slice(1)] !== undefined) paths.add(`/options/${k}`, v);
   }
+  return options;
+}
 
-  let format: unknown;
+/** `response_format`: json_object is "json", a json_schema its schema. */
+function formatOf(r: Json): unknown {
   const rf = optObject(r.response_format, `${STRUCT}.response_format`, "openai.ResponseFormat");
   const rfType = typeof rf?.type === "string" ? rf.type.trim().toLowerCase() : "";
-  if (rfType === "json_object") format = "json";
-  else if (rfType === "json_schema" && isObject(rf?.json_schema) && rf.json_schema.schema !== undefined)
-    format = rf.json_schema.schema;
+  if (rfType === "json_object") return "json";
+  if (rfType === "json_schema" && isObject(rf?.json_schema) && rf.json_schema.schema !== undefined)
+    return rf.json_schema.schema;
+  return undefined;
+}
 
+/** @param ollamaVersion the release whose conversion to reproduce (default: the newest behaviour) */
+export function fromOpenAiChat(body: unknown, ollamaVersion?: string): Converted {
+  const r = bodyObject(body, `openai.${STRUCT}`);
+  const model = optString(r.model, `${STRUCT}.model`) ?? "";
+  const messages = objects(r.messages, `${STRUCT}.messages`, "[]openai.Message", "openai.Message");
+  if (messages.length === 0) throw new DialectError(400, "[] is too short - 'messages'");
+  const stream = optBool(r.stream, `${STRUCT}.stream`) ?? false;
+  const paths = new PathMap().add("/model", "/model").add("/tools", "/tools");
+  const native = convertMessages(messages, paths, ollamaVersion);
+
+  const options = samplingOptions(r, paths);
+  const format = formatOf(r);
   const reasoning = optObject(r.reasoning, `${STRUCT}.reasoning`, "openai.Reasoning");
   const effort = reasoning
     ? optString(reasoning.effort, `${STRUCT}.reasoning.effort`)

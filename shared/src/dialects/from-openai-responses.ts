@@ -49,112 +49,136 @@ function contentText(
   return { text, images, textPath };
 }
 
+/** What converting the input items carries from one item to the next. */
+interface InputState {
+  items: Json[];
+  messages: Json[];
+  paths: PathMap;
+  /** A `reasoning` item's text, waiting for the next assistant message. */
+  pendingThinking: string;
+}
+
 function convertInput(items: Json[], messages: Json[], paths: PathMap): void {
-  let pendingThinking = "";
-  items.forEach((item, i) => {
-    const at = `/input/${i}`;
-    const type =
-      typeof item.type === "string" && item.type !== "" ? item.type : typeof item.role === "string" ? "message" : "";
-    const last = messages[messages.length - 1];
-    switch (type) {
-      case "reasoning":
-        pendingThinking = typeof item.encrypted_content === "string" ? item.encrypted_content : "";
-        return;
-      case "message": {
-        const role = optString(item.role, `${STRUCT}.input.role`) ?? "";
-        const c = contentText(item.content, `${at}/content`, `input[${i}]`);
-        const next = items[i + 1];
-        const answers = isObject(next) && next.type === "function_call_output" ? next.call_id : undefined;
-        const lastCalls =
-          last && last.role === "assistant" && Array.isArray(last.tool_calls) ? (last.tool_calls as Json[]) : [];
-        // An assistant message replayed between a call and its output joins the call's message.
-        if (role === "assistant" && answers !== undefined && lastCalls.some((tc) => tc.id === answers)) {
-          last!.content =
-            (last!.content as string) !== "" && c.text !== ""
-              ? `${last!.content as string}\n${c.text}`
-              : `${last!.content as string}${c.text}`;
-          if (pendingThinking) {
-            last!.thinking = pendingThinking;
-            pendingThinking = "";
-          }
-          return;
-        }
-        paths.add(`/messages/${messages.length}`, at).add(`/messages/${messages.length}/content`, c.textPath);
-        messages.push(
-          nativeMessage({
-            role,
-            content: c.text,
-            images: c.images,
-            thinking: role === "assistant" ? pendingThinking : undefined,
-          }),
-        );
-        if (role === "assistant") pendingThinking = "";
-        return;
-      }
-      case "function_call": {
-        const argsText = optString(item.arguments, `${STRUCT}.input.arguments`) ?? "";
-        let args: Json = {};
-        if (argsText !== "") {
-          const parsed = parseJsonText(argsText);
-          if (!parsed.ok) throw new DialectError(400, `failed to parse function call arguments: ${parsed.error}`);
-          if (!isObject(parsed.value))
-            throw new DialectError(
-              400,
-              "failed to parse function call arguments: json: cannot unmarshal into an object",
-            );
-          args = parsed.value;
-        }
-        const call = nativeToolCall(
-          optString(item.call_id, `${STRUCT}.input.call_id`),
-          optString(item.name, `${STRUCT}.input.name`) ?? "",
-          args,
-        );
-        if (last && last.role === "assistant") {
-          const calls = (last.tool_calls as unknown[] | undefined) ?? [];
-          paths
-            .add(`/messages/${messages.length - 1}/tool_calls/${calls.length}`, at)
-            .add(`/messages/${messages.length - 1}/tool_calls/${calls.length}/function`, at);
-          last.tool_calls = [...calls, call];
-          if (pendingThinking) {
-            last.thinking = pendingThinking;
-            pendingThinking = "";
-          }
-        } else {
-          paths
-            .add(`/messages/${messages.length}`, at)
-            .add(`/messages/${messages.length}/tool_calls/0`, at)
-            .add(`/messages/${messages.length}/tool_calls/0/function`, at);
-          messages.push(nativeMessage({ role: "assistant", toolCalls: [call], thinking: pendingThinking }));
-          pendingThinking = "";
-        }
-        return;
-      }
-      case "function_call_output": {
-        const out = item.output;
-        const c =
-          typeof out === "string" || out === undefined || out === null
-            ? { text: out ?? "", images: [], textPath: `${at}/output` }
-            : contentText(out, `${at}/output`, `input[${i}]`);
-        paths.add(`/messages/${messages.length}`, at).add(`/messages/${messages.length}/content`, c.textPath);
-        messages.push(
-          nativeMessage({
-            role: "tool",
-            content: c.text as string,
-            images: c.images,
-            toolCallId: optString(item.call_id, `${STRUCT}.input.call_id`),
-          }),
-        );
-        return;
-      }
-      case "web_search_call":
-        return;
-      case "":
-        throw new DialectError(400, `input[${i}]: input item missing required 'type' field`);
-      default:
-        throw new DialectError(400, `input[${i}]: unknown input item type: "${type}"`);
-    }
-  });
-  if (pendingThinking) messages.push(nativeMessage({ role: "assistant", thinking: pendingThinking }));
+  const state: InputState = { items, messages, paths, pendingThinking: "" };
+  items.forEach((item, i) => convertItem(state, item, i));
+  if (state.pendingThinking) messages.push(nativeMessage({ role: "assistant", thinking: state.pendingThinking }));
+}
+
+function convertItem(state: InputState, item: Json, i: number): void {
+  const type =
+    typeof item.type === "string" && item.type !== "" ? item.type : typeof item.role === "string" ? "message" : "";
+  switch (type) {
+    case "reasoning":
+      state.pendingThinking = typeof item.encrypted_content === "string" ? item.encrypted_content : "";
+      return;
+    case "message":
+      return convertMessageItem(state, item, i);
+    case "function_call":
+      return convertFunctionCall(state, item, i);
+    case "function_call_output":
+      return convertFunctionCallOutput(state, item, i);
+    case "web_search_call":
+      return;
+    case "":
+      throw new DialectError(400, `input[${i}]: input item missing required 'type' field`);
+    default:
+      throw new DialectError(400, `input[${i}]: unknown input item type: "${type}"`);
+  }
+}
+
+/** Gives the waiting reasoning text to this assistant message. */
+function takeThinking(state: InputState, message: Json): void {
+  if (!state.pendingThinking) return;
+  message.thinking = state.pendingThinking;
+  state.pendingThinking = "";
+}
+
+function convertMessageItem(state: InputState, item: Json, i: number): void {
+  const { items, messages, paths } = state;
+  const at = `/input/${i}`;
+  const last = messages[messages.length - 1];
+  const role = optString(item.role, `${STRUCT}.input.role`) ?? "";
+  const c = contentText(item.content, `${at}/content`, `input[${i}]`);
+  const next = items[i + 1];
+  const answers = isObject(next) && next.type === "function_call_output" ? next.call_id : undefined;
+  const lastCalls =
+    last && last.role === "assistant" && Array.isArray(last.tool_calls) ? (last.tool_calls as Json[]) : [];
+  // An assistant message replayed between a call and its output joins the call's message.
+  if (role === "assistant" && answers !== undefined && lastCalls.some((tc) => tc.id === answers)) {
+    last!.content =
+      (last!.content as string) !== "" && c.text !== ""
+        ? `${last!.content as string}\n${c.text}`
+        : `${last!.content as string}${c.text}`;
+    takeThinking(state, last!);
+    return;
+  }
+  paths.add(`/messages/${messages.length}`, at).add(`/messages/${messages.length}/content`, c.textPath);
+  messages.push(
+    nativeMessage({
+      role,
+      content: c.text,
+      images: c.images,
+      thinking: role === "assistant" ? state.pendingThinking : undefined,
+    }),
+  );
+  if (role === "assistant") state.pendingThinking = "";
+}
+
+/** A function call's `arguments` text, decoded to the object the native call carries. */
+function callArguments(item: Json): Json {
+  const argsText = optString(item.arguments, `${STRUCT}.input.arguments`) ?? "";
+  if (argsText === "") return {};
+  const parsed = parseJsonText(argsText);
+  if (!parsed.ok) throw new DialectError(400, `failed to parse function call arguments: ${parsed.error}`);
+  if (!isObject(parsed.value))
+    throw new DialectError(400, "failed to parse function call arguments: json: cannot unmarshal into an object");
+  return parsed.value;
+}
+
+function convertFunctionCall(state: InputState, item: Json, i: number): void {
+  const { messages, paths } = state;
+  const at = `/input/${i}`;
+  const last = messages[messages.length - 1];
+  const args = callArguments(item);
+  const call = nativeToolCall(
+    optString(item.call_id, `${STRUCT}.input.call_id`),
+    optString(item.name, `${STRUCT}.input.name`) ?? "",
+    args,
+  );
+  if (last && last.role === "assistant") {
+    const calls = (last.tool_calls as unknown[] | undefined) ?? [];
+    paths
+      .add(`/messages/${messages.length - 1}/tool_calls/${calls.length}`, at)
+      .add(`/messages/${messages.length - 1}/tool_calls/${calls.length}/function`, at);
+    last.tool_calls = [...calls, call];
+    takeThinking(state, last);
+    return;
+  }
+  paths
+    .add(`/messages/${messages.length}`, at)
+    .add(`/messages/${messages.length}/tool_calls/0`, at)
+    .add(`/messages/${messages.length}/tool_calls/0/function`, at);
+  messages.push(nativeMessage({ role: "assistant", toolCalls: [call], thinking: state.pendingThinking }));
+  state.pendingThinking = "";
+}
+
+function convertFunctionCallOutput(state: InputState, item: Json, i: number): void {
+  const { messages, paths } = state;
+  const at = `/input/${i}`;
+  const out = item.output;
+  const c =
+    typeof out === "string" || out === undefined || out === null
+      ? { text: out ?? "", images: [], textPath: `${at}/output` }
+      : contentText(out, `${at}/output`, `input[${i}]`);
+  paths.add(`/messages/${messages.length}`, at).add(`/messages/${messages.length}/content`, c.textPath);
+  messages.push(
+    nativeMessage({
+      role: "tool",
+      content: c.text as string,
+      images: c.images,
+      toolCallId: optString(item.call_id, `${STRUCT}.input.call_id`),
+    }),
+  );
 }
 
 /** The first release that expands a `namespace` tool into its member functions (ollama/ollama#17593). */

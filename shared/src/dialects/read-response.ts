@@ -140,6 +140,29 @@ function readResponses(bodies: Json[], out: ReadResponse): void {
   }
 }
 
+/** The token counts of a body: its own `usage`, or message_start's `message.usage`. */
+function readAnthropicUsage(body: Json, out: ReadResponse): void {
+  const usage = isObject(body.usage)
+    ? body.usage
+    : isObject(body.message) && isObject(body.message.usage)
+      ? body.message.usage
+      : null;
+  if (usage) {
+    if (typeof usage.input_tokens === "number") out.promptTokens = usage.input_tokens;
+    if (typeof usage.output_tokens === "number") out.outputTokens = usage.output_tokens;
+  }
+}
+
+/** A content_block_delta: text joins the content, input JSON joins the tool call its block started. */
+function readAnthropicDelta(delta: Json, call: (ReadCall & { json: string }) | undefined, out: ReadResponse): void {
+  if (delta.type === "text_delta" && typeof delta.text === "string") {
+    out.content += delta.text;
+    out.sawContent = true;
+  }
+  if (call && delta.type === "input_json_delta" && typeof delta.partial_json === "string")
+    call.json += delta.partial_json;
+}
+
 function readAnthropic(bodies: Json[], out: ReadResponse): void {
   const partial = new Map<number, ReadCall & { json: string }>();
   const block = (b: Json, index: number) => {
@@ -157,15 +180,7 @@ function readAnthropic(bodies: Json[], out: ReadResponse): void {
     }
   };
   for (const body of bodies) {
-    const usage = isObject(body.usage)
-      ? body.usage
-      : isObject(body.message) && isObject(body.message.usage)
-        ? body.message.usage
-        : null;
-    if (usage) {
-      if (typeof usage.input_tokens === "number") out.promptTokens = usage.input_tokens;
-      if (typeof usage.output_tokens === "number") out.outputTokens = usage.output_tokens;
-    }
+    readAnthropicUsage(body, out);
     if (body.type === "message" && Array.isArray(body.content))
       body.content.forEach((b, i) => isObject(b) && block(b, i));
     if (typeof body.stop_reason === "string") out.doneReason = body.stop_reason;
@@ -173,15 +188,8 @@ function readAnthropic(bodies: Json[], out: ReadResponse): void {
       out.doneReason = body.delta.stop_reason;
     const index = typeof body.index === "number" ? body.index : -1;
     if (body.type === "content_block_start" && isObject(body.content_block)) block(body.content_block, index);
-    if (body.type === "content_block_delta" && isObject(body.delta)) {
-      if (body.delta.type === "text_delta" && typeof body.delta.text === "string") {
-        out.content += body.delta.text;
-        out.sawContent = true;
-      }
-      const p = partial.get(index);
-      if (p && body.delta.type === "input_json_delta" && typeof body.delta.partial_json === "string")
-        p.json += body.delta.partial_json;
-    }
+    if (body.type === "content_block_delta" && isObject(body.delta))
+      readAnthropicDelta(body.delta, partial.get(index), out);
   }
   out.toolCalls = [...partial.entries()]
     .sort(([a], [b]) => a - b)

@@ -33,30 +33,11 @@ export const OPTIONAL_PROBES: ReadonlySet<string> = new Set([
 export function classifyMcp(input: McpClassifyInput): Classification {
   const req = parsedRequestJson(input);
   const out: Mcp = { kind: "mcp", outcome: "pending" };
-  if (isRecord(req)) {
-    if (typeof req.method === "string") out.method = req.method;
-    if (typeof req.id === "string" || typeof req.id === "number") out.jsonrpcId = req.id;
-    const params = isRecord(req.params) ? req.params : undefined;
-    if (params && typeof params.name === "string") out.toolName = params.name;
-    if (params && isRecord(params.arguments)) out.arguments = params.arguments;
-  }
+  readRequest(req, out);
   const isNotification = isRecord(req) && typeof req.method === "string" && !("id" in req);
   if (input.status === null) return out;
   const response = findResponse(input.responseText, input.responseContentType, out.jsonrpcId);
-  if (isRecord(response) && isRecord(response.error)) {
-    const notOffered = response.error.code === METHOD_NOT_FOUND && OPTIONAL_PROBES.has(out.method ?? "");
-    out.outcome = notOffered ? "not-offered" : "protocol-error";
-    if (typeof response.error.code === "number") out.errorCode = response.error.code;
-    if (typeof response.error.message === "string") out.errorMessage = clipText(response.error.message);
-    return out;
-  }
-  if (isRecord(response) && "result" in response) {
-    const result = response.result;
-    out.outcome = isRecord(result) && result.isError === true ? "tool-error" : "ok";
-    const text = resultText(result);
-    if (text !== undefined) out.resultText = clipText(text);
-    return out;
-  }
+  if (readAnswer(response, out)) return out;
   if (input.status >= 400) {
     out.outcome = "http-error";
     return out;
@@ -64,6 +45,35 @@ export function classifyMcp(input: McpClassifyInput): Classification {
   if (isNotification) out.outcome = "notification";
   else if (input.responseText !== null) out.outcome = "ok";
   return out;
+}
+
+/** The method, id, tool name and arguments of the JSON-RPC request. */
+function readRequest(req: unknown, out: Mcp): void {
+  if (!isRecord(req)) return;
+  if (typeof req.method === "string") out.method = req.method;
+  if (typeof req.id === "string" || typeof req.id === "number") out.jsonrpcId = req.id;
+  const params = isRecord(req.params) ? req.params : undefined;
+  if (params && typeof params.name === "string") out.toolName = params.name;
+  if (params && isRecord(params.arguments)) out.arguments = params.arguments;
+}
+
+/** The outcome a JSON-RPC error or result gives; false when the response holds neither. */
+function readAnswer(response: unknown, out: Mcp): boolean {
+  if (isRecord(response) && isRecord(response.error)) {
+    const notOffered = response.error.code === METHOD_NOT_FOUND && OPTIONAL_PROBES.has(out.method ?? "");
+    out.outcome = notOffered ? "not-offered" : "protocol-error";
+    if (typeof response.error.code === "number") out.errorCode = response.error.code;
+    if (typeof response.error.message === "string") out.errorMessage = clipText(response.error.message);
+    return true;
+  }
+  if (isRecord(response) && "result" in response) {
+    const result = response.result;
+    out.outcome = isRecord(result) && result.isError === true ? "tool-error" : "ok";
+    const text = resultText(result);
+    if (text !== undefined) out.resultText = clipText(text);
+    return true;
+  }
+  return false;
 }
 
 /**

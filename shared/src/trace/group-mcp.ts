@@ -191,8 +191,23 @@ export class McpSessionGrouper {
     if (client.stdio) return own;
     const known = client.sessionId ? this.alive(this.bySessionId.get(client.sessionId), now) : undefined;
     if (known) return known;
-    const id = client.jsonrpcId;
     // The session this request continues the id count of; else the connection's; else the peer's latest.
+    const { continued, latest } = this.candidates(client, own, now);
+    const mine = continued ?? this.recent(own, now) ?? latest;
+    if (opener && mine?.opened) return undefined;
+    return mine;
+  }
+
+  /**
+   * Among the peer's recent sessions (and the connection's own, when another peer holds it): the latest, and
+   * the latest whose last id is one below this request's.
+   */
+  private candidates(
+    client: McpClientIdentity,
+    own: Session | undefined,
+    now: number,
+  ): { continued: Session | undefined; latest: Session | undefined } {
+    const id = client.jsonrpcId;
     let continued: Session | undefined;
     let latest: Session | undefined;
     const mates = this.byPeer.get(client.peer) ?? NO_SESSIONS;
@@ -203,9 +218,7 @@ export class McpSessionGrouper {
       if (!latest || s.last > latest.last) latest = s;
       if (id !== undefined && (s.lastId ?? -1) === id - 1 && (!continued || s.last > continued.last)) continued = s;
     }
-    const mine = continued ?? this.recent(own, now) ?? latest;
-    if (opener && mine?.opened) return undefined;
-    return mine;
+    return { continued, latest };
   }
 
   private alive(s: Session | undefined, now: number): Session | undefined {

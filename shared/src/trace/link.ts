@@ -37,6 +37,7 @@ export interface LinkInput {
 export function toolMessagesOf(request: unknown): ToolMessage[] {
   if (!isRecord(request)) return [];
   const list = Array.isArray(request.messages) ? request.messages : Array.isArray(request.input) ? request.input : [];
+  // Tool names by call id, from the calls seen so far (a result names its tool only through its call).
   const names = new Map<string, string>();
   const out: ToolMessage[] = [];
   list.forEach((m: unknown, messageIndex: number) => {
@@ -44,35 +45,48 @@ export function toolMessagesOf(request: unknown): ToolMessage[] {
     if (m.type === "function_call" && typeof m.call_id === "string" && typeof m.name === "string")
       names.set(m.call_id, m.name);
     if (m.type === "function_call_output") {
-      const name = typeof m.call_id === "string" ? names.get(m.call_id) : undefined;
-      out.push({
-        messageIndex,
-        content: typeof m.output === "string" ? m.output : JSON.stringify(m.output ?? ""),
-        ...(name ? { toolName: name } : {}),
-      });
+      out.push(functionCallOutput(m, messageIndex, names));
       return;
     }
-    if (Array.isArray(m.content)) {
-      for (const b of m.content) {
-        if (!isRecord(b)) continue;
-        if (b.type === "tool_use" && typeof b.id === "string" && typeof b.name === "string") names.set(b.id, b.name);
-        if (b.type !== "tool_result") continue;
-        const text =
-          typeof b.content === "string"
-            ? b.content
-            : Array.isArray(b.content)
-              ? b.content.map((x) => (isRecord(x) && typeof x.text === "string" ? x.text : "")).join("")
-              : "";
-        const name = typeof b.tool_use_id === "string" ? names.get(b.tool_use_id) : undefined;
-        out.push({ messageIndex, content: text, ...(name ? { toolName: name } : {}) });
-      }
-    }
+    if (Array.isArray(m.content)) toolResultBlocks(m.content, messageIndex, names, out);
     if (typeof m.role !== "string" || m.role.toLowerCase() !== "tool") return;
-    const content = typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "");
-    const name = typeof m.tool_name === "string" ? m.tool_name : typeof m.name === "string" ? m.name : undefined;
-    out.push({ messageIndex, content, ...(name ? { toolName: name } : {}) });
+    out.push(roleToolMessage(m, messageIndex));
   });
   return out;
+}
+
+/** OpenAI Responses: a `function_call_output` item, its tool named by the `function_call` with its call_id. */
+function functionCallOutput(m: Record<string, unknown>, messageIndex: number, names: Map<string, string>): ToolMessage {
+  const name = typeof m.call_id === "string" ? names.get(m.call_id) : undefined;
+  return {
+    messageIndex,
+    content: typeof m.output === "string" ? m.output : JSON.stringify(m.output ?? ""),
+    ...(name ? { toolName: name } : {}),
+  };
+}
+
+/** Anthropic: the `tool_result` blocks of a message's content (its `tool_use` blocks name their ids). */
+function toolResultBlocks(content: unknown[], messageIndex: number, names: Map<string, string>, out: ToolMessage[]) {
+  for (const b of content) {
+    if (!isRecord(b)) continue;
+    if (b.type === "tool_use" && typeof b.id === "string" && typeof b.name === "string") names.set(b.id, b.name);
+    if (b.type !== "tool_result") continue;
+    const text =
+      typeof b.content === "string"
+        ? b.content
+        : Array.isArray(b.content)
+          ? b.content.map((x) => (isRecord(x) && typeof x.text === "string" ? x.text : "")).join("")
+          : "";
+    const name = typeof b.tool_use_id === "string" ? names.get(b.tool_use_id) : undefined;
+    out.push({ messageIndex, content: text, ...(name ? { toolName: name } : {}) });
+  }
+}
+
+/** Ollama and OpenAI chat: a `role: tool` message, named by `tool_name` (Ollama) or `name`. */
+function roleToolMessage(m: Record<string, unknown>, messageIndex: number): ToolMessage {
+  const content = typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "");
+  const name = typeof m.tool_name === "string" ? m.tool_name : typeof m.name === "string" ? m.name : undefined;
+  return { messageIndex, content, ...(name ? { toolName: name } : {}) };
 }
 
 /** Tool messages of a recorded request body text (convenience for the importer and the UI). */

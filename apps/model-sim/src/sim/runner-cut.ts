@@ -35,15 +35,16 @@ function options(raw: Record<string, unknown>): { numKeep: number } {
   return { numKeep: typeof o.num_keep === "number" ? Math.trunc(o.num_keep) : NUM_KEEP };
 }
 
+/** `tokens` are `text`'s token ids, as the truncation counted them. */
 export function cutForRunner(
   text: string,
+  tokens: readonly number[],
   tokenizer: QwenTokenizer,
   numCtx: number,
   raw: Record<string, unknown>,
   version: string,
 ): RunnerInput {
   const runnerCtx = Math.max(4, Math.min(numCtx, QWEN25_CONTEXT_LENGTH));
-  const tokens = tokenizer.encode(text);
   const llamaServer = atLeast(version, LLAMA_SERVER_SINCE);
   const fits = llamaServer ? tokens.length <= runnerCtx - 1 : tokens.length <= runnerCtx;
   if (fits) return { text, tokenCount: tokens.length, tailStart: 0 };

@@ -4,7 +4,7 @@
  * is buffering are not sent, a completed call goes out alone with `content: ""`, the final chunk carries
  * the metrics. The only simulated part is *what* is generated: decide() instead of a neural network.
  */
-import type { ChatRequest } from "@hopscope/shared/ollama/schemas";
+import type { ChatRequest, OllamaMessage } from "@hopscope/shared/ollama/schemas";
 import { atLeast } from "@hopscope/shared/prompt/version";
 import { DEBUG_RENDER_SINCE } from "@hopscope/shared/dialects/debug-render";
 import { glueChunk } from "@hopscope/shared/toolcall/chat-glue";
@@ -15,11 +15,11 @@ import { goNow, nowNs } from "./go-time";
 import type { ResolvedModel } from "./model-name";
 import { decide } from "../policy/decide";
 import { outputText } from "../policy/format-output";
-import { runTokens } from "./runner";
+import { runMetrics, runOutput, type PlannedRun } from "./planned-run";
 import { builtinPrompt } from "./builtin-renderer";
 import { fitPrompt } from "./truncate-prompt";
 import { requestNumCtx } from "./context-length";
-import { cutForRunner, seenAfterCut } from "./runner-cut";
+import { cutForRunner, seenAfterCut, type RunnerInput } from "./runner-cut";
 import type { SimDeps } from "./sim-deps";
 import { chatChunk, toolCallObject } from "./wire-shapes";
 import { cutForLesson } from "./cut-stream";
@@ -43,7 +43,7 @@ export async function planChat(
   { signal, relaxThinking = false }: ChatCall = {},
 ): Promise<ChatOutcome> {
   const start = nowNs();
-  const { config, state, engine } = deps;
+  const { config, state } = deps;
   if (req.top_logprobs !== undefined && (req.top_logprobs < 0 || req.top_logprobs > 20)) {
     throw new OllamaError(400, "top_logprobs must be between 0 and 20");
   }
@@ -55,15 +55,7 @@ export async function planChat(
       body: chatChunk({ model: model.requested, content: "", done: true, doneReason: "unload" }),
     };
   }
-  let raw = rawBody;
-  if (checkThink(req.think, model.requested, { version: config.ollamaVersion, relaxThinking })) {
-    // ChatHandler: `slog.Warn("model does not support thinking, relaxing thinking to nil")`, then renders without it.
-    deps.logger.warn(
-      { model: model.requested, think: req.think },
-      "model does not support thinking, relaxing thinking to nil",
-    );
-    raw = Object.fromEntries(Object.entries(rawBody).filter(([k]) => k !== "think"));
-  }
+  const raw = withoutUnsupportedThink(req, rawBody, model, deps, relaxThinking);
 
   const slow = model.lesson === "slow";
   await state.ensureLoaded(keepMs, slow ? config.slowLoadMs : config.loadMs, { always: slow, signal });
@@ -75,33 +67,98 @@ export async function planChat(
     };
   }
 
-  // Render and truncate to num_ctx, counting tokens as the runner would (the raw body passed the schema
-  // above, and it is what Go decodes: zod's defaults would add fields).
   const evalStart = nowNs();
-  const fitted = model.builtinRenderer
-    ? await builtinPrompt(raw, req.messages, config.ollamaVersion)
-    : fitPrompt(raw, req.messages, engine, config.ollamaVersion, config.contextLength);
+  const fitted = await fitChat(raw, req, model, deps);
   const promptEvalDurationNs = nowNs() - evalStart;
   // The field came with Ollama 0.11.5; an older release does not know it and runs the model.
   if (req._debug_render_only && atLeast(config.ollamaVersion, DEBUG_RENDER_SINCE)) {
-    return {
-      kind: "immediate",
-      // api.ChatResponse with a zero Message and DebugInfo (image_count is omitempty).
-      body: {
-        model: model.requested,
-        created_at: goNow(),
-        message: { role: "", content: "" },
-        done: false,
-        _debug_info: { rendered_template: fitted.text },
-      },
-    };
+    return { kind: "immediate", body: debugRenderBody(model, fitted.text) };
   }
+  const { promptEvalCount, output } = decideOutput(req, raw, model, deps, fitted);
+  const chunks = chatChunks({
+    req,
+    model,
+    deps,
+    output,
+    signal,
+    keepMs,
+    slow,
+    start,
+    loaded,
+    promptEvalCount,
+    promptEvalDurationNs,
+  });
+  return { kind: "run", chunks: cutForLesson(model.lesson, req.stream !== false, chunks, signal) };
+}
+
+/** The body without `think` when the model cannot think and thinking is relaxed; the body as sent otherwise. */
+function withoutUnsupportedThink(
+  req: ChatRequest,
+  rawBody: Record<string, unknown>,
+  model: ResolvedModel,
+  deps: SimDeps,
+  relaxThinking: boolean,
+): Record<string, unknown> {
+  if (!checkThink(req.think, model.requested, { version: deps.config.ollamaVersion, relaxThinking })) return rawBody;
+  // ChatHandler: `slog.Warn("model does not support thinking, relaxing thinking to nil")`, then renders without it.
+  deps.logger.warn(
+    { model: model.requested, think: req.think },
+    "model does not support thinking, relaxing thinking to nil",
+  );
+  return Object.fromEntries(Object.entries(rawBody).filter(([k]) => k !== "think"));
+}
+
+interface FittedChat {
+  text: string;
+  messages: OllamaMessage[];
+  dropped: number;
+  /** What the runner is given of the prompt for this context size. */
+  cut(numCtx: number): RunnerInput;
+}
+
+/**
+ * Render and truncate to num_ctx, counting tokens as the runner would (the raw body passed the schema
+ * above, and it is what Go decodes: zod's defaults would add fields).
+ */
+async function fitChat(
+  raw: Record<string, unknown>,
+  req: ChatRequest,
+  model: ResolvedModel,
+  { config, engine }: SimDeps,
+): Promise<FittedChat> {
+  if (model.builtinRenderer) {
+    const fitted = await builtinPrompt(raw, req.messages, config.ollamaVersion);
+    return { ...fitted, cut: () => ({ ...fitted, tailStart: 0 }) };
+  }
+  const fitted = fitPrompt(raw, req.messages, engine, config.ollamaVersion, config.contextLength);
+  return {
+    ...fitted,
+    cut: (numCtx) => cutForRunner(fitted.text, fitted.tokens, engine.tokenizer, numCtx, raw, config.ollamaVersion),
+  };
+}
+
+/** api.ChatResponse with a zero Message and DebugInfo (image_count is omitempty). */
+function debugRenderBody(model: ResolvedModel, rendered: string): Record<string, unknown> {
+  return {
+    model: model.requested,
+    created_at: goNow(),
+    message: { role: "", content: "" },
+    done: false,
+    _debug_info: { rendered_template: rendered },
+  };
+}
+
+/** The runner's cut, then what the model says to what it sees of the conversation. */
+function decideOutput(
+  req: ChatRequest,
+  raw: Record<string, unknown>,
+  model: ResolvedModel,
+  deps: SimDeps,
+  fitted: FittedChat,
+): { promptEvalCount: number; output: string } {
+  const { config } = deps;
   const tools = req.tools ?? [];
-  const numCtx = requestNumCtx(raw.options, config.ollamaVersion, config.contextLength);
-  const input = model.builtinRenderer
-    ? { ...fitted, tailStart: 0 }
-    : cutForRunner(fitted.text, engine.tokenizer, numCtx, raw, config.ollamaVersion);
-  const promptEvalCount = input.tokenCount;
+  const input = fitted.cut(requestNumCtx(raw.options, config.ollamaVersion, config.contextLength));
   // The model decides from what it sees: the conversation after truncation, and after the runner's cut.
   const seen = seenAfterCut(fitted.text, input.tailStart, fitted.messages, tools);
   const decision = decide({
@@ -120,41 +177,32 @@ export async function planChat(
     },
     "decided",
   );
-  const output = outputText(decision, req.format);
-  const numPredict = typeof req.options?.num_predict === "number" ? req.options.num_predict : undefined;
+  return { promptEvalCount: input.tokenCount, output: outputText(decision, req.format) };
+}
 
-  async function* chunks(): AsyncGenerator<Record<string, unknown>> {
-    const parser = tools.length > 0 ? engine.toolParser(tools, config.ollamaVersion) : null;
-    // Tool-call ids (and an always-present index) came with Ollama 0.13.0.
-    const withIds = atLeast(config.ollamaVersion, "0.13.0");
-    const tokens = runTokens(engine.tokenizer, output, {
-      tokensPerSecond: slow ? config.slowTokensPerSecond : config.tokensPerSecond,
-      numPredict,
-      signal,
-      onEvent: deps.onRunnerEvent,
-    });
-    for await (const r of tokens) {
-      const metrics = r.done
-        ? {
-            totalDurationNs: nowNs() - start,
-            loadDurationNs: loaded - start,
-            promptEvalCount,
-            promptEvalDurationNs,
-            evalCount: r.evalCount,
-            evalDurationNs: r.evalDurationNs,
-          }
-        : undefined;
-      const base = { model: model.requested, done: r.done, doneReason: r.done ? r.doneReason : undefined, metrics };
-      if (!parser) {
-        yield chatChunk({ ...base, content: r.content });
-        continue;
-      }
-      const glued = glueChunk(parser, r.content, r.done);
-      if (!glued.send) continue;
-      const toolCalls = glued.tool_calls?.map((c) => toolCallObject(c, withIds));
-      yield chatChunk({ ...base, content: glued.content, toolCalls });
+interface ChatRun extends PlannedRun {
+  req: ChatRequest;
+}
+
+/** The runner's tokens as chat chunks, through the tool-call parser when the request has tools. */
+async function* chatChunks(run: ChatRun): AsyncGenerator<Record<string, unknown>> {
+  const { req, model, deps } = run;
+  const { config, engine } = deps;
+  const tools = req.tools ?? [];
+  const parser = tools.length > 0 ? engine.toolParser(tools, config.ollamaVersion) : null;
+  // Tool-call ids (and an always-present index) came with Ollama 0.13.0.
+  const withIds = atLeast(config.ollamaVersion, "0.13.0");
+  for await (const r of runOutput(run, req.options)) {
+    const metrics = r.done ? runMetrics(run, r) : undefined;
+    const base = { model: model.requested, done: r.done, doneReason: r.done ? r.doneReason : undefined, metrics };
+    if (!parser) {
+      yield chatChunk({ ...base, content: r.content });
+      continue;
     }
-    state.touch(keepMs);
+    const glued = glueChunk(parser, r.content, r.done);
+    if (!glued.send) continue;
+    const toolCalls = glued.tool_calls?.map((c) => toolCallObject(c, withIds));
+    yield chatChunk({ ...base, content: glued.content, toolCalls });
   }
-  return { kind: "run", chunks: cutForLesson(model.lesson, req.stream !== false, chunks(), signal) };
+  deps.state.touch(run.keepMs);
 }

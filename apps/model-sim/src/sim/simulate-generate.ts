@@ -10,14 +10,14 @@ import type { GenerateRequest } from "@hopscope/shared/ollama/schemas";
 import type { GenerateRequestLike } from "@hopscope/shared/prompt/render";
 import { atLeast } from "@hopscope/shared/prompt/version";
 import { DEBUG_RENDER_SINCE } from "@hopscope/shared/dialects/debug-render";
-import { readChatPrompt } from "./chatml-reader";
+import { readChatPrompt, type ChatPrompt } from "./chatml-reader";
 import { goNow, nowNs } from "./go-time";
 import { keepAliveMs } from "./keep-alive";
 import type { ResolvedModel } from "./model-name";
 import { OllamaError } from "./ollama-error";
 import { decide } from "../policy/decide";
 import { outputText } from "../policy/format-output";
-import { runTokens } from "./runner";
+import { runMetrics, runOutput, type PlannedRun } from "./planned-run";
 import { checkThink } from "./check-think";
 import type { SimDeps } from "./sim-deps";
 import { generateChunk } from "./wire-shapes";
@@ -59,15 +59,7 @@ export async function planGenerate(
       body: generateChunk({ model: model.requested, response: "", done: true, doneReason: "load" }),
     };
 
-  const chat = req.raw
-    ? readChatPrompt(prompt)
-    : {
-        messages: [
-          { role: "system", content: req.system || engine.system },
-          { role: "user", content: prompt },
-        ],
-        tools: [],
-      };
+  const chat = req.raw ? readChatPrompt(prompt) : oneTurnChat(req, prompt, engine.system);
   // The raw body passed the schema; Ollama renders what Go decoded, without zod's defaults.
   const rendered = engine.renderGenerate(raw as GenerateRequestLike, config.ollamaVersion);
   // The field came with Ollama 0.11.5; an older release does not know it and runs the model.
@@ -92,40 +84,47 @@ export async function planGenerate(
     : { content: "", toolCalls: [], why: "raw text that is not a chat prompt: ends at once" };
   deps.logger.info({ model: model.requested, lesson: model.lesson, why: decision.why }, "decided");
   const output = outputText(decision, req.format);
-  const numPredict = typeof req.options?.num_predict === "number" ? req.options.num_predict : undefined;
+  const run = { req, model, deps, output, rendered, signal, keepMs, slow, start, loaded };
+  return { kind: "run", chunks: generateChunks({ ...run, promptEvalCount, promptEvalDurationNs }) };
+}
 
-  async function* chunks(): AsyncGenerator<Record<string, unknown>> {
-    const tokens = runTokens(engine.tokenizer, output, {
-      tokensPerSecond: slow ? config.slowTokensPerSecond : config.tokensPerSecond,
-      numPredict,
-      signal,
-      onEvent: deps.onRunnerEvent,
-    });
-    let generated = "";
-    for await (const r of tokens) {
-      generated += r.content;
-      if (!r.done) {
-        yield generateChunk({ model: model.requested, response: r.content, done: false });
-        continue;
-      }
-      yield generateChunk({
-        model: model.requested,
-        response: "",
-        done: true,
-        doneReason: r.doneReason,
-        // Not raw: the conversation so far as token ids (deprecated in Ollama, still sent).
-        context: req.raw ? undefined : engine.tokenizer.encode(rendered + generated),
-        metrics: {
-          totalDurationNs: nowNs() - start,
-          loadDurationNs: loaded - start,
-          promptEvalCount,
-          promptEvalDurationNs,
-          evalCount: r.evalCount,
-          evalDurationNs: r.evalDurationNs,
-        },
-      });
+/** Not raw: the prompt as a one-turn chat, under the request's system text or the model's SYSTEM. */
+function oneTurnChat(req: GenerateRequest, prompt: string, modelSystem: string): ChatPrompt {
+  return {
+    messages: [
+      { role: "system", content: req.system || modelSystem },
+      { role: "user", content: prompt },
+    ],
+    tools: [],
+  };
+}
+
+interface GenerateRun extends PlannedRun {
+  req: GenerateRequest;
+  rendered: string;
+}
+
+/** The runner's tokens as generate chunks; the last one carries the metrics (and `context` when not raw). */
+async function* generateChunks(run: GenerateRun): AsyncGenerator<Record<string, unknown>> {
+  const { req, model, deps, rendered } = run;
+  const { engine } = deps;
+  const tokens = runOutput(run, req.options);
+  let generated = "";
+  for await (const r of tokens) {
+    generated += r.content;
+    if (!r.done) {
+      yield generateChunk({ model: model.requested, response: r.content, done: false });
+      continue;
     }
-    state.touch(keepMs);
+    yield generateChunk({
+      model: model.requested,
+      response: "",
+      done: true,
+      doneReason: r.doneReason,
+      // Not raw: the conversation so far as token ids (deprecated in Ollama, still sent).
+      context: req.raw ? undefined : engine.tokenizer.encode(rendered + generated),
+      metrics: runMetrics(run, r),
+    });
   }
-  return { kind: "run", chunks: chunks() };
+  deps.state.touch(run.keepMs);
 }
