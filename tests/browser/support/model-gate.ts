@@ -15,8 +15,8 @@ export interface ModelGate {
   holdRequests(): void;
   /** Stops the next streamed answer whose words reach `chars` characters right there, until `release()`. */
   holdAnswerAt(chars: number): void;
-  /** Answers stopped part-way so far (so a test knows the moment it looked at was the held one). */
-  readonly answersStopped: number;
+  /** The words of the answer stopped part-way, as far as they were let through ("" while none is). */
+  readonly stoppedAnswer: string;
   /** Lets everything held go on, and holds nothing more. */
   release(): void;
   close(): Promise<void>;
@@ -25,7 +25,7 @@ export interface ModelGate {
 export async function startModelGate(): Promise<ModelGate> {
   let holdingRequests = false;
   let answerAt: number | null = null;
-  let answersStopped = 0;
+  let stoppedAnswer = "";
   let held: (() => void)[] = [];
   const hold = (go: () => void) => void held.push(go);
   const server = createServer((req, res) => {
@@ -33,9 +33,9 @@ export async function startModelGate(): Promise<ModelGate> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       // An answer reaching `answerAt` words stops there; holdAnswerAt() applies to that one answer only.
-      const stop = (go: () => void) => {
+      const stop = (go: () => void, words: string) => {
         answerAt = null;
-        answersStopped++;
+        stoppedAnswer = words;
         hold(go);
       };
       const go = () => forward(gate.target, req, Buffer.concat(chunks), res, () => answerAt, stop);
@@ -49,8 +49,8 @@ export async function startModelGate(): Promise<ModelGate> {
     target: "",
     holdRequests: () => void (holdingRequests = true),
     holdAnswerAt: (chars) => void (answerAt = chars),
-    get answersStopped() {
-      return answersStopped;
+    get stoppedAnswer() {
+      return stoppedAnswer;
     },
     release() {
       holdingRequests = false;
@@ -78,7 +78,7 @@ function forward(
   body: Buffer,
   res: ServerResponse,
   stopAt: () => number | null,
-  hold: (go: () => void) => void,
+  hold: (go: () => void, words: string) => void,
 ): void {
   if (!to) {
     res.writeHead(503, { "content-type": "text/plain" }).end("the model gate has no target yet");
@@ -92,7 +92,7 @@ function forward(
       res.writeHead(up.statusCode ?? 502, up.headers);
       const at = stopAt();
       if (at === null) return void up.pipe(res);
-      let words = 0;
+      let words = "";
       let rest = "";
       let stopped = false;
       up.setEncoding("utf8");
@@ -100,16 +100,16 @@ function forward(
         rest += text;
         for (let nl = rest.indexOf("\n"); nl >= 0 && !stopped; nl = rest.indexOf("\n")) {
           res.write(rest.slice(0, nl + 1));
-          words += contentOf(rest.slice(0, nl + 1)).length;
+          words += contentOf(rest.slice(0, nl + 1));
           rest = rest.slice(nl + 1);
-          if (words < at) continue;
+          if (words.length < at) continue;
           stopped = true;
           up.pause();
           hold(() => {
             res.write(rest);
             up.removeAllListeners("data");
             up.pipe(res);
-          });
+          }, words);
         }
       });
       up.on("end", () => !stopped && res.end(rest));
