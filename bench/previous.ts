@@ -47,6 +47,7 @@ export function carryOver(current: BenchResults, previous: BenchResults | null):
     out.seconds = previous.seconds;
     out.profile = previous.profile ?? null;
     out.readers = previous.readers ?? null;
+    out.agentLoad = previous.agentLoad ?? null;
     // The load average that matters is the one the proxies were measured under.
     if (previous.loadAverage) out.loadAverage = previous.loadAverage;
     out.sectionsAt.proxies = at("proxies");

@@ -1,5 +1,6 @@
 /** Writes the benchmark's results as bench/results.json and a table in bench/RESULTS.md, with the machine and versions. */
 import { bigPromptSection } from "./big-prompt-report";
+import { agentLoadSection } from "./agent-load-report";
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, release, totalmem } from "node:os";
@@ -70,6 +71,7 @@ export function writeResults(r: BenchResults): string[] {
     "",
     ...targets(r),
     "",
+    ...agentLoadSection(r.agentLoad),
     ...readersSection(r.readers),
     ...profileSection(r.profile),
     ...promptSection(r.prompt),

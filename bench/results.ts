@@ -182,6 +182,43 @@ export interface BenchResults {
   bigPrompt?: BigPromptBench | null;
   /** A stream's largest inter-line gap with and without concurrent API readers (measured with the proxies). */
   readers?: ReadersBench | null;
+  /** Real agents' requests through the model tap (measured with the proxies). */
+  agentLoad?: AgentLoadBench | null;
   /** `npm start` and `hopscope wrap` against their floors (bench/start.ts). */
   start?: StartBench | null;
+}
+
+/** The agent-sized load (bench/agent-load.ts). */
+export interface AgentLoadSide {
+  rps: number;
+  /** CPU µs per answered exchange, of the whole process. */
+  cpuMicros: number;
+  answered: number;
+}
+export interface AgentLoadRecorder extends AgentLoadSide {
+  /** CPU µs per answered exchange of the taps thread and of the recording thread. */
+  tapsMicros: number;
+  recordingMicros: number;
+  /** The recording thread's CPU µs per exchange it stored during the load (what recording one costs). */
+  recordingPerStoredMicros: number;
+  /** Exchanges stored complete in SQLite, over the recorder's life (warm-up included, as is `answered`). */
+  stored: number;
+  /** What /api/health said after the load: its `ok`, and the exchanges it counted as not stored. */
+  healthOk: boolean;
+  notStored: number;
+  /** How long after the load's last answer the recorder had committed everything. */
+  drainMs: number;
+}
+export interface AgentLoadCase {
+  agent: string;
+  path: string;
+  bodyBytes: number;
+  node: AgentLoadSide;
+  hopscope: AgentLoadRecorder;
+}
+export interface AgentLoadBench {
+  rounds: number;
+  seconds: number;
+  connections: number;
+  cases: AgentLoadCase[];
 }

@@ -8,6 +8,7 @@
  *        --no-profile (skip the CPU profile of the recorder taken after the proxies)
  *        --no-readers (skip the stream-while-the-API-is-read measurement)
  *        --fresh (drop sections of earlier runs instead of carrying them over)
+ *        --no-agent-load (skip the agent-sized load)  --agents claude-code,codex (which agents' requests it sends; all: all four)
  *        --no-proxies  --no-prompt  --no-ui  --no-start  --no-big-prompt
  */
 import { ALL, type Contender } from "./contenders/index";
@@ -25,6 +26,8 @@ import { carryOver, readPrevious } from "./previous";
 import { cleanupProfile, profileRecorder } from "./profile";
 import { runReadersBench } from "./readers";
 import { runStartBench } from "./start";
+import { runAgentLoadBench } from "./agent-load";
+import { AGENT_LOADS } from "./agent-answers";
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -167,6 +170,11 @@ async function runProxiesSection(results: BenchResults, startedAt: string): Prom
     for (const [name, why] of failures) results.skipped.push({ name, reason: why });
     if (!has("no-readers") && measuresHopscope) {
       results.readers = await runReadersBench(upstream.port, log, rounds);
+    }
+    if (!has("no-agent-load") && measuresHopscope) {
+      const agents =
+        flag("agents") === "all" ? AGENT_LOADS.map((a) => a.agent) : (flag("agents") ?? "claude-code,codex").split(",");
+      results.agentLoad = await runAgentLoadBench(log, { rounds, seconds, agents });
     }
   } finally {
     upstream.stop();

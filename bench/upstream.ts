@@ -4,10 +4,13 @@
  *   POST /api/chat      a ~2 KB JSON body, like a non-streamed /api/chat answer
  *   POST /api/generate  NDJSON lines spaced in time, like a streamed model answer (?lines=20&interval=50)
  *   POST /agent         a short JSON reply, like the agent host's answer (for the timeline bench's mixed traces)
+ *   POST /v1/messages, /v1/chat/completions, /v1/responses
+ *                       a canned SSE answer of that dialect, as a model server streams it (bench/agent-answers.ts)
  *   GET  /health        200
  * Prints `{"port": N}` on stdout once listening.
  */
 import { createServer } from "node:http";
+import { cannedAnswers } from "./agent-answers";
 
 const small = JSON.stringify({
   jsonrpc: "2.0",
@@ -30,6 +33,8 @@ const chat = JSON.stringify({
   eval_count: 12,
 });
 
+const streamed = cannedAnswers();
+
 const agentReply = JSON.stringify({ reply: 'I\'ve added "buy milk" to your notes.', conversationId: "bench" });
 
 const server = createServer((req, res) => {
@@ -45,6 +50,12 @@ const server = createServer((req, res) => {
       const body = url.pathname === "/mcp" ? small : chat;
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
       res.end(body);
+      return;
+    }
+    const answer = streamed.get(url.pathname);
+    if (answer !== undefined) {
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      res.end(answer);
       return;
     }
     if (url.pathname === "/agent") {

@@ -68,6 +68,7 @@ describe("storage banner", () => {
     expect(text).toContain("Not recording to disk");
     expect(text).toContain("every request is forwarded");
     expect(text).toMatch(/SQLITE_FULL/);
+    expect(text).toMatch(/The last at \d{2}:\d{2}:\d{2}\./);
     // Readable on a projector: the banner's text is at least 16 px.
     expect(await banner.evaluate((el) => parseFloat(getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(16);
     await browser.screenshot("storage-banner-1280x720");
@@ -83,6 +84,7 @@ describe("storage banner", () => {
     expect(await recovered.innerText()).toContain(
       `${health.body.storage.notStored} exchanges were forwarded but not stored`,
     );
+    expect(await recovered.innerText()).toMatch(/The last at \d{2}:\d{2}:\d{2}\./);
     await browser.screenshot("storage-banner-recovered-1280x720");
     await recovered.getByRole("button", { name: "Dismiss" }).click();
     await page.getByTestId("storage-banner").waitFor({ state: "detached" });

@@ -208,11 +208,12 @@ describe("a recorder that falls behind", () => {
     root = await mkdtemp(path.join(tmpdir(), "hopscope-behind-"));
     const dbFile = path.join(root, "hopscope.sqlite");
     up = await echoUpstream();
-    // A tiny queue (60 events: about a dozen exchanges), and a recording thread held up by a locked database.
+    // A tiny queue (60 events: about a dozen exchanges) with no backpressure before its cap, and a recording
+    // thread held up by a locked database: what is past the cap is shed, and said so.
     rec = await startRecorder(
       { mcp: up.url },
       { dbFile },
-      { deps: { queueLimits: { events: 60, bytes: 64 * 1024 * 1024 } } },
+      { deps: { queueLimits: { events: 60, bytes: 64 * 1024 * 1024, pauseAt: { events: 1e9, bytes: 1e12 } } } },
     );
     await sendAll(rec, 1);
     await eventually(async () => (await storedCount(rec!)) === 1, "the first exchange stored");
@@ -243,5 +244,9 @@ describe("a recorder that falls behind", () => {
       400,
     );
     expect(s.lastNotStored.length).toBeGreaterThan(0);
+    expect(s.lastNotStoredAt).toBeGreaterThan(0);
+    // Storing works again, but what was shed stays unstored: the recorder is not healthy until restarted.
+    expect(s.ok).toBe(true);
+    expect((await getJson<{ ok: boolean }>(`${r.url}/api/health`)).body.ok).toBe(false);
   });
 });

@@ -6,7 +6,7 @@
 import type { Dialect } from "./dialect";
 import { type Json, isObject } from "./go-decode";
 import { tryParseJson } from "../json/parse";
-import { parseSse } from "../framing/sse";
+import { parseSse, type SseEvent } from "../framing/sse";
 import { parseNdjson } from "../framing/ndjson";
 
 export interface ReadCall {
@@ -36,9 +36,14 @@ function argsOf(text: string): Json {
   return isObject(v) ? v : {};
 }
 
+/** The text as one JSON document; undefined when it is not one (an event stream is not tried: it cannot be). */
+function wholeJson(text: string): unknown {
+  return /^\s*[[{]/.test(text) ? tryJson(text) : undefined;
+}
+
 /** The JSON bodies of a response: one whole JSON document, or each SSE `data:` payload (without `[DONE]`). */
 export function responseBodies(text: string): Json[] {
-  const whole = tryJson(text);
+  const whole = wholeJson(text);
   if (whole !== undefined) return isObject(whole) ? [whole] : [];
   return parseSse(text)
     .filter((e) => e.data !== "[DONE]")
@@ -105,14 +110,31 @@ function readCompletions(bodies: Json[], out: ReadResponse): void {
   }
 }
 
-function readResponses(bodies: Json[], out: ReadResponse): void {
-  // The final `response` object (whole body, or response.completed's) has everything.
-  const final = bodies
-    .map((b) =>
-      b.object === "response" ? b : isObject(b.response) && b.type === "response.completed" ? b.response : null,
-    )
-    .filter(isObject)
-    .pop();
+/** The `response` object a Responses body is, or that a response.completed event carries. */
+function finalResponse(b: unknown): Json | null {
+  if (!isObject(b)) return null;
+  return b.object === "response" ? b : isObject(b.response) && b.type === "response.completed" ? b.response : null;
+}
+
+/**
+ * The last final `response` object of a Responses answer (whole body, or response.completed's). Its events
+ * are read from the end and only those that can hold one are parsed: every event of a stream echoes the
+ * request's instructions and tools, and the last one has everything.
+ */
+function lastFinalResponse(text: string): Json | null {
+  const whole = wholeJson(text);
+  if (whole !== undefined) return finalResponse(whole);
+  const events = parseSse(text);
+  for (let i = events.length - 1; i >= 0; i--) {
+    const data = (events[i] as SseEvent).data;
+    if (!data.includes('"response')) continue;
+    const final = finalResponse(tryJson(data));
+    if (final) return final;
+  }
+  return null;
+}
+
+function readResponses(final: Json | null, out: ReadResponse): void {
   if (!final) return;
   for (const item of Array.isArray(final.output) ? final.output : []) {
     if (!isObject(item)) continue;
@@ -234,11 +256,11 @@ function readOllama(text: string, out: ReadResponse): void {
 export function readResponse(d: Dialect, text: string): ReadResponse {
   const out: ReadResponse = { content: "", sawContent: false, toolCalls: [] };
   if (d === "ollama" || d === "ollama-generate") readOllama(text, out);
+  else if (d === "openai-responses") readResponses(lastFinalResponse(text), out);
   else {
     const bodies = responseBodies(text);
     if (d === "openai-chat") readOpenAiChat(bodies, out);
     else if (d === "openai-completions") readCompletions(bodies, out);
-    else if (d === "openai-responses") readResponses(bodies, out);
     else readAnthropic(bodies, out);
   }
   return out;

@@ -133,14 +133,22 @@ export function learnerText(content: string): string {
   return quoted?.[1] ?? text;
 }
 
-/** What a model request (or probe) says of the agent that sent it, for its run (group-run.ts). */
-export function agentRequestOf(connection: string | null | undefined, headers: Headers, body: unknown): AgentRequest {
+/**
+ * What a model request (or probe) says of the agent that sent it, for its run (group-run.ts). `whole`: the
+ * body with its tools, when `body` leaves them out (read only if the tools it offers are asked for).
+ */
+export function agentRequestOf(
+  connection: string | null | undefined,
+  headers: Headers,
+  body: unknown,
+  whole: () => unknown = () => body,
+): AgentRequest {
   const address = connection ? connectionAddress(connection) : null;
   const ua = headerValue(headers, "user-agent") ?? "";
   return {
     session: agentSessionOf(headers, body),
     client: { address, peer: address === null ? null : `${address} ${ua}` },
-    offered: () => [...offeredToolNames(body), ...mentionedMcpTools(body)],
+    offered: () => [...offeredToolNames(whole()), ...mentionedMcpTools(whole())],
   };
 }
 

@@ -25,6 +25,10 @@ export const StorageHealthSchema = z.object({
   notStored: z.number().int(),
   /** Ids of the most recent of them (newest last, at most 20). */
   lastNotStored: z.array(z.number().int()),
+  /** Epoch ms the latest of them went unstored (null: none). */
+  lastNotStoredAt: z.number().nullable().optional(),
+  /** Times the taps stopped reading new requests until recording caught up (backpressure: nothing lost). */
+  held: z.number().int().optional(),
 });
 export type StorageHealth = z.infer<typeof StorageHealthSchema>;
 

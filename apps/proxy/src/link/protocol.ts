@@ -56,6 +56,7 @@ export interface EventBatch {
   strs: (string | null)[];
   arena: ArrayBuffer | null;
 }
+/** A batch handled: the taps thread's count of what is queued drops, and a closed gate may open (backpressure). */
 export interface EventAck {
   ack: number;
 }
@@ -100,6 +101,14 @@ export interface QueueState {
   since: number | null;
   notRecorded: number;
   lastNotRecorded: number[];
+  lastNotRecordedAt: number | null;
+  /** Times the gate closed: the taps stopped reading new requests until recording caught up. */
+  held: number;
+}
+
+/** The queue's state at start: not behind, nothing lost, never held. */
+export function initialQueueState(): QueueState {
+  return { behind: null, since: null, notRecorded: 0, lastNotRecorded: [], lastNotRecordedAt: null, held: 0 };
 }
 
 export interface TapInfoMessage {
@@ -121,9 +130,16 @@ export type FromTaps =
 export type ToTaps = { kind: "flush"; flush: number } | { kind: "close" };
 
 /** Bounds on what the taps thread sends the recording thread and is not yet acknowledged (tap/event-sender.ts). */
+/**
+ * The queue to the recording thread (events sent, not yet acknowledged): beyond `pauseAt` (default: a
+ * quarter of the cap; 16 MiB, a few hundred agent-sized requests) the taps stop reading new requests until
+ * half of it has drained (tap/recording-gate.ts); beyond `events` or `bytes`, the hard cap, new exchanges
+ * are forwarded but not recorded, and counted (health is not ok).
+ */
 export interface QueueLimits {
   events: number;
   bytes: number;
+  pauseAt?: { events: number; bytes: number };
 }
 
 /** The workerData of the recording thread (recording/thread.ts). */

@@ -23,6 +23,7 @@ import type {
   ToRecording,
   ToTaps,
 } from "./protocol";
+import { initialQueueState } from "./protocol";
 
 export interface ThreadsOptions {
   file: string;
@@ -55,7 +56,7 @@ export class ThreadLink implements RecordingLink {
   private nextPark = 1;
   private readonly flushWaiters = new Map<number, () => void>();
   private storage: StorageHealth = { ok: true, error: null, since: null, notStored: 0, lastNotStored: [] };
-  private queue: QueueState = { behind: null, since: null, notRecorded: 0, lastNotRecorded: [] };
+  private queue: QueueState = initialQueueState();
   private dead: string | null = null;
   private closing: Promise<void> | null = null;
   private readonly recording: Worker;
@@ -154,6 +155,8 @@ export class ThreadLink implements RecordingLink {
       since: since.length > 0 ? Math.min(...since) : null,
       notStored: s.notStored + q.notRecorded,
       lastNotStored: [...s.lastNotStored, ...q.lastNotRecorded].sort((a, b) => a - b).slice(-20),
+      lastNotStoredAt: Math.max(s.lastNotStoredAt ?? 0, q.lastNotRecordedAt ?? 0) || null,
+      held: q.held,
     };
   }
 

@@ -7,10 +7,10 @@ import type { Chunk, Classification, Exchange, ExchangeState, ExchangeSummary } 
 import type { GroupedBy } from "@hopscope/shared/trace/group";
 import { classifyExchange, type ClassifyInput } from "@hopscope/shared/trace/classify";
 import { headerValue, isRecord } from "@hopscope/shared/trace/json-text";
-import { tryParseJson } from "@hopscope/shared/json/parse";
 import { finalEventArrived } from "@hopscope/shared/trace/stream-end";
 import { findResponse } from "@hopscope/shared/trace/classify-mcp";
-import { BodyCollector, textOf, toBody, toStoredBody, type StoredBody } from "../link/stored-body";
+import { BodyCollector, keptBody, textOf, toBody, type StoredBody } from "../link/stored-body";
+import { readRequestJson, type RequestJson } from "./request-json";
 import { redactUrl } from "@hopscope/shared/trace/redact";
 import { fromHeaderBlock, redactHeaderBlock } from "@hopscope/shared/trace/header-block";
 import type { TapEvent } from "../link/protocol";
@@ -37,7 +37,8 @@ export class ExchangeDraft {
   requestSize = 0;
   requestDone = false;
   private readonly response: BodyCollector;
-  private json: unknown = NOT_PARSED;
+  private json: RequestJson | null = null;
+  private text: string | null | undefined = undefined;
   private requestOnly: Classification | null = null;
 
   constructor(
@@ -57,7 +58,7 @@ export class ExchangeDraft {
     this.requestSize = size;
     if (size === 0) return;
     const bytes = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
-    this.request = toStoredBody(bytes, size, headerValue(this.begin.headers, "content-type") ?? null);
+    this.request = keptBody(bytes, size, headerValue(this.begin.headers, "content-type") ?? null);
   }
 
   addChunk(t: number, size: number, kept: Buffer | null): Chunk {
@@ -95,9 +96,29 @@ export class ExchangeDraft {
     return c.kind !== "model.chat" || c.stream;
   }
 
-  /** The complete request body parsed as JSON (undefined when it is not JSON); parsed once. */
+  /**
+   * The complete request body parsed as JSON (undefined when it is not JSON), parsed once; a big body's
+   * tools are left out (request-json.ts): `requestTools` counts them, `wholeRequestJson` has them.
+   */
   requestJson(): unknown {
-    if (this.json === NOT_PARSED) this.json = tryParseJson(textOf(this.request));
+    return this.readRequest().json;
+  }
+
+  /** The request body's text, decoded once (a big body is kept as its bytes). */
+  private requestText(): string | null {
+    if (this.text === undefined && this.requestDone) this.text = textOf(this.request);
+    return this.text ?? textOf(this.request);
+  }
+
+  wholeRequestJson(): unknown {
+    return this.readRequest().whole();
+  }
+
+  private readRequest(): RequestJson {
+    const r = this.request;
+    this.json ??= readRequestJson(r && r.encoding === "utf8" && typeof r.data !== "string" ? r.data : null, () =>
+      textOf(r),
+    );
     return this.json;
   }
 
@@ -120,12 +141,13 @@ export class ExchangeDraft {
       method,
       url,
       status,
-      requestText: textOf(this.request),
+      requestText: this.requestText(),
       responseText: textOf(responseBody),
       responseHeaders: status === null ? "" : this.responseHeaders,
     };
     // Parsed once for grouping and every classification of the exchange (set, not spread: twice per exchange).
-    if (this.requestDone) input.requestJson = this.requestJson();
+    // The classification reads the whole request (its line hashes the body and the tools offered).
+    if (this.requestDone) input.requestJson = this.wholeRequestJson();
     return classifyExchange(input);
   }
 
@@ -165,5 +187,4 @@ export class ExchangeDraft {
   }
 }
 
-const NOT_PARSED = Symbol("not parsed");
 const EMPTY = Buffer.alloc(0);

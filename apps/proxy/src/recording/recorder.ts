@@ -86,7 +86,7 @@ export class Recorder {
     if (!d) throw new Error(`hopscope bug: tap event ${e.k} for exchange ${e.id}, which never began`);
     switch (e.k) {
       case "request":
-        d.setRequest(e.parts.map(bytes), e.size, e.at);
+        d.setRequest(joined(e.parts, bytes), e.size, e.at);
         return this.assignTrace(d);
       case "response":
         this.assignTrace(d);
@@ -195,7 +195,7 @@ export class Recorder {
     // Every chat dialect is compared as the native messages Ollama builds from it.
     const conversation = tap === "model" ? conversationOf(path, body) : null;
     if (conversation) {
-      const agent = agentRequestOf(d.begin.connection, headers, body);
+      const agent = agentRequestOf(d.begin.connection, headers, body, () => d.wholeRequestJson());
       return this.grouper.assignModelChat(conversation, now, header?.traceId, d.begin.connection, agent);
     }
     if (tap === "model" && !header && isModelProbe(d.begin.method, path)) {
@@ -235,4 +235,20 @@ export class Recorder {
     this.seqs.set(traceId, current + 1);
     return current + 1;
   }
+}
+
+/**
+ * A request's kept parts as one Buffer: the taps thread puts them one after another in the batch's bytes,
+ * so that is a view of them, not a copy (a copy only if they ever are not adjacent).
+ */
+function joined(parts: readonly Span[], bytes: (span: Span) => Buffer): Buffer[] {
+  const first = parts[0];
+  const last = parts[parts.length - 1];
+  if (!first || !last || parts.length === 1) return parts.map(bytes);
+  let at = first[0];
+  for (const [offset, length] of parts) {
+    if (offset !== at) return parts.map(bytes);
+    at += length;
+  }
+  return [bytes([first[0], at - first[0]])];
 }

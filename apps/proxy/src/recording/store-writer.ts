@@ -37,7 +37,14 @@ export class StoreWriter {
   private timer: NodeJS.Timeout | null = null;
   private readonly insertBatch: (records: ExchangeRecord[]) => string[];
   private readonly maxSeqStmt;
-  private readonly health: StorageHealth = { ok: true, error: null, since: null, notStored: 0, lastNotStored: [] };
+  private readonly health: StorageHealth = {
+    ok: true,
+    error: null,
+    since: null,
+    notStored: 0,
+    lastNotStored: [],
+    lastNotStoredAt: null,
+  };
 
   constructor(
     private readonly db: Db,
@@ -138,6 +145,7 @@ export class StoreWriter {
     const h = this.health;
     h.notStored += ids.length;
     h.lastNotStored = [...h.lastNotStored, ...ids].slice(-LAST_NOT_STORED);
+    h.lastNotStoredAt = Date.now();
     if (h.ok) h.since = Date.now();
     h.ok = false;
     h.error = `${err.code}: ${err.message}`;

@@ -2,19 +2,23 @@
  * The taps thread's side of the recording thread: tap events are batched (one message every BATCH_MS or
  * BATCH_EVENTS, bytes copied once into a transferred arena) and never waited for.
  *
- * The queue to the recording thread is bounded: when it falls this far behind (a locked database, a burst it
- * cannot keep up with), new exchanges are forwarded but not recorded, counted and reported (QueueState),
- * until half the queue has drained.
+ * The queue to the recording thread (sent, not yet acknowledged) has a high-water mark: past it the gate
+ * closes and the taps stop reading new requests (backpressure, tap/recording-gate.ts) until half of it has
+ * drained. Past the hard cap (a recording thread stuck on a locked database while responses keep
+ * streaming), new exchanges are forwarded but not recorded, counted and reported (QueueState: health not
+ * ok), until half the cap has drained.
  */
 import type { MessagePort } from "node:worker_threads";
 import type { EventAck, EventBatch, QueueLimits, QueueState, Span, TapEvent } from "../link/protocol";
+import { initialQueueState } from "../link/protocol";
 import { EventEncoder } from "../link/event-codec";
+import type { RecordingGate } from "./recording-gate";
 
 /**
  * Sent to the recording thread and not yet handled: beyond either bound, new exchanges are not recorded.
  * 250,000 events is about 50,000 small exchanges (tens of MB queued), seconds of a saturating burst.
  */
-export const QUEUE_LIMITS = { events: 250_000, bytes: 64 * 1024 * 1024 };
+export const QUEUE_LIMITS: QueueLimits = { events: 250_000, bytes: 64 * 1024 * 1024 };
 /** Events are sent in batches, at least this often (the live feed lags by as much), or at this many. */
 const BATCH_MS = 5;
 const BATCH_EVENTS = 2048;
@@ -29,12 +33,13 @@ export class EventSender {
   private readonly unacked = new Map<number, { events: number; bytes: number }>();
   private queuedEvents = 0;
   private queuedBytes = 0;
-  private readonly state: QueueState = { behind: null, since: null, notRecorded: 0, lastNotRecorded: [] };
+  private readonly state: QueueState = initialQueueState();
 
   constructor(
     private readonly port: MessagePort,
     /** Called when the queue state changes (the main thread reports it in /api/health). */
     private readonly onState: (state: QueueState) => void,
+    private readonly gate: RecordingGate,
     private readonly limits: QueueLimits = QUEUE_LIMITS,
   ) {
     port.on("message", (msg: EventAck) => this.acked(msg.ack));
@@ -42,6 +47,7 @@ export class EventSender {
 
   /** False while the recording thread is too far behind: the exchange is then forwarded but not recorded. */
   accepting(): boolean {
+    this.checkGate();
     this.checkBehind();
     return this.state.behind === null;
   }
@@ -51,6 +57,7 @@ export class EventSender {
     const s = this.state;
     s.notRecorded++;
     s.lastNotRecorded = [...s.lastNotRecorded.slice(1 - LAST_NOT_RECORDED), id];
+    s.lastNotRecordedAt = Date.now();
     this.onState({ ...s });
   }
 
@@ -95,6 +102,28 @@ export class EventSender {
     this.parts = [];
     this.partBytes = 0;
     this.port.postMessage(msg, arena ? [arena, nums] : [nums]);
+    this.checkGate();
+  }
+
+  /**
+   * Closes the gate past the high-water mark (counting the batch being built); opens it again when half of
+   * that has drained. Checked as each exchange begins and each batch is sent or acknowledged.
+   */
+  private checkGate(): void {
+    const mark = this.pauseAt;
+    const events = this.queuedEvents + this.events.count;
+    const bytes = this.queuedBytes + this.partBytes;
+    if (events >= mark.events || bytes >= mark.bytes) {
+      if (this.gate.closed) return;
+      this.gate.close();
+      this.state.held++;
+      this.onState({ ...this.state });
+    } else if (events < mark.events / 2 && bytes < mark.bytes / 2) this.gate.open();
+  }
+
+  /** The high-water mark: as configured, else a quarter of the hard cap (below it, so nothing is shed). */
+  private get pauseAt(): { events: number; bytes: number } {
+    return this.limits.pauseAt ?? { events: this.limits.events / 4, bytes: this.limits.bytes / 4 };
   }
 
   private acked(batch: number): void {
@@ -103,6 +132,7 @@ export class EventSender {
     if (!size) return;
     this.queuedEvents -= size.events;
     this.queuedBytes -= size.bytes;
+    if (this.gate.closed) this.checkGate();
     if (this.state.behind !== null) this.checkBehind();
   }
 

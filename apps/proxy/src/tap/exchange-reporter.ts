@@ -1,7 +1,8 @@
 /**
  * What the taps call as bytes pass, on the taps thread: it fills the passive LiveExchange and reports
  * what it saw to the recording thread (tap/event-sender.ts), where the Recorder groups, numbers,
- * classifies and stores. It records nothing itself. It never waits: when the recording thread is too far behind, a new exchange is
+ * classifies and stores. It records nothing itself and never waits: the taps stop reading new requests while
+ * the recording thread is behind (tap/recording-gate.ts), and past the queue's hard cap a new exchange is
  * forwarded but not recorded (and reported in /api/health).
  */
 import type { ExchangeState } from "@hopscope/shared/trace/schemas";

@@ -36,6 +36,8 @@ export class RequestRelay implements RequestSide {
   private pendingHead: string | null = null;
   /** The HeadTimer tick at which the request head being received began; -1 while none is. */
   private headTick = -1;
+  /** Not reading while the recording thread is behind (the gate is closed). */
+  held = false;
 
   constructor(
     private readonly client: net.Socket,
@@ -54,7 +56,26 @@ export class RequestRelay implements RequestSide {
     // An idle keep-alive connection is closed after 5 s, as node:http's server closed it.
     client.setTimeout(KEEP_ALIVE_MS);
     client.on("timeout", () => {
-      if (this.responses.empty && this.current === null) client.destroy();
+      if (this.responses.empty && this.current === null && !this.held) client.destroy();
+    });
+    this.holdWhileBehind();
+  }
+
+  /**
+   * Backpressure: while the recording thread is behind, the client's bytes stay in its socket (and the
+   * kernel's buffers, then the client's) until it has caught up. What was read is relayed as usual; a
+   * connection held is not idle.
+   */
+  private holdWhileBehind(): void {
+    if (!this.ctx.gate.closed || this.held) return;
+    this.client.pause();
+    this.held = true;
+    this.ctx.gate.whenOpen(() => {
+      this.held = false;
+      if (this.client.destroyed) return;
+      this.client.setTimeout(KEEP_ALIVE_MS);
+      // An upstream still draining what was written to it resumes the client itself (response-queue.ts).
+      if (!this.responses.waitingForUpstream) this.client.resume();
     });
   }
 
@@ -92,6 +113,7 @@ export class RequestRelay implements RequestSide {
     link?.socket.uncork();
     // After a refusal the rest of the read is not ours to judge: the connection is closing.
     if (err && !this.stopped) this.malformed(err);
+    else this.holdWhileBehind();
   }
 
   private requestHead(head: Head): number {

@@ -22,6 +22,8 @@ export interface RequestSide {
   readonly receiving: Slot | null;
   /** Reads no more requests: the connection is closing. */
   stop(): void;
+  /** Not reading while the recording thread is behind (its gate resumes the client, not a drained link). */
+  readonly held: boolean;
 }
 
 export class ResponseQueue implements LinkOwner {
@@ -82,10 +84,15 @@ export class ResponseQueue implements LinkOwner {
     this.client.pause();
   }
 
+  /** The client is paused until the upstream drains what was written to it. */
+  get waitingForUpstream(): boolean {
+    return this.pausedBy !== null;
+  }
+
   linkDrained(link: UpstreamLink): void {
     if (this.pausedBy !== link) return;
     this.pausedBy = null;
-    this.client.resume();
+    if (!this.requests.held) this.client.resume();
   }
 
   /** The client hung up: every response still due ends aborted (`why`), and the upstream's work stops. */

@@ -9,6 +9,7 @@ import type { Tap } from "@hopscope/shared/trace/schemas";
 import type { GuardPolicy } from "@hopscope/nodekit/guard";
 import { urlHost } from "@hopscope/nodekit/listen";
 import type { ExchangeReporter } from "./exchange-reporter";
+import type { RecordingGate } from "./recording-gate";
 import type { Logger } from "../logger";
 import { RequestRelay } from "./request-relay";
 import type { RelayContext } from "./relay-context";
@@ -20,6 +21,8 @@ export interface TapOptions {
   host: string;
   port: number;
   reporter: ExchangeReporter;
+  /** Closed while the recording thread is behind: connections then stop reading new requests. */
+  gate: RecordingGate;
   timeoutMs: number;
   /** A request head not complete this long after its first byte gets 408 and the connection closes. */
   headersTimeoutMs: number;
@@ -57,6 +60,7 @@ export async function startTap(opts: TapOptions): Promise<TapHandle> {
       basePath: target.pathname.replace(/\/+$/, ""),
     },
     reporter: opts.reporter,
+    gate: opts.gate,
     timeoutMs: opts.timeoutMs,
     heads,
     logger: opts.logger,

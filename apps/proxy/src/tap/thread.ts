@@ -8,6 +8,7 @@ import { startTap, type TapHandle } from "./tap-server";
 import { ExchangeReporter } from "./exchange-reporter";
 import type { Logger } from "../logger";
 import { EventSender } from "./event-sender";
+import { RecordingGate } from "./recording-gate";
 import type { FromTaps, TapsThreadData, ToTaps } from "../link/protocol";
 
 const parent = parentPort;
@@ -23,7 +24,8 @@ const log = (level: "debug" | "info" | "warn" | "error") => (obj: object, msg: s
   });
 const logger: Logger = { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
 
-const sender = new EventSender(data.events, (state) => post({ kind: "queue", state }), data.queueLimits);
+const gate = new RecordingGate();
+const sender = new EventSender(data.events, (state) => post({ kind: "queue", state }), gate, data.queueLimits);
 const reporter = new ExchangeReporter(sender, data.maxBodyBytes);
 const handles: TapHandle[] = [];
 try {
@@ -38,6 +40,7 @@ try {
         host: data.host,
         port: t.port,
         reporter,
+        gate,
         timeoutMs: data.timeoutMs,
         headersTimeoutMs: data.headersTimeoutMs,
         logger,

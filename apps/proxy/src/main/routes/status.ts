@@ -22,15 +22,17 @@ export interface StatusDeps {
 }
 
 export function healthRoutes(deps: StatusDeps) {
-  return new Hono().get("/", (c) =>
-    // ok: the recorder answers and forwards; storage says whether what it forwards is being stored.
-    c.json({
-      ok: true,
+  return new Hono().get("/", (c) => {
+    const storage = deps.storage();
+    // ok: everything forwarded is stored. Not while storing fails, nor once anything forwarded went unstored
+    // (storage.ok says whether storing works now; notStored counts what was lost, until a restart).
+    return c.json({
+      ok: storage.ok && storage.notStored === 0,
       taps: deps.taps,
       live: { clients: deps.feed.clientCount, seq: deps.feed.currentSeq },
-      storage: deps.storage(),
-    } satisfies Health),
-  );
+      storage,
+    } satisfies Health);
+  });
 }
 
 export function configRoutes(deps: StatusDeps) {
