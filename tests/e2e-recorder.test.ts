@@ -97,8 +97,9 @@ async function json<T>(url: string): Promise<T> {
   return (await res.json()) as T;
 }
 
+/** The trace once `done` holds for it, asked until then (the test's timeout bounds it: a busy machine is slow). */
 async function waitForTrace(id: string, done: (t: Trace) => boolean): Promise<Trace> {
-  for (let i = 0; i < 250; i++) {
+  for (;;) {
     const res = await fetch(`${recorder.url}/api/traces/${id}`);
     if (res.ok) {
       const t = TraceSchema.parse(await res.json());
@@ -106,7 +107,15 @@ async function waitForTrace(id: string, done: (t: Trace) => boolean): Promise<Tr
     }
     await new Promise((r) => setTimeout(r, 20));
   }
-  throw new Error(`trace ${id} did not complete`);
+}
+
+/** Resolves once the frames received so far satisfy `ok`, checked as each frame arrives. */
+function untilFrames(ws: WebSocket, frames: ServerFrame[], ok: (fs: ServerFrame[]) => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => ok(frames) && (ws.off("message", check), resolve());
+    ws.on("message", check);
+    check();
+  });
 }
 
 function label(e: Trace["exchanges"][number]): string {
@@ -132,10 +141,11 @@ describe("a question through the agent tap", () => {
     expect(res.status).toBe(200);
     expect(await readFile(notesFile, "utf8")).toContain("buy milk");
 
-    const started = frames.find(
-      (f): f is Extract<ServerFrame, { type: "exchange.started" }> =>
-        f.type === "exchange.started" && f.exchange.tap === "agent",
-    );
+    // The feed and the answer are two paths: the frame may come after the answer.
+    const agentStarted = (f: ServerFrame): f is Extract<ServerFrame, { type: "exchange.started" }> =>
+      f.type === "exchange.started" && f.exchange.tap === "agent";
+    await untilFrames(ws, frames, (fs) => fs.some(agentStarted));
+    const started = frames.find(agentStarted);
     const traceId = started?.exchange.traceId ?? "";
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
     const trace = await waitForTrace(
@@ -196,7 +206,10 @@ describe("a question through the agent tap", () => {
     expect(views2.diff!.commonPrefixLength).toBeGreaterThan(views1.prompt!.text.indexOf("Add buy milk"));
     expect(await json<object>(`${recorder.url}/api/exchanges/${agent!.id}/views`)).toEqual({});
 
-    // Live: every exchange of the trace was announced as started and completed on the feed.
+    // Live: every exchange of the trace was announced as started and completed on the feed (the feed's
+    // frames and the stored trace travel apart: wait for the last completion, then check each).
+    const completed = (id: number) => (f: ServerFrame) => f.type === "exchange.completed" && f.exchange.id === id;
+    await untilFrames(ws, frames, (fs) => trace.exchanges.every((e) => fs.some(completed(e.id))));
     for (const e of trace.exchanges) {
       expect(frames.some((f) => f.type === "exchange.started" && f.exchange.id === e.id)).toBe(true);
       expect(frames.some((f) => f.type === "exchange.completed" && f.exchange.id === e.id)).toBe(true);

@@ -52,6 +52,18 @@ function viewer(
   });
 }
 
+/** The requests a page has sent and not yet had answered (WebSockets are not requests here). */
+function outstanding(page: Browser["page"]): Set<unknown> {
+  const open = new Set<unknown>();
+  page.on("request", (r) => open.add(r));
+  page.on("requestfinished", (r) => open.delete(r));
+  page.on("requestfailed", (r) => open.delete(r));
+  return open;
+}
+
+/** How long a poll waits for the page or the recorder to catch up (a busy machine is slow). */
+const POLL = { timeout: 10_000 };
+
 const feedUrl = (joinUrl: string) => `${joinUrl.replace(/^http/, "ws")}feed`;
 const lastHop = (frames: AudienceServerFrame[]) => frames.filter((f) => f.type === "position").at(-1)?.position.hop;
 
@@ -61,6 +73,7 @@ describe("the audience view", () => {
   let traceId: string;
   let presenter: Browser;
   let room: Browser;
+  let roomRequests: Set<unknown>;
 
   beforeAll(async () => {
     recorder = await startRecorder({}, { webDist: suite.ui, audience: { host: "127.0.0.1", port: 0 } });
@@ -72,6 +85,7 @@ describe("the audience view", () => {
     traceId = ((await res.json()) as { id: string }).id;
     presenter = suite.browser;
     room = await suite.openBrowser("light");
+    roomRequests = outstanding(room.page);
     presenter.page.setDefaultTimeout(10_000);
     room.page.setDefaultTimeout(10_000);
   }, 120_000);
@@ -165,7 +179,7 @@ describe("the audience view", () => {
     // Replay: the viewer sees exactly the hops revealed so far.
     await p.keyboard.press("r");
     await p.keyboard.press("j");
-    await expect.poll(() => v.locator("[data-hop]").count()).toBe(2);
+    await expect.poll(() => v.locator("[data-hop]").count(), POLL).toBe(2);
     await v.locator('[data-hop="2"][data-selected="true"]').waitFor();
     // Presenter mode is mirrored.
     await p.keyboard.press("p");
@@ -194,7 +208,7 @@ describe("the audience view", () => {
     await v.locator('[data-hop="7"][data-selected="true"]').waitFor();
     expect(await v.getByTestId("audience-status").getAttribute("data-state")).toBe("own");
     await p.keyboard.press("g");
-    await expect.poll(() => v.getByTestId("audience-status").textContent()).toContain("the speaker is at hop 1");
+    await expect.poll(() => v.getByTestId("audience-status").textContent(), POLL).toContain("the speaker is at hop 1");
     expect(await v.locator('[data-hop="7"][data-selected="true"]').count()).toBe(1);
     // The viewer's keys, in its help: "F" follows the speaker; none for the ask box, follow live or a trace list it has not got.
     await v.keyboard.press("?");
@@ -233,10 +247,10 @@ describe("the audience view", () => {
       expect(text).toContain("[redacted]");
     }
     // The viewer page followed the speaker into the other trace, and follows back.
-    await expect.poll(() => room.page.getByTestId("trace-name").textContent()).toBe("with a secret");
+    await expect.poll(() => room.page.getByTestId("trace-name").textContent(), POLL).toBe("with a secret");
     await putPosition(recorder, 2, traceId);
     await expect
-      .poll(() => room.page.getByTestId("trace-name").textContent())
+      .poll(() => room.page.getByTestId("trace-name").textContent(), POLL)
       .toMatch(/^buy milk \(the article's trace/);
     await room.page.locator('[data-hop="2"][data-selected="true"]').waitFor();
     expect(await room.page.getByTestId("audience-status").getAttribute("data-state")).toBe("following");
@@ -278,7 +292,7 @@ describe("the audience view", () => {
   it("100 WebSocket viewers follow a replay and all see the last hop", async () => {
     const { joinUrl } = await status(recorder);
     const viewers = await Promise.all(Array.from({ length: 100 }, () => viewer(feedUrl(joinUrl))));
-    await expect.poll(async () => (await status(recorder)).viewers).toBeGreaterThanOrEqual(100);
+    await expect.poll(async () => (await status(recorder)).viewers, POLL).toBeGreaterThanOrEqual(100);
     for (let hop = 1; hop <= 8; hop++) await putPosition(recorder, hop, traceId);
     await expect.poll(() => viewers.filter((v) => lastHop(v.frames) === 8).length, { timeout: 10_000 }).toBe(100);
     for (const v of viewers) v.ws.close();
@@ -287,10 +301,16 @@ describe("the audience view", () => {
   it("ending the session disconnects every viewer and retires the join code", async () => {
     const { joinUrl } = await status(recorder);
     const v = await viewer(feedUrl(joinUrl));
+    // The room's page has caught up with the speaker's last steps: nothing it asked for is still on its way.
+    // (A read crossing the end is answered 403, and the browser logs that itself, whatever the page does.)
+    await expect.poll(() => room.page.getByTestId("audience-status").textContent(), POLL).toContain("hop 8");
+    await expect.poll(() => roomRequests.size, POLL).toBe(0);
     await presenter.page.getByTestId("audience-end").click();
     expect((await v.closed).code).toBe(4001);
     expect(v.frames.at(-1)?.type).toBe("ended");
     await room.page.getByTestId("audience-status").and(room.page.locator('[data-state="ended"]')).waitFor();
+    const askedAfterEnd: string[] = [];
+    room.page.on("request", (r) => askedAfterEnd.push(r.url()));
     const res = await fetch(joinUrl);
     expect([res.status, await res.text()]).toEqual([403, ""]);
     await presenter.page.getByTestId("audience-badge").and(presenter.page.locator('[data-state="ended"]')).waitFor();
@@ -298,6 +318,8 @@ describe("the audience view", () => {
     // (Other errors may be there: a replayed exchange still in flight is a 404 for any page, the live UI too.)
     await room.page.waitForTimeout(1500);
     expect(room.pageErrors.filter((e) => /403|WebSocket/.test(e))).toEqual([]);
+    // Nor does it read anything more: every read would be refused.
+    expect(askedAfterEnd).toEqual([]);
     await room.screenshot("audience-06-viewer-ended-1280");
   });
 });

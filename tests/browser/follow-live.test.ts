@@ -8,6 +8,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RecorderStack } from "../support/recorder-stack";
 import type { Browser } from "./support/browser";
+import { startModelGate, type ModelGate } from "./support/model-gate";
 import { browserSuite } from "./support/suite";
 
 const QUESTION = "Add buy milk to my notes";
@@ -39,12 +40,18 @@ function watchScreen(): void {
 type Seen = { hop: string; state: string; text: string; streaming: string; selected: string };
 
 describe("following a live trace", () => {
-  // The slow lesson: a visible model load on every request and a few tokens per second.
+  // The slow lesson: a visible model load on every request and a few tokens per second. Where a test looks
+  // at a moment that must last (the model loading, the answer half-written), the gate holds it until then.
+  let gate: ModelGate;
   const suite = browserSuite({
-    stack: {
-      stream: true,
-      lesson: "slow",
-      sim: { slowLoadMs: 1500, slowTokensPerSecond: 6 },
+    stack: async () => {
+      gate = await startModelGate();
+      return {
+        stream: true,
+        lesson: "slow",
+        sim: { slowLoadMs: 1500, slowTokensPerSecond: 6 },
+        modelUpstream: gate.url,
+      };
     },
     colorScheme: "light",
   });
@@ -53,6 +60,8 @@ describe("following a live trace", () => {
 
   beforeAll(async () => {
     ({ stack, browser } = suite);
+    gate.target = stack.simUrl;
+    suite.closeLater(() => gate.close());
     await browser.page.goto(stack.uiUrl);
     await browser.page.locator('[data-testid="connection"][data-state="live"]').waitFor();
   });
@@ -62,6 +71,8 @@ describe("following a live trace", () => {
     await page.locator('[data-testid="follow-live"][data-on="true"]').waitFor();
     await page.evaluate(watchScreen);
     let answered = 0;
+    // The model keeps the first request waiting until the page has shown the wait.
+    gate.holdRequests();
     // The article's hop 1, as curl sends it: straight to the agent tap, nothing from the page.
     const reply = stack.ask(QUESTION).then((r) => {
       answered = Date.now();
@@ -76,19 +87,18 @@ describe("following a live trace", () => {
     await page.setViewportSize({ width: 1920, height: 1080 });
     await browser.screenshot("40-follow-live-waiting-1920");
     await page.setViewportSize({ width: 1280, height: 720 });
-    // The model's final words stream into the detail pane before the host has answered.
+    // The model's final words stream into the detail pane before the host has answered: the answer in words
+    // stops part-way (once 4 characters are through), and the page must show those words before it goes on.
+    gate.release();
+    gate.holdAnswerAt(4);
+    await expect.poll(() => gate.stoppedAnswer, { timeout: 40_000 }).not.toBe("");
     const streamingText = page.getByTestId("hop-detail").getByTestId("streaming-text");
     await expect
-      .poll(
-        async () =>
-          (await streamingText.count())
-            ? ((await streamingText.textContent()) ?? "").replace("(waiting for the first token)", "").trim().length
-            : 0,
-        { timeout: 40_000 },
-      )
-      .toBeGreaterThan(3);
+      .poll(async () => ((await streamingText.count()) ? await streamingText.textContent() : ""), { timeout: 20_000 })
+      .toContain(gate.stoppedAnswer.trim());
     expect(answered).toBe(0);
     await browser.screenshot("41-follow-live-streaming-1280");
+    gate.release();
     expect((await reply).status).toBe(200);
     await page.locator('[data-hop="8"][data-selected="true"]').waitFor({ timeout: 20_000 });
 
@@ -117,18 +127,23 @@ describe("following a live trace", () => {
   it("the live trace has the question's name before the model answers", async () => {
     const { page } = browser;
     const q = "What's in my notes?";
+    gate.holdRequests();
     const reply = stack.ask(q);
-    // While hop 3 waits for the model, the header and the trace list already say the question.
+    // While hop 3 waits for the model (held until the test has looked), the header and the trace list
+    // already say the question.
     await page.locator('[data-hop="3"]').waitFor({ timeout: 20_000 });
     const listed = page.getByTestId("trace-list").locator('[aria-current="true"]');
-    await expect.poll(() => listed.textContent().catch(() => ""), { timeout: 3_000 }).toContain(q);
+    await expect.poll(() => listed.textContent().catch(() => ""), { timeout: 10_000 }).toContain(q);
     expect(await page.locator('[data-hop="4"]').count()).toBe(0);
+    gate.release();
     await reply;
   });
 
   it("navigating by hand pauses following, visibly; the l key resumes it at the newest hop", async () => {
     const { page } = browser;
     await page.locator('[data-hop="8"][data-selected="true"]').waitFor({ timeout: 30_000 });
+    // The question waits at hop 3 (the model held) while the learner steps about.
+    gate.holdRequests();
     const reply = stack.ask(QUESTION);
     await page.locator('[data-hop="3"][data-selected="true"]').waitFor({ timeout: 20_000 });
     await page.keyboard.press("k");
@@ -158,6 +173,7 @@ describe("following a live trace", () => {
     await page.keyboard.press("j");
     await expect.poll(() => page.getByTestId("follow-live").textContent()).toContain("Paused — you picked hop 2");
     // Hops keep arriving, but the view stays where the learner put it.
+    gate.release();
     await page.locator('[data-hop="5"]').waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-hop="2"]').getAttribute("data-selected")).toBe("true");
     await page.keyboard.press("l");
@@ -172,6 +188,8 @@ describe("following a live trace", () => {
     // Paused while a new question starts: the view stays, and the bar says another one is running.
     await page.keyboard.press("g");
     await page.locator('[data-testid="follow-live"][data-on="false"]').waitFor();
+    // The other question runs (held at the model) until the view has followed it.
+    gate.holdRequests();
     const other = stack.ask("What's in my notes?");
     await expect
       .poll(
@@ -188,6 +206,7 @@ describe("following a live trace", () => {
     await expect
       .poll(() => page.locator('[data-hop="1"]').textContent(), { timeout: 20_000 })
       .toContain("What's in my notes?");
+    gate.release();
     await other;
     await page.locator('[data-hop="8"][data-selected="true"]').waitFor({ timeout: 30_000 });
   });
@@ -207,6 +226,8 @@ describe("following a live trace", () => {
 
   it("two questions at once: the view follows the newest and says so; each trace keeps its own hops", async () => {
     const { page } = browser;
+    // Both questions wait at the model until the page has said two are running.
+    gate.holdRequests();
     const older = stack.ask("What's in my notes?");
     await expect
       .poll(() => page.locator('[data-hop="1"]').textContent(), { timeout: 20_000 })
@@ -225,6 +246,7 @@ describe("following a live trace", () => {
       .toBe("2 questions running — following the newest");
     await browser.screenshot("43-follow-live-two-questions-1280");
     expect(await page.getByTestId("follow-live").getAttribute("data-on")).toBe("true");
+    gate.release();
     await Promise.all([older, newer]);
     await page.locator('[data-hop="8"][data-selected="true"]').waitFor({ timeout: 40_000 });
     expect(await page.locator('[data-hop="1"]').textContent()).toContain(QUESTION);
@@ -241,6 +263,8 @@ describe("following a live trace", () => {
     // The page still shows the previous test's trace (its caption at 8): wait for the new one to be followed.
     const shown = () => new URL(page.url()).hash.match(/trace\/([0-9a-f]+)/)?.[1];
     const before = shown();
+    // The question waits at hop 3 (the model held) until the caption is watched.
+    gate.holdRequests();
     const reply = stack.ask(QUESTION);
     await expect.poll(shown, { timeout: 20_000 }).not.toBe(before);
     await page.locator('[data-hop="2"]').waitFor({ timeout: 20_000 });
@@ -255,6 +279,7 @@ describe("following a live trace", () => {
         if (n && w.__numbers.at(-1) !== n) w.__numbers.push(n);
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
+    gate.release();
     await expect
       .poll(() => presenter.getByTestId("caption").locator("span").first().textContent(), { timeout: 30_000 })
       .toBe("8");

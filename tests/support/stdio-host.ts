@@ -28,6 +28,7 @@ export class StdioHost {
   readonly child: ChildProcessWithoutNullStreams;
   private out: Buffer[] = [];
   private err: Buffer[] = [];
+  private closed = false;
   readonly ended: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor(command: string[], env: Record<string, string> = {}, cwd?: string) {
@@ -39,7 +40,12 @@ export class StdioHost {
     });
     this.child.stdout.on("data", (c: Buffer) => this.out.push(c));
     this.child.stderr.on("data", (c: Buffer) => this.err.push(c));
-    this.ended = new Promise((resolve) => this.child.once("close", (code, signal) => resolve({ code, signal })));
+    this.ended = new Promise((resolve) =>
+      this.child.once("close", (code, signal) => {
+        this.closed = true;
+        resolve({ code, signal });
+      }),
+    );
   }
 
   get stdout(): Buffer {
@@ -54,22 +60,36 @@ export class StdioHost {
     this.child.stdin.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
   }
 
-  /** Waits until stdout holds at least `bytes` bytes, or `text` (fails after `ms`, saying what it has). */
-  async waitFor(what: { bytes?: number; text?: string; stderr?: string }, ms = 15_000): Promise<void> {
-    const t0 = Date.now();
-    for (;;) {
-      const out = this.stdout;
-      const ok =
-        (what.bytes === undefined || out.length >= what.bytes) &&
-        (what.text === undefined || out.includes(what.text)) &&
-        (what.stderr === undefined || this.stderr.includes(what.stderr));
-      if (ok) return;
-      if (Date.now() - t0 > ms)
-        throw new Error(
-          `waited ${ms} ms for ${JSON.stringify(what)}; stdout ends ${JSON.stringify(out.subarray(-300).toString())}, stderr ${JSON.stringify(this.stderr.slice(-500))}`,
-        );
-      await new Promise((r) => setTimeout(r, 10));
-    }
+  /**
+   * Waits until stdout holds at least `bytes` bytes, or `text` (or stderr holds `stderr`), checked as each
+   * chunk arrives; fails, saying what it has, if the server ends first. No deadline of its own: a busy
+   * machine may take long to start a server, and the test's timeout bounds one that hangs.
+   */
+  waitFor(what: { bytes?: number; text?: string; stderr?: string }): Promise<void> {
+    const met = () =>
+      (what.bytes === undefined || this.stdout.length >= what.bytes) &&
+      (what.text === undefined || this.stdout.includes(what.text)) &&
+      (what.stderr === undefined || this.stderr.includes(what.stderr));
+    const unmet = () =>
+      new Error(
+        `the server ended before ${JSON.stringify(what)}; stdout ends ${JSON.stringify(this.stdout.subarray(-300).toString())}, stderr ${JSON.stringify(this.stderr.slice(-500))}`,
+      );
+    if (met()) return Promise.resolve();
+    if (this.closed) return Promise.reject(unmet());
+    return new Promise((resolve, reject) => {
+      const { stdout, stderr } = this.child;
+      const stop = () => {
+        stdout.off("data", onData);
+        stderr.off("data", onData);
+        this.child.off("close", onClose);
+      };
+      // Registered after the constructor's listeners, so the chunk is kept before it is checked.
+      const onData = () => met() && (stop(), resolve());
+      const onClose = () => (stop(), met() ? resolve() : reject(unmet()));
+      stdout.on("data", onData);
+      stderr.on("data", onData);
+      this.child.once("close", onClose);
+    });
   }
 
   /** Sends requests one at a time, each after the answer to the one before (so runs are comparable). */

@@ -22,6 +22,7 @@ import { ExchangeViewBuilder } from "./main/views/exchange-views";
 import { ingestCap } from "./main/routes/ingest";
 import { StdioIngest } from "./main/ingest/stdio-ingest";
 import { Replays } from "./main/replay/replays";
+import type { ReplayClock } from "./main/replay/player";
 import type { TapInfo } from "./main/routes/status";
 import { OtlpForwarder } from "./main/otlp-forwarder";
 import { withNotes } from "./main/notes/notes-bundle";
@@ -36,6 +37,8 @@ export interface StartDeps {
   heartbeatMs?: number;
   /** Bound on the queue to the recording thread (tests shrink it to see it reached). */
   queueLimits?: QueueLimits;
+  /** The clock replays play by (tests set the pace with their own). */
+  replayClock?: ReplayClock;
 }
 
 export interface RecorderHandle {
@@ -146,7 +149,7 @@ async function build(config: Config, deps: StartDeps, logger: Logger, parts: Par
   const taps = Object.fromEntries(
     tapList.map((h) => [h.tap, { port: h.port, upstream: h.upstream, url: h.url }]),
   ) as Record<Tap, TapInfo>;
-  return serve(config, parts, { threads, inFlight, notes, logger, feed, taps, announce, listeners });
+  return serve(config, parts, { threads, inFlight, notes, logger, feed, taps, announce, listeners }, deps.replayClock);
 }
 
 /** The API, the audience view and replays, served on UI_PORT; the handle start() returns. */
@@ -159,6 +162,7 @@ async function serve(
     announce: (event: AnyEvent) => void;
     listeners: ((event: AnyEvent) => void)[];
   },
+  replayClock?: ReplayClock,
 ): Promise<RecorderHandle> {
   const { threads, inFlight, notes, logger, feed, taps, announce } = main;
   const guard = { allowedHosts: config.allowedHosts, bindHost: config.host };
@@ -169,7 +173,7 @@ async function serve(
     modelUpstream: config.taps.model.upstream,
     logger,
   }));
-  const replays = (parts.replays = new Replays({ link: threads, inFlight, announce, logger }));
+  const replays = (parts.replays = new Replays({ link: threads, inFlight, announce, logger, clock: replayClock }));
   const audience = config.audience
     ? (parts.audience = await buildAudience(config, { threads, inFlight, views, notes, logger }))
     : null;

@@ -1,22 +1,24 @@
 /**
  * A replay still playing: its exchanges served as far as they have played, listed among the exchanges in flight,
- * and stopped by close() with its unfinished trace removed. Real recorder on port 0, real WebSocket client.
+ * and stopped by close() with its unfinished trace removed. Real recorder on port 0, real WebSocket client; the
+ * replay's clock is the test's, so each question is asked at a known point of the replay, however busy the machine.
  */
 import { describe, expect, it } from "vitest";
 import { ReplaysPlayingSchema } from "@hopscope/shared/trace/replay";
 import { ExchangeSchema, TraceSchema, type Exchange } from "@hopscope/shared/trace/schemas";
 import { FeedClient, getJson, startRecorder, type TestRecorder } from "./helpers";
-import { curated, framesOf, replay, untilStored } from "./replay-support";
+import { SteppedClock, curated, framesOf, justAfter, replay, untilStored } from "./replay-support";
 
 describe("a replay in flight", () => {
   it("serves each exchange still playing on GET /api/exchanges/:id, as far as it has played", async () => {
     const bundle = await curated("streaming");
-    const rec = await startRecorder({});
+    const clock = new SteppedClock();
+    const rec = await startRecorder({}, {}, { deps: { replayClock: clock } });
     const feed = new FeedClient(rec.wsUrl);
     try {
       await feed.opened();
-      // At a quarter of the recorded pace: hop 3 waits ~8 s for the first byte, hop 5 streams 12 chunks over ~1.2 s.
-      const started = await replay(rec, { bundle, speed: 0.25 });
+      // At the recorded pace, on the test's clock: the replay is as far as the clock has been moved.
+      const started = await replay(rec, { bundle, speed: 1 });
       const startOf = async (seq: number) => {
         await feed.until(
           () => framesOf(feed, started.traceId).some((f) => f.type === "exchange.started" && f.exchange.seq === seq),
@@ -27,8 +29,11 @@ describe("a replay in flight", () => {
       };
       const originalAt = (seq: number) =>
         bundle.exchanges.find((e) => e.id === bundle.trace.exchanges[seq - 1]?.id) as Exchange;
+      const t0 = Math.min(...bundle.exchanges.map((e) => e.timings.start));
+      const recordedStart = (seq: number) => originalAt(seq).timings.start - t0;
 
       // Waiting for the model: the request whole, no response yet — and what the model saw renders from it.
+      clock.moveTo(justAfter(bundle, recordedStart(3)));
       const waiting = await startOf(3);
       const pending = await getJson(`${rec.url}/api/exchanges/${waiting}`);
       expect(pending.status, JSON.stringify(pending.body)).toBe(200);
@@ -46,24 +51,26 @@ describe("a replay in flight", () => {
       expect(x3.requestHeaders).toEqual(originalAt(3).requestHeaders);
       expect((await getJson(`${rec.url}/api/exchanges/${waiting}/views`)).status).toBe(200);
 
-      // Streaming: the chunks sent so far and exactly their bytes.
+      // Streaming: the chunks sent so far (4 of its 12) and exactly their bytes.
+      const whole = originalAt(5);
+      const sent = 4;
+      clock.moveTo(justAfter(bundle, recordedStart(5) + (whole.chunks[sent - 1]?.t ?? NaN)));
       const streaming = await startOf(5);
       await feed.until(
-        () => feed.frames.some((f) => f.type === "exchange.chunk" && f.exchangeId === streaming),
-        "hop 5's first chunk",
+        () => feed.frames.filter((f) => f.type === "exchange.chunk" && f.exchangeId === streaming).length === sent,
+        `hop 5's first ${sent} chunks`,
       );
       const part = ExchangeSchema.parse((await getJson(`${rec.url}/api/exchanges/${streaming}`)).body);
-      const whole = originalAt(5);
       expect(part.state).toBe("streaming");
       expect(part.status).toBe(whole.status);
-      expect(part.chunks.length).toBeGreaterThan(0);
       expect(part.chunks.length).toBeLessThan(whole.chunks.length);
-      expect(part.chunks).toEqual(whole.chunks.slice(0, part.chunks.length));
+      expect(part.chunks).toEqual(whole.chunks.slice(0, sent));
       const last = part.chunks.at(-1) as Exchange["chunks"][number];
       expect(part.responseBody).toMatchObject({ encoding: "utf8", size: last.offset + last.size, truncated: false });
       expect(whole.responseBody?.data.startsWith(part.responseBody?.data ?? "\u0000")).toBe(true);
 
       // Once complete, the stored copy answers with the whole of it.
+      clock.moveTo(started.durationMs + 1);
       await untilStored(feed, started);
       const done = ExchangeSchema.parse((await getJson(`${rec.url}/api/exchanges/${streaming}`)).body);
       expect(done.responseBody?.data).toBe(whole.responseBody?.data);
@@ -80,13 +87,15 @@ describe("a replay in flight", () => {
     const log = (level: string) => (obj: object, msg: string) =>
       void (level !== "info" && logged.push(`${level} ${msg} ${JSON.stringify(obj)}`));
     const logger = { info: log("info"), warn: log("warn"), error: log("error") };
-    const rec = await startRecorder({}, {}, { deps: { logger } });
+    const clock = new SteppedClock();
+    const rec = await startRecorder({}, {}, { deps: { logger, replayClock: clock } });
     let reopened: TestRecorder | null = null;
     try {
       const feed = new FeedClient(rec.wsUrl);
       await feed.opened();
-      // The question (the first hop) stays open for the whole trace: over a second at 2×, time to look.
+      // The question (the first hop) stays open for the whole trace, and the test's clock stays at its start.
       const started = await replay(rec, { bundle, speed: 2 });
+      clock.moveTo(0);
       await feed.until(
         () => framesOf(feed, started.traceId).some((f) => f.type === "exchange.started"),
         "the first hop",
@@ -109,8 +118,9 @@ describe("a replay in flight", () => {
 
       await rec.stop();
       // Had a timer survived close(), the replay would go on writing into the closed recorder (logged as
-      // dropped). Give it the rest of the replay's time to show itself.
-      await new Promise((r) => setTimeout(r, started.durationMs / 2));
+      // dropped): none is left, and the rest of the replay's time plays nothing.
+      expect(clock.pending).toBe(0);
+      clock.moveTo(started.durationMs + 1);
       expect(logged).toEqual([]);
 
       reopened = await startRecorder({}, {}, { dir: rec.dir });

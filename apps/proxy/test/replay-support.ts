@@ -13,9 +13,58 @@ import {
   type ServerFrame,
   type Trace,
 } from "@hopscope/shared/trace/schemas";
+import type { ReplayClock } from "../src/main/replay/player";
 import { getJson, type FeedClient, type TestRecorder } from "./helpers";
 
 const TRACES = new URL("../../../traces/", import.meta.url);
+
+/**
+ * A replay clock the test moves on: a replay plays exactly as far as the test has moved it, so what it
+ * asks of an exchange "still playing" cannot have finished meanwhile, however busy the machine.
+ */
+export class SteppedClock implements ReplayClock {
+  private t = 0;
+  private readonly timers = new Set<{ at: number; fire: () => void }>();
+
+  now(): number {
+    return this.t;
+  }
+
+  setTimer(fire: () => void, ms: number): { cancel(): void } {
+    const timer = { at: this.t + ms, fire };
+    this.timers.add(timer);
+    return { cancel: () => this.timers.delete(timer) };
+  }
+
+  /** Timers set and not yet fired or cancelled. */
+  get pending(): number {
+    return this.timers.size;
+  }
+
+  /** Moves the time to `ms`, firing on the way, in time order, every timer due by then. */
+  moveTo(ms: number): void {
+    for (;;) {
+      const next = [...this.timers].filter((x) => x.at <= ms).sort((a, b) => a.at - b.at)[0];
+      if (!next) break;
+      this.timers.delete(next);
+      this.t = Math.max(this.t, next.at);
+      next.fire();
+    }
+    this.t = Math.max(this.t, ms);
+  }
+}
+
+/** Halfway between the recorded moment `at` (ms from the trace's first request) and the next event after it. */
+export function justAfter(bundle: TraceBundle, at: number): number {
+  const t0 = Math.min(...bundle.exchanges.map((e) => e.timings.start));
+  const moments = bundle.exchanges.flatMap((e) => [
+    e.timings.start,
+    ...e.chunks.map((c) => e.timings.start + c.t),
+    e.timings.end ?? e.timings.start,
+  ]);
+  const next = Math.min(...moments.map((m) => m - t0).filter((m) => m > at + 2));
+  return Number.isFinite(next) ? (at + next) / 2 : at + 1;
+}
 
 export async function curated(name: string): Promise<TraceBundle> {
   return parseTraceBundle(JSON.parse(await readFile(new URL(`${name}.hopscope.json`, TRACES), "utf8")));

@@ -6,7 +6,7 @@
 import { AudienceServerFrameSchema, type AudienceServerFrame } from "@hopscope/shared/trace/audience";
 import type { AppConfig } from "@hopscope/shared/trace/api";
 import type { z } from "zod";
-import { ApiError, httpGetJson } from "./http";
+import { ApiError, SessionEndedError, httpGetJson } from "./http";
 import type { DataSource, Feed, FeedHandlers } from "./source";
 import { formatZodIssues } from "@hopscope/shared/json/zod-error";
 
@@ -22,11 +22,21 @@ const NO_CONFIG: AppConfig = { agentTapUrl: "", modelTapUrl: "", mcpTapUrl: "", 
 
 export function audienceSource(location: Location, onFrame: (frame: AudienceServerFrame) => void): DataSource {
   const base = audienceBase(location.pathname);
+  // Once the speaker ends the session its code is retired: every read would only be refused.
+  let ended = false;
   return {
     kind: "audience",
-    getJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
-      if (path === "/api/config") return Promise.resolve(schema.parse(NO_CONFIG));
-      return httpGetJson(`${base}${path.replace(/^\//, "")}`, schema);
+    async getJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+      if (path === "/api/config") return schema.parse(NO_CONFIG);
+      if (ended) throw new SessionEndedError(`GET ${path}`);
+      try {
+        return await httpGetJson(`${base}${path.replace(/^\//, "")}`, schema);
+      } catch (e) {
+        // The code was good when the page opened; only the session's end retires it. A read on its way
+        // when the speaker ended the session comes back 403, maybe before the feed's "ended" frame.
+        if (e instanceof ApiError && e.status === 403) throw new SessionEndedError(`GET ${path}`);
+        throw e;
+      }
     },
     send(method: string, path: string): Promise<never> {
       return Promise.reject(
@@ -40,7 +50,6 @@ export function audienceSource(location: Location, onFrame: (frame: AudienceServ
       const scheme = location.protocol === "https:" ? "wss:" : "ws:";
       const ws = new WebSocket(`${scheme}//${location.host}${base}feed`);
       let closedByUs = false;
-      let ended = false;
       ws.addEventListener("open", () => {
         handlers.onOpen();
         // The connection model is "live" after a snapshot; the viewer's traces come from the presenter.

@@ -18,6 +18,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A read the data source no longer makes: the audience session it read through has ended, so its join code
+ * is retired. Not a failure to report; the viewer already says the speaker ended the session.
+ */
+export class SessionEndedError extends ApiError {
+  constructor(what: string) {
+    super(`${what}: the speaker ended the session`, 410);
+    this.name = "SessionEndedError";
+  }
+}
+
 async function check(res: Response, what: string): Promise<Response> {
   if (res.ok) return res;
   const text = await res.text();

@@ -27,7 +27,7 @@ import {
   type ServerFrame,
   type TraceSummary,
 } from "@hopscope/shared/trace/schemas";
-import { ApiError, getJson } from "../api/http";
+import { ApiError, SessionEndedError, getJson } from "../api/http";
 import { numberHops, type Hop } from "./hops";
 import { isSideRole, requestRoles } from "./request-lines";
 
@@ -262,7 +262,7 @@ function traceOpening(state: OpenTrace) {
       }
       loadState.value = "missing";
       loadError.value = e instanceof Error ? e.message : String(e);
-      console.error("[hopscope] could not open trace", e);
+      if (!(e instanceof SessionEndedError)) console.error("[hopscope] could not open trace", e);
     }
   }
 
@@ -364,7 +364,7 @@ async function loadInto<T>(
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     map.value = new Map(map.value).set(id, { status: "error", message, ...afterFailure(failed ?? null, Date.now()) });
-    console.error(`[hopscope] loading exchange ${id} failed`, e);
+    if (!(e instanceof SessionEndedError)) console.error(`[hopscope] loading exchange ${id} failed`, e);
     return undefined;
   }
 }

@@ -12,9 +12,24 @@ import { ReplayedExchange } from "./replayed-exchange";
 /** Node timers have millisecond resolution: an event due within this much of now is due now. */
 const EARLY_MS = 1;
 
+/** Where a replay reads the time (ms) and sets its one timer: the process's own, or a test's that sets the pace. */
+export interface ReplayClock {
+  now(): number;
+  setTimer(fire: () => void, ms: number): { cancel(): void };
+}
+
+export const processClock: ReplayClock = {
+  now: () => performance.now(),
+  setTimer(fire, ms) {
+    const timer = setTimeout(fire, ms);
+    return { cancel: () => clearTimeout(timer) };
+  },
+};
+
 export interface PlayerDeps {
   announce: Announce;
   link: RecordingLink;
+  clock: ReplayClock;
   /** Called once when the last event has been played, or with the error that stopped the replay. */
   onEnd: (player: ReplayPlayer, err?: unknown) => void;
 }
@@ -22,7 +37,7 @@ export interface PlayerDeps {
 export class ReplayPlayer {
   private readonly exchanges: ReplayedExchange[];
   private next = 0;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: { cancel(): void } | null = null;
   private startPerf = 0;
 
   constructor(
@@ -39,13 +54,13 @@ export class ReplayPlayer {
   }
 
   start(): void {
-    this.startPerf = performance.now();
+    this.startPerf = this.deps.clock.now();
     this.schedule();
   }
 
   /** Stops playing (no timer is left); what was already sent and stored stays. */
   stop(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = null;
   }
 
@@ -62,13 +77,13 @@ export class ReplayPlayer {
   private schedule(): void {
     const event = this.plan.events[this.next];
     if (!event) return this.deps.onEnd(this);
-    const wait = event.at / this.speed - (performance.now() - this.startPerf);
-    this.timer = setTimeout(() => this.tick(), Math.max(0, wait));
+    const wait = event.at / this.speed - (this.deps.clock.now() - this.startPerf);
+    this.timer = this.deps.clock.setTimer(() => this.tick(), Math.max(0, wait));
   }
 
   private tick(): void {
     this.timer = null;
-    const due = (performance.now() - this.startPerf + EARLY_MS) * this.speed;
+    const due = (this.deps.clock.now() - this.startPerf + EARLY_MS) * this.speed;
     try {
       for (let e = this.plan.events[this.next]; e && e.at <= due; e = this.plan.events[++this.next]) this.emit(e);
     } catch (err) {

@@ -16,13 +16,15 @@ import type { RecordingLink } from "../../link/calls";
 import type { NotesTable } from "../notes/notes-table";
 import { nowEpoch } from "../../clock";
 import { planReplay } from "./plan";
-import { ReplayPlayer } from "./player";
+import { ReplayPlayer, processClock, type ReplayClock } from "./player";
 
 export interface ReplaysDeps {
   link: RecordingLink;
   inFlight: InFlight;
   announce: Announce;
   logger: Logger;
+  /** The process's clock unless a test sets the pace. */
+  clock?: ReplayClock;
 }
 
 export class Replays {
@@ -74,6 +76,7 @@ export class Replays {
     const player = new ReplayPlayer(plan, speed, {
       announce,
       link: this.deps.link,
+      clock: this.deps.clock ?? processClock,
       onEnd: (p, err) => this.ended(p, err),
     });
     this.players.add(player);
