@@ -219,4 +219,28 @@ describe("what the model saw, at an agent's size", () => {
       page.off("request", onRequest);
     },
   );
+
+  it("Claude Code's request JSON is drawn a member per block, whole; hovering the prompt lights its field", async () => {
+    const { page } = suite.browser;
+    // The Claude Code request of the previous case is still open (its JSON under the prompt, and in the layers).
+    const tree = page.locator('[data-testid="request-json"]:visible');
+    await tree.waitFor();
+    const blocks = tree.locator(":scope > span > span");
+    const body = claudeCodeRequest().body as Record<string, unknown>;
+    expect(await blocks.count()).toBe(Object.keys(body).length + 2);
+    // Together the blocks are the pretty-printed request, byte for byte.
+    expect((await blocks.allTextContents()).join("")).toBe(JSON.stringify(body, null, 2));
+    const segment = page.locator('[data-testid="rendered-prompt"] [data-path^="/messages/"]').last();
+    const path = await segment.getAttribute("data-path");
+    await segment.hover();
+    const field = tree.locator(`[data-path="${path}"]`);
+    await expect.poll(() => field.getAttribute("class")).toBeTruthy();
+    expect(await tree.locator("[class]").evaluateAll((es) => es.filter((e) => /hl/.test(e.className)).length)).toBe(1);
+    await field.scrollIntoViewIfNeeded();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await suite.browser.screenshot("agent-13-claude-code-request-json-1280");
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await field.scrollIntoViewIfNeeded();
+    await suite.browser.screenshot("agent-13b-claude-code-request-json-1920");
+  });
 });
