@@ -88,6 +88,16 @@ describe("storage banner", () => {
     await browser.screenshot("storage-banner-recovered-1280x720");
     await recovered.getByRole("button", { name: "Dismiss" }).click();
     await page.getByTestId("storage-banner").waitFor({ state: "detached" });
+    // The trace list, where the traces are read, still says what they may miss once the banner is dismissed.
+    const listed = page.getByTestId("traces-not-stored");
+    expect(await listed.innerText()).toContain(
+      `${health.body.storage.notStored.toLocaleString("en")} exchanges were forwarded but not stored`,
+    );
+    expect(await listed.innerText()).toMatch(/The last at \d{2}:\d{2}:\d{2}\./);
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await browser.screenshot("storage-not-stored-list-1920x1080");
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await browser.screenshot("storage-not-stored-list-1280x720");
     // Following live selects each hop as it arrives, so the page asks for exchanges the full disk lost; the
     // detail pane says so ("no exchange N"; Chromium logs each 404). Nothing else may fail.
     const lost =

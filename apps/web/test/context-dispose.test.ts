@@ -42,7 +42,7 @@ describe("createAppContext", () => {
       };
     }
     ctx.dispose();
-    expect(models.length).toBe(10);
+    expect(models.length).toBe(11);
     expect([...disposed].sort()).toEqual(models.map(([name]) => name).sort());
     expect(disposed[0]).toBe("connection");
   });

@@ -3,8 +3,9 @@
  * or locked disk never stops the taps), but what it does is not being kept, and a teacher must know before
  * relying on the trace. After a recovery, a dismissible line says how many exchanges were lost, and when.
  */
-import { useEffect, useMemo } from "preact/hooks";
-import { StorageModel } from "../models/StorageModel";
+import { useEffect } from "preact/hooks";
+import { lastLossAt } from "../models/StorageModel";
+import { useApp } from "./AppContext";
 import s from "./StorageBanner.module.css";
 
 function ids(list: number[]): string {
@@ -16,20 +17,9 @@ function ids(list: number[]): string {
         .join(", ")})`;
 }
 
-/** " The last at 14:03:22." (local time) when the recorder says when it last lost one. */
-function lastAt(at: number | null | undefined): string {
-  if (!at) return "";
-  const d = new Date(at);
-  const t = [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
-  return ` The last at ${t}.`;
-}
-
 export function StorageBanner() {
-  const model = useMemo(() => new StorageModel(), []);
-  useEffect(() => {
-    model.start();
-    return () => model.dispose();
-  }, [model]);
+  const { storage: model } = useApp();
+  useEffect(() => model.start(), [model]);
   const notice = model.notice.value;
   const h = model.health.value;
   if (!notice || !h) return null;
@@ -40,7 +30,7 @@ export function StorageBanner() {
         <span class={s.text}>
           Your agent still works: every request is forwarded. But {h.notStored} exchange
           {h.notStored === 1 ? " was" : "s were"} not stored{ids(h.lastNotStored)}, and new ones may not be. Recording
-          resumes by itself when the disk does.{lastAt(h.lastNotStoredAt)}
+          resumes by itself when the disk does.{lastLossAt(h.lastNotStoredAt)}
         </span>
         <code class={s.error} title={h.error ?? ""}>
           {h.error}
@@ -53,7 +43,7 @@ export function StorageBanner() {
       <strong class={s.title}>Recording resumed.</strong>
       <span class={s.text}>
         {h.notStored} exchange{h.notStored === 1 ? " was" : "s were"} forwarded but not stored while it failed
-        {ids(h.lastNotStored)}.{lastAt(h.lastNotStoredAt)}
+        {ids(h.lastNotStored)}.{lastLossAt(h.lastNotStoredAt)}
       </span>
       <button type="button" class={s.dismiss} onClick={() => model.dismiss()}>
         Dismiss

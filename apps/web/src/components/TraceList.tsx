@@ -7,6 +7,7 @@ import type { JSX } from "preact";
 import type { SavedFile } from "@hopscope/shared/trace/api";
 import type { TraceSummary } from "@hopscope/shared/trace/schemas";
 import type { TraceGroup } from "../models/trace-groups";
+import { lastLossAt } from "../models/StorageModel";
 import { useApp } from "./AppContext";
 import { Button } from "./Button";
 import s from "./TraceList.module.css";
@@ -129,6 +130,37 @@ function ResizeHandle() {
   );
 }
 
+/** Narrows the list to the traces whose question holds these words. */
+function SearchBox() {
+  const { traces } = useApp();
+  function onSearch(event: JSX.TargetedEvent<HTMLInputElement>): void {
+    traces.query.value = event.currentTarget.value;
+  }
+  return (
+    <input
+      class={s.search}
+      type="search"
+      placeholder="Search questions…"
+      value={traces.query.value}
+      onInput={onSearch}
+      aria-label="Search traces"
+      data-testid="trace-search"
+    />
+  );
+}
+
+/** What the recorder forwarded but could not keep: the traces listed here may miss those exchanges. */
+function NotStored() {
+  const h = useApp().storage.health.value;
+  if (!h || h.notStored === 0) return null;
+  return (
+    <p class={s.lost} role="status" data-testid="traces-not-stored">
+      {h.notStored.toLocaleString("en")} exchange{h.notStored === 1 ? " was" : "s were"} forwarded but not stored: the
+      traces here may miss {h.notStored === 1 ? "it" : "them"}.{lastLossAt(h.lastNotStoredAt)}
+    </p>
+  );
+}
+
 export function TraceList() {
   const { traces, trace } = useApp();
   const { live, imported } = traces.groups.value;
@@ -143,25 +175,13 @@ export function TraceList() {
   function loadMore(): void {
     void traces.loadPage(traces.nextCursor.value ?? undefined);
   }
-  function onSearch(event: JSX.TargetedEvent<HTMLInputElement>): void {
-    traces.query.value = event.currentTarget.value;
-  }
   const total = traces.traces.value.length;
   return (
     <nav class={s.list} aria-label="Traces">
       <ResizeHandle />
       <h2 class={s.heading}>Traces</h2>
-      {total > 0 ? (
-        <input
-          class={s.search}
-          type="search"
-          placeholder="Search questions…"
-          value={traces.query.value}
-          onInput={onSearch}
-          aria-label="Search traces"
-          data-testid="trace-search"
-        />
-      ) : null}
+      <NotStored />
+      {total > 0 ? <SearchBox /> : null}
       {traces.error.value ? (
         <p class={s.error} role="alert">
           {traces.error.value}

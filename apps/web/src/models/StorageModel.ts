@@ -16,6 +16,7 @@ export class StorageModel {
   readonly error = signal<string | null>(null);
   private timer: ReturnType<typeof setTimeout> | null = null;
   private disposed = false;
+  private started = false;
 
   readonly notice = computed<"failing" | "recovered" | null>(() => {
     const h = this.health.value;
@@ -24,7 +25,10 @@ export class StorageModel {
     return h.notStored > 0 && this.dismissedAt.value !== h.notStored ? "recovered" : null;
   });
 
+  /** Starts polling (once): the app that shows the banner does; a shared page or the audience never asks. */
   start(): void {
+    if (this.started || this.disposed) return;
+    this.started = true;
     void this.poll();
   }
 
@@ -37,6 +41,10 @@ export class StorageModel {
     if (this.timer) clearTimeout(this.timer);
   }
 
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
   private async poll(): Promise<void> {
     try {
       this.health.value = (await getJson("/api/health", HealthSchema)).storage ?? null;
@@ -47,4 +55,12 @@ export class StorageModel {
     }
     if (!this.disposed) this.timer = setTimeout(() => void this.poll(), STORAGE_POLL_MS);
   }
+}
+
+/** " The last at 14:03:22." (local time) when the recorder says when it last lost one. */
+export function lastLossAt(at: number | null | undefined): string {
+  if (!at) return "";
+  const d = new Date(at);
+  const t = [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
+  return ` The last at ${t}.`;
 }

@@ -12,6 +12,7 @@ import { FollowLiveModel } from "./FollowLiveModel";
 import { NotesModel } from "./NotesModel";
 import { ReplayModel } from "./ReplayModel";
 import { ShapesModel } from "./ShapesModel";
+import { StorageModel } from "./StorageModel";
 import { formatRoute, parseRoute } from "./route";
 import { TraceModel } from "./TraceModel";
 import { TracesModel } from "./TracesModel";
@@ -28,6 +29,8 @@ export interface AppContext {
   shapes: ShapesModel;
   followLive: FollowLiveModel;
   notes: NotesModel;
+  /** Whether the recorder stores what it forwards (polled once the banner asks). */
+  storage: StorageModel;
   dispose(): void;
 }
 
@@ -45,6 +48,7 @@ export function createAppContext(wsUrl: string): AppContext {
   const notes = new NotesModel(trace);
   const follow = new FollowModel(trace, ui, notes);
   const shapes = new ShapesModel();
+  const storage = new StorageModel();
   // Frames are applied in batches, at most one every FRAME_BATCH_MS: under heavy traffic (hundreds of
   // exchanges a second) the hop list, its numbering and the view then update once per batch rather
   // than once per frame. Order is kept.
@@ -109,7 +113,7 @@ export function createAppContext(wsUrl: string): AppContext {
 
   // In the order they are disposed, each once: the connection first (no more frames), then every model
   // before the models it reads. Listing them once here keeps the context and its teardown in step.
-  const models = { connection, notes, followLive, follow, ask, replay, shapes, ui, trace, traces };
+  const models = { connection, storage, notes, followLive, follow, ask, replay, shapes, ui, trace, traces };
   return {
     ...models,
     dispose() {
