@@ -34,6 +34,23 @@ describe("an agent's request read member by member", () => {
     expect(JSON.stringify(r.whole())).toBe(JSON.stringify(parsed));
   });
 
+  it("parses a tool list once while it is resent byte for byte (read-only), and a changed list anew", () => {
+    const big = bodies.find(
+      ([, t]) => Buffer.byteLength(t) >= 16 * 1024 && (JSON.parse(t) as { tools?: unknown }).tools,
+    );
+    expect(big).toBeDefined();
+    const text = big![1];
+    const first = read(text).whole() as { tools: unknown[] };
+    const again = read(` ${text}`).whole() as { tools: unknown[] };
+    expect(again.tools).toBe(first.tools);
+    expect(Object.isFrozen(first.tools[0])).toBe(true);
+    const parsed = JSON.parse(text) as { tools: { description?: string }[] };
+    parsed.tools[0]!.description = "changed";
+    const changed = read(JSON.stringify(parsed)).whole() as { tools: { description?: string }[] };
+    expect(changed.tools).not.toBe(first.tools);
+    expect(changed.tools[0]!.description).toBe("changed");
+  });
+
   it("finds members as JSON.parse does: escapes in keys, nesting, strings with brackets and quotes", () => {
     const text = ` { "a\\"b" : [1, {"x": "]}\\\\"}, [ ]] , "__proto__": {"p": 1}, "e": [], "n": -1.5e3, "s": "{[" } `;
     const b = Buffer.from(text);

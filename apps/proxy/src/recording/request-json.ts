@@ -53,10 +53,36 @@ export function readRequestJson(bytes: Buffer | null, text: () => string | null)
     whole() {
       if (whole) return whole;
       whole = {};
-      for (const m of members) define(whole, m.key, m.key === DEFERRED ? memberValue(bytes, m) : head[m.key]);
+      for (const m of members) define(whole, m.key, m.key === DEFERRED ? toolsValue(bytes, m) : head[m.key]);
       return whole;
     },
   };
+}
+
+/** Tool lists parsed lately, frozen: an agent sends the same tools, byte for byte, with every request of a session. */
+const recentTools: { bytes: Buffer; value: unknown }[] = [];
+const RECENT_TOOLS = 8;
+
+/** The deferred tools parsed, or the same list's parse when these bytes were seen lately (compared whole). */
+function toolsValue(bytes: Buffer, m: JsonMember): unknown {
+  const raw = bytes.subarray(m.start, m.end);
+  const seen = recentTools.findIndex((t) => t.bytes.equals(raw));
+  if (seen >= 0) {
+    const [hit] = recentTools.splice(seen, 1);
+    recentTools.unshift(hit!);
+    return hit!.value;
+  }
+  const value = deepFreeze(memberValue(bytes, m));
+  recentTools.unshift({ bytes: Buffer.from(raw), value });
+  if (recentTools.length > RECENT_TOOLS) recentTools.pop();
+  return value;
+}
+
+/** Shared between exchanges, so read-only: a reader that wrote to it would throw, not change another's. */
+function deepFreeze<T>(v: T): T {
+  if (typeof v !== "object" || v === null || Object.isFrozen(v)) return v;
+  for (const child of Object.values(v)) deepFreeze(child);
+  return Object.freeze(v);
 }
 
 function memberValue(bytes: Buffer, m: JsonMember): unknown {
