@@ -112,6 +112,8 @@ describe("live feed", () => {
     rec = await startRecorder({ model: up.url });
     const a = client(rec.wsUrl);
     await a.opened();
+    // What happens while a client's snapshot is built is in the snapshot, not in frames after it: ask once it came.
+    await a.until((f) => f.some((x) => x.type === "snapshot"), "snapshot");
     await chat(rec, "first");
     await a.until((f) => f.some((x) => x.type === "trace.updated"), "first trace");
     const last = a.frames.at(-1)!.seq;
