@@ -52,6 +52,7 @@ function rec(
     requestHeaders: [],
     responseHeaders: [],
     requestBody: null,
+    requestTools: null,
     responseBody: null,
     chunks: [],
     toolMessages: null,

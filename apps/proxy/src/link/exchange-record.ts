@@ -12,12 +12,23 @@ import { textOf, type StoredBody } from "./stored-body";
 /** Pairs (imports, replays), or a live exchange's header block as the taps saw it, redacted (shared/trace/header-block.ts). */
 export type RecordedHeaders = HeaderList | string;
 
+/** Bytes [start, end) of a body. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 /** One completed exchange, ready to be written. */
 export interface ExchangeRecord {
   summary: ExchangeSummary;
   requestHeaders: RecordedHeaders;
   responseHeaders: RecordedHeaders;
   requestBody: StoredBody | null;
+  /**
+   * Where a big live request body's tool list is in its bytes: an agent resends the same list with every
+   * request, so the store keeps each distinct list once (recording/part-store.ts). Null: stored whole.
+   */
+  requestTools: ByteRange | null;
   responseBody: StoredBody | null;
   chunks: Chunk[];
   toolMessages: ToolMessage[] | null;
@@ -30,7 +41,8 @@ export interface ExchangeRecord {
 }
 
 /** What a caller gives: the record less what is derived from it here (tool messages, simulated). */
-export type RecordInput = Omit<ExchangeRecord, "toolMessages" | "simulated"> & {
+export type RecordInput = Omit<ExchangeRecord, "toolMessages" | "simulated" | "requestTools"> & {
+  requestTools?: ByteRange | null;
   /** The request body parsed as JSON, when the caller has it already (else the body text is parsed). */
   requestJson?: unknown;
 };
@@ -45,6 +57,7 @@ export function exchangeRecord(input: RecordInput): ExchangeRecord {
     requestHeaders: input.requestHeaders,
     responseHeaders: input.responseHeaders,
     requestBody: input.requestBody,
+    requestTools: input.requestTools ?? null,
     responseBody: input.responseBody,
     chunks: input.chunks,
     toolMessages: chat

@@ -49,10 +49,38 @@ CREATE TABLE IF NOT EXISTS exchanges (
   classification TEXT NOT NULL,
   tool_messages TEXT,
   simulated INTEGER,
-  title TEXT
+  title TEXT,
+  request_part INTEGER REFERENCES parts (id),
+  request_part_at INTEGER
 );
 CREATE INDEX IF NOT EXISTS exchanges_trace ON exchanges (trace_id, seq, id);
+CREATE TABLE IF NOT EXISTS parts (
+  id INTEGER PRIMARY KEY,
+  hash TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  bytes BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS parts_hash ON parts (hash);
 `;
+
+/**
+ * Columns added since the first layout, each with what an older row means: a database written before them
+ * gets them on open (NULL: the body is stored whole). Their index comes after, since it needs them.
+ */
+const ADDED_COLUMNS: readonly { table: string; column: string; type: string }[] = [
+  { table: "exchanges", column: "request_part", type: "INTEGER REFERENCES parts (id)" },
+  { table: "exchanges", column: "request_part_at", type: "INTEGER" },
+];
+// Partial: most exchanges have no part, and the index is read only to find parts nothing refers to any more.
+const AFTER_COLUMNS = `CREATE INDEX IF NOT EXISTS exchanges_part ON exchanges (request_part) WHERE request_part IS NOT NULL;`;
+
+function addMissingColumns(db: Db): void {
+  for (const { table, column, type } of ADDED_COLUMNS) {
+    const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[];
+    if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+  }
+  db.exec(AFTER_COLUMNS);
+}
 
 /** One set of pragmas for every connection (the recording thread's writer and the API's reader). */
 export function openDb(file: string): Db {
@@ -64,6 +92,7 @@ export function openDb(file: string): Db {
   // stored) rather than holding up the recording thread for long.
   db.pragma("busy_timeout = 1000");
   db.exec(SCHEMA);
+  addMissingColumns(db);
   return db;
 }
 

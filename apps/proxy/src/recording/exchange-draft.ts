@@ -14,6 +14,7 @@ import { readRequestJson, type RequestJson } from "./request-json";
 import { redactUrl } from "@hopscope/shared/trace/redact";
 import { fromHeaderBlock, redactHeaderBlock } from "@hopscope/shared/trace/header-block";
 import type { TapEvent } from "../link/protocol";
+import type { ByteRange } from "../link/exchange-record";
 
 type Begin = Extract<TapEvent, { k: "begin" }>;
 
@@ -118,6 +119,11 @@ export class ExchangeDraft {
 
   wholeRequestJson(): unknown {
     return this.readRequest().whole();
+  }
+
+  /** Where a big body's tool list is in its bytes, as its reader found it (null for any other body). */
+  requestTools(): ByteRange | null {
+    return this.readRequest().toolsAt;
   }
 
   private readRequest(): RequestJson {

@@ -161,6 +161,7 @@ export class Recorder {
         requestHeaders: d.requestHeaders,
         responseHeaders: d.responseHeaders,
         requestBody: d.request,
+        requestTools: d.requestTools(),
         responseBody,
         chunks: d.chunks,
         requestJson: d.requestJson(),

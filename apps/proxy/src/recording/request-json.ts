@@ -8,6 +8,7 @@
 import { tryParseJson } from "@hopscope/shared/json/parse";
 import { isRecord } from "@hopscope/shared/trace/json-text";
 import { jsonMembers, type JsonMember } from "./json-members";
+import type { ByteRange } from "../link/exchange-record";
 
 /** Members left as bytes until read. */
 const DEFERRED = "tools";
@@ -19,6 +20,8 @@ export interface RequestJson {
   readonly json: unknown;
   /** How many tools the body offers (counted from the bytes when deferred). */
   readonly toolCount: number;
+  /** Where the deferred tools are in the body's bytes, when they are an array (null when parsed whole). */
+  readonly toolsAt: ByteRange | null;
   /** The body whole, its tools parsed (once) on the first call. */
   whole(): unknown;
 }
@@ -26,7 +29,7 @@ export interface RequestJson {
 /** The body parsed whole. */
 function parsedWhole(json: unknown): RequestJson {
   const toolCount = isRecord(json) && Array.isArray(json.tools) ? json.tools.length : 0;
-  return { json, toolCount, whole: () => json };
+  return { json, toolCount, toolsAt: null, whole: () => json };
 }
 
 /**
@@ -47,9 +50,11 @@ export function readRequestJson(bytes: Buffer | null, text: () => string | null)
     define(head, m.key, value);
   }
   let whole: Record<string, unknown> | null = null;
+  const array = bytes[deferred.start] === 0x5b;
   return {
     json: head,
-    toolCount: bytes[deferred.start] === 0x5b ? deferred.items : 0,
+    toolCount: array ? deferred.items : 0,
+    toolsAt: array ? { start: deferred.start, end: deferred.end } : null,
     whole() {
       if (whole) return whole;
       whole = {};

@@ -59,7 +59,14 @@ export const ExchangeRowSchema = ExchangeSummaryRowSchema.extend({
   request_body: z.union([z.string(), z.instanceof(Buffer), z.null()]),
   response_body: z.union([z.string(), z.instanceof(Buffer), z.null()]),
   chunks: json(z.array(ChunkSchema)),
+  request_part: z.number().int().nullable(),
+  request_part_at: z.number().int().nullable(),
+  request_part_bytes: z.instanceof(Buffer).nullable(),
 });
+
+/** Whole exchange rows, their request part (part-store.ts) joined: `${EXCHANGE_ROWS} WHERE …`. */
+export const EXCHANGE_ROWS = `SELECT e.*, json_array_length(e.chunks) AS chunk_count, p.bytes AS request_part_bytes
+  FROM exchanges e LEFT JOIN parts p ON p.id = e.request_part`;
 
 export const SUMMARY_COLUMNS = `id, trace_id, seq, tap, method, url, upstream, status, state, error, t_start, t_request_end,
   t_first_byte, t_end, request_meta, response_meta, json_array_length(chunks) AS chunk_count, classification`;
@@ -89,8 +96,17 @@ function storedOf(data: string | Buffer | null, meta: BodyMeta | null): StoredBo
   return { ...meta, data };
 }
 
+/** The request body's bytes as they arrived: a part stored on its own is put back where it was cut out. */
+function requestData(r: z.infer<typeof ExchangeRowSchema>): string | Buffer | null {
+  if (r.request_part === null) return r.request_body;
+  const { request_body: body, request_part_bytes: part, request_part_at: at } = r;
+  if (!Buffer.isBuffer(body) || !part || at === null || at > body.length)
+    throw new Error(`exchange ${r.id}: its request body's part ${r.request_part} is missing or does not fit`);
+  return Buffer.concat([body.subarray(0, at), part, body.subarray(at)]);
+}
+
 export function toExchange(r: z.infer<typeof ExchangeRowSchema>): Exchange {
-  const req = storedOf(r.request_body, r.request_meta);
+  const req = storedOf(requestData(r), r.request_meta);
   const res = storedOf(r.response_body, r.response_meta);
   return {
     ...toSummary(r),

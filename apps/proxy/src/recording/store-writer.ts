@@ -12,6 +12,7 @@ import type { Db } from "./db";
 import type { ExchangeRecord } from "../link/exchange-record";
 import type { InsertTrace } from "../link/calls";
 import { CUSTOM_RANK } from "./trace-title";
+import { PartStore } from "./part-store";
 import { INSERT_EXCHANGE_SQL, PRUNE_TRACES_SQL, UPSERT_TRACE_SQL, exchangeParams, traceParams } from "./write-sql";
 
 /**
@@ -37,6 +38,7 @@ export class StoreWriter {
   private timer: NodeJS.Timeout | null = null;
   private readonly insertBatch: (records: ExchangeRecord[]) => string[];
   private readonly maxSeqStmt;
+  private readonly parts: PartStore;
   private readonly health: StorageHealth = {
     ok: true,
     error: null,
@@ -53,14 +55,19 @@ export class StoreWriter {
     const upsertTrace = db.prepare(UPSERT_TRACE_SQL);
     const insertExchange = db.prepare(INSERT_EXCHANGE_SQL);
     const prune = db.prepare(PRUNE_TRACES_SQL);
+    const parts = new PartStore(db);
+    this.parts = parts;
     this.maxSeqStmt = db.prepare("SELECT COALESCE(MAX(seq), 0) AS m FROM exchanges WHERE trace_id = ?");
     // Returns the ids of traces pruned by retention (MAX_TRACES; 0 keeps everything), in the same transaction.
     this.insertBatch = db.transaction((records: ExchangeRecord[]) => {
       // Traces first: every exchange row refers to its trace's. Parameters go as arguments, not one array:
       // better-sqlite3 binds arguments directly, an array element by element (a cost paid on every row).
       for (const trace of traceParams(records)) upsertTrace.run(...trace);
-      for (const r of records) insertExchange.run(...exchangeParams(r));
-      return opts.maxTraces > 0 ? (prune.all(opts.maxTraces) as { id: string }[]).map((r) => r.id) : [];
+      for (const r of records) insertExchange.run(...exchangeParams(r, parts.cut(r)));
+      if (opts.maxTraces === 0) return [];
+      const pruned = (prune.all(opts.maxTraces) as { id: string }[]).map((r) => r.id);
+      if (pruned.length > 0) parts.sweep();
+      return pruned;
     });
   }
 
@@ -90,7 +97,9 @@ export class StoreWriter {
     let pruned: string[];
     try {
       pruned = this.insertBatch(batch);
+      this.parts.settle(true);
     } catch (err) {
+      this.parts.settle(false);
       return this.failed(
         err,
         batch.map((r) => r.summary.id),
@@ -102,10 +111,17 @@ export class StoreWriter {
     this.opts.onCommitted(pruned.length > 0 ? [...traceIds, ...pruned] : traceIds);
   }
 
-  /** An API write, after what is queued. A storage failure is thrown (the API answers with it). */
+  /** An API write, after what is queued, in one transaction. A storage failure is thrown (the API answers with it). */
   run<T>(write: () => T): T {
     this.flush();
-    return write();
+    try {
+      const result = this.db.transaction(write)();
+      this.parts.settle(true);
+      return result;
+    } catch (err) {
+      this.parts.settle(false);
+      throw err;
+    }
   }
 
   rename(id: string, name: string): void {
@@ -116,23 +132,26 @@ export class StoreWriter {
     this.run(() => this.db.prepare("UPDATE traces SET saved_as = ? WHERE id = ?").run(file, id));
   }
 
+  /** Deletes the trace, its exchanges, and the parts only they referred to. */
   delete(id: string): boolean {
-    return this.run(() => this.db.prepare("DELETE FROM traces WHERE id = ?").run(id).changes > 0);
+    return this.run(() => {
+      const deleted = this.db.prepare("DELETE FROM traces WHERE id = ?").run(id).changes > 0;
+      if (deleted) this.parts.sweep();
+      return deleted;
+    });
   }
 
   /** Writes a whole trace at once (imports), in one transaction: a bad file leaves nothing behind. */
   insertTrace(t: InsertTrace, records: ExchangeRecord[]): void {
-    this.run(() =>
-      this.db.transaction(() => {
-        this.db
-          .prepare(
-            `INSERT INTO traces (id, name, name_custom, name_rank, source, created_at, updated_at, grouped_by)
-             VALUES (?, ?, 1, ?, 'imported', ?, ?, ?)`,
-          )
-          .run(t.id, t.name, CUSTOM_RANK, t.createdAt, t.updatedAt, t.groupedBy);
-        this.insertBatch(records);
-      })(),
-    );
+    this.run(() => {
+      this.db
+        .prepare(
+          `INSERT INTO traces (id, name, name_custom, name_rank, source, created_at, updated_at, grouped_by)
+           VALUES (?, ?, 1, ?, 'imported', ?, ?, ?)`,
+        )
+        .run(t.id, t.name, CUSTOM_RANK, t.createdAt, t.updatedAt, t.groupedBy);
+      this.insertBatch(records);
+    });
   }
 
   close(): void {

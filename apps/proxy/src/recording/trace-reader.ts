@@ -16,6 +16,7 @@ import type { Statement } from "better-sqlite3";
 import type { Db } from "./db";
 import type { CauseWindow, PageAfter, StoredMcpExchange, StoredReads, StoredTrace, TracePage } from "../link/calls";
 import {
+  EXCHANGE_ROWS,
   ExchangeRowSchema,
   ExchangeSummaryRowSchema,
   SUMMARY_COLUMNS,
@@ -81,15 +82,13 @@ export class TraceReader implements StoredReads {
   }
 
   exchange(id: number): Exchange | null {
-    const row = this.stmt("SELECT *, json_array_length(chunks) AS chunk_count FROM exchanges WHERE id = ?").get(id);
+    const row = this.stmt(`${EXCHANGE_ROWS} WHERE e.id = ?`).get(id);
     return row === undefined ? null : toExchange(ExchangeRowSchema.parse(row));
   }
 
   /** Every exchange of a trace with bodies, in order (for exports). */
   exchanges(traceId: string): Exchange[] {
-    return this.stmt(
-      "SELECT *, json_array_length(chunks) AS chunk_count FROM exchanges WHERE trace_id = ? ORDER BY seq, id",
-    )
+    return this.stmt(`${EXCHANGE_ROWS} WHERE e.trace_id = ? ORDER BY e.seq, e.id`)
       .all(traceId)
       .map((r) => toExchange(ExchangeRowSchema.parse(r)));
   }

@@ -6,6 +6,7 @@ import type { StoredBody } from "../link/stored-body";
 import type { Chunk } from "@hopscope/shared/trace/schemas";
 import type { ExchangeRecord, RecordedHeaders } from "../link/exchange-record";
 import { upgradeGrouping, type GroupedBy } from "@hopscope/shared/trace/group";
+import type { CutBody } from "./part-store";
 
 /** Creates the trace or widens its time span, upgrades its grouping and its name. */
 export const UPSERT_TRACE_SQL = `INSERT INTO traces (id, name, name_rank, source, created_at, updated_at, grouped_by)
@@ -20,13 +21,14 @@ export const UPSERT_TRACE_SQL = `INSERT INTO traces (id, name, name_rank, source
 
 export const INSERT_EXCHANGE_SQL = `INSERT OR REPLACE INTO exchanges (id, trace_id, seq, tap, method, url, upstream, status, state, error,
   t_start, t_request_end, t_first_byte, t_end, request_headers, response_headers, request_body, request_meta, response_body,
-  response_meta, chunks, classification, tool_messages, simulated, title)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  response_meta, chunks, classification, tool_messages, simulated, title, request_part, request_part_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /**
  * Retention (MAX_TRACES): after a batch, delete the least recently updated traces beyond the cap, their
- * exchanges with them (ON DELETE CASCADE). Saved traces (saved_as set) are never pruned. SQLite reuses the
- * freed pages, so the database file stops growing once the cap is reached.
+ * exchanges with them (ON DELETE CASCADE), then the parts no exchange refers to any more (part-store.ts).
+ * Saved traces (saved_as set) are never pruned. SQLite reuses the freed pages, so the database file stops
+ * growing once the cap is reached.
  */
 export const PRUNE_TRACES_SQL = `DELETE FROM traces WHERE id IN (
   SELECT id FROM traces WHERE saved_as IS NULL ORDER BY updated_at ASC, id ASC
@@ -70,8 +72,8 @@ export function traceParams(records: readonly ExchangeRecord[]): SqlValue[][] {
   ]);
 }
 
-/** One exchange's insert parameters (positional). */
-export function exchangeParams(r: ExchangeRecord): SqlValue[] {
+/** One exchange's insert parameters (positional); `cut`: its request body less a part (part-store.ts). */
+export function exchangeParams(r: ExchangeRecord, cut: CutBody | null = null): SqlValue[] {
   const s = r.summary;
   const t = s.timings;
   return [
@@ -91,7 +93,7 @@ export function exchangeParams(r: ExchangeRecord): SqlValue[] {
     t.end,
     headersText(r.requestHeaders),
     headersText(r.responseHeaders),
-    r.requestBody?.data ?? null,
+    cut ? cut.data : (r.requestBody?.data ?? null),
     metaJson(r.requestBody),
     r.responseBody?.data ?? null,
     metaJson(r.responseBody),
@@ -100,6 +102,8 @@ export function exchangeParams(r: ExchangeRecord): SqlValue[] {
     r.toolMessages ? JSON.stringify(r.toolMessages) : null,
     r.simulated === null ? null : r.simulated ? 1 : 0,
     r.title,
+    cut ? cut.part : null,
+    cut ? cut.at : null,
   ];
 }
 
