@@ -7,36 +7,15 @@
  */
 import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { ExchangeSchema, TraceSchema, type Body } from "@hopscope/shared/trace/schemas";
 import { TraceListSchema } from "@hopscope/shared/trace/api";
 import { closeAll, getJson, request, startRecorder, startUpstream, type TestRecorder, type Upstream } from "./helpers";
 import { OLD_LAYOUT, oldExchangeRow } from "./old-layout";
-
-interface AgentRequest {
-  path: string;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-const FIXTURES = fileURLToPath(new URL("../../../tests/fixtures/agents/", import.meta.url));
-
-function fixture(name: string): AgentRequest {
-  const f = JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), "utf8")) as {
-    path: string;
-    headers: Record<string, string>;
-    requestBody: string;
-  };
-  const headers = Object.fromEntries(
-    Object.entries(f.headers).filter(([k]) => !["host", "content-length", "connection"].includes(k)),
-  );
-  return { path: f.path, headers, body: Buffer.from(f.requestBody) };
-}
+import { agentRequest, sendAgentRequest, type AgentRequest } from "./agent-requests";
 
 /** The same request with its body's JSON changed (a different tool list, or tools that are no list). */
 function edited(req: AgentRequest, edit: (body: Record<string, unknown>) => void): AgentRequest {
@@ -53,10 +32,10 @@ function inSession(req: AgentRequest, session: string): AgentRequest {
 const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 const bytesOf = (b: Body) => Buffer.from(b.data, b.encoding);
 
-const claudeBig = fixture("claude-code/model-04");
-const claudeBigNext = fixture("claude-code/model-05");
-const claudeSmall = fixture("claude-code/model-01");
-const codex = fixture("codex/model-01");
+const claudeBig = agentRequest("claude-code/model-04");
+const claudeBigNext = agentRequest("claude-code/model-05");
+const claudeSmall = agentRequest("claude-code/model-01");
+const codex = agentRequest("codex/model-01");
 const toolsOf = (r: AgentRequest) => (JSON.parse(r.body.toString()) as { tools: unknown[] }).tools;
 /** Tools of a few hundred bytes in a body still over the size kept as bytes. */
 const fewTools = edited(claudeBig, (b) => (b.tools = toolsOf(claudeBig).slice(3, 5)));
@@ -80,11 +59,6 @@ async function start(overrides: { maxTraces?: number } = {}, dir?: string): Prom
   });
   rec = await startRecorder({ model: up.url }, overrides, dir ? { dir } : {});
   return rec;
-}
-
-async function send(r: TestRecorder, req: AgentRequest): Promise<void> {
-  const res = await request(`${r.taps.model.url}${req.path}`, { method: "POST", headers: req.headers, body: req.body });
-  expect(res.status).toBe(200);
 }
 
 /** Every stored exchange's request body as the API serves it, read after everything sent is committed. */
@@ -126,7 +100,7 @@ describe("request parts: a big body's tool list stored once", () => {
   it("stores each distinct list once and reads every body back byte for byte", async () => {
     const r = await start();
     const sent = [claudeBig, claudeBigNext, claudeBig, claudeSmall, codex, claudeBigNext, fewTools, toolsText, codex];
-    for (const req of sent) await send(r, req);
+    for (const req of sent) await sendAgentRequest(r, req);
     expectSameBodies(await storedRequests(r), sent);
     // Claude Code's two lists (before and after its MCP tools arrived) and codex's; the small list and the
     // list that is a string stay in their bodies.
@@ -143,7 +117,7 @@ describe("request parts: a big body's tool list stored once", () => {
   it("writes a fraction of the bytes for requests that share their tools", async () => {
     const r = await start();
     const n = 12;
-    for (let i = 0; i < n; i++) await send(r, claudeBig);
+    for (let i = 0; i < n; i++) await sendAgentRequest(r, claudeBig);
     expectSameBodies(await storedRequests(r), Array<AgentRequest>(n).fill(claudeBig));
     const [row] = query<{ rows: number; bodies: number; parts: number }>(
       r,
@@ -159,19 +133,19 @@ describe("request parts: a big body's tool list stored once", () => {
 
   it("deletes the parts nothing refers to once retention or a delete removed their exchanges", async () => {
     const r = await start({ maxTraces: 2 });
-    await send(r, inSession(claudeSmall, "aaaaaaaa-0000-4000-8000-000000000001"));
-    await send(r, inSession(claudeBig, "aaaaaaaa-0000-4000-8000-000000000002"));
-    await send(r, inSession(claudeBig, "aaaaaaaa-0000-4000-8000-000000000002"));
+    await sendAgentRequest(r, inSession(claudeSmall, "aaaaaaaa-0000-4000-8000-000000000001"));
+    await sendAgentRequest(r, inSession(claudeBig, "aaaaaaaa-0000-4000-8000-000000000002"));
+    await sendAgentRequest(r, inSession(claudeBig, "aaaaaaaa-0000-4000-8000-000000000002"));
     expect(await storedRequests(r)).toHaveLength(3);
     expect(partCount(r)).toBe(2);
     // Two more traces: the first two are pruned, and with them the small list's part; the big list is still used.
-    await send(r, inSession(claudeBigNext, "aaaaaaaa-0000-4000-8000-000000000003"));
-    await send(r, inSession(codex, "aaaaaaaa-0000-4000-8000-000000000004"));
+    await sendAgentRequest(r, inSession(claudeBigNext, "aaaaaaaa-0000-4000-8000-000000000003"));
+    await sendAgentRequest(r, inSession(codex, "aaaaaaaa-0000-4000-8000-000000000004"));
     expectSameBodies(await storedRequests(r), [claudeBigNext, codex]);
     expect(partCount(r)).toBe(2);
     expect(orphanCount(r)).toBe(0);
     // The same list sent again after its part was deleted is written anew.
-    await send(r, inSession(claudeSmall, "aaaaaaaa-0000-4000-8000-000000000005"));
+    await sendAgentRequest(r, inSession(claudeSmall, "aaaaaaaa-0000-4000-8000-000000000005"));
     expectSameBodies(await storedRequests(r), [codex, claudeSmall]);
     expect(partCount(r)).toBe(2);
     const list = TraceListSchema.parse((await getJson(`${r.url}/api/traces?limit=10`)).body);
@@ -183,7 +157,7 @@ describe("request parts: a big body's tool list stored once", () => {
   it("round-trips export and import: the imported trace's bodies are the bytes sent", async () => {
     const r = await start();
     const sent = [claudeBig, claudeBigNext, claudeBig];
-    for (const req of sent) await send(r, req);
+    for (const req of sent) await sendAgentRequest(r, req);
     const [t] = TraceListSchema.parse((await getJson(`${r.url}/api/traces?limit=10`)).body).traces;
     for (const format of ["hopscope", "har"]) {
       const file = await (await fetch(`${r.url}/api/traces/${t!.id}/export?format=${format}`)).text();
@@ -218,7 +192,7 @@ describe("request parts: a big body's tool list stored once", () => {
     expect(got.status, JSON.stringify(got.body)).toBe(200);
     const ex = ExchangeSchema.parse(got.body);
     expect(sha(bytesOf(ex.requestBody!))).toBe(sha(claudeBig.body));
-    await send(r, claudeBig);
+    await sendAgentRequest(r, claudeBig);
     expectSameBodies(await storedRequests(r), [claudeBig, claudeBig]);
     expect(partCount(r)).toBe(1);
     const columns = query<{ name: string }>(r, "SELECT name FROM pragma_table_info('exchanges')").map((c) => c.name);

@@ -1,5 +1,6 @@
 /**
- * The disk fails, forwarding does not: a database on a 2 MB tmpfs that fills up, database files made
+ * The disk fails, forwarding does not: a database on a 2 MB tmpfs that fills up (also while a new stored tool
+ * list, recording/part-store.ts, is being written), database files made
  * read-only mid-run, and a database locked by another process while a stream passes. In each the taps
  * answer every request whole, /api/health says what is not stored, and recording comes back with the disk.
  * Needs root (mount, chattr) and an ext4 temp dir; this sandbox and the CI containers run as root.
@@ -18,9 +19,12 @@ import {
   request,
   startRecorder,
   startUpstream,
+  traces,
   type TestRecorder,
   type Upstream,
 } from "./helpers";
+import { agentRequest, sendAgentRequest } from "./agent-requests";
+import { ExchangeSchema } from "@hopscope/shared/trace/schemas";
 
 let rec: TestRecorder | null = null;
 let up: Upstream | null = null;
@@ -125,6 +129,33 @@ describe("storage failures never stop forwarding", () => {
     const stored = await storedCount(rec);
     expect(stored).toBeGreaterThanOrEqual(10);
     expect(stored + back.notStored).toBe(40);
+  });
+
+  it("a full disk while a new tool list is written: the list is written again once there is space, and every body reads back as sent", async () => {
+    const dir = await smallDisk("2m");
+    up = await echoUpstream();
+    rec = await startRecorder({ model: up.url }, { dbFile: path.join(dir, "hopscope.sqlite") });
+    const first = agentRequest("claude-code/model-04");
+    const other = agentRequest("codex/model-01");
+    await sendAgentRequest(rec, first);
+    await eventually(async () => (await storedCount(rec!)) === 1, "the first exchange stored");
+
+    // The batch holding the new list's part fails at its commit: the part is rolled back with it.
+    const filler = await fill(dir);
+    await sendAgentRequest(rec, other);
+    await eventually(async () => (await storage(rec!)).notStored === 1, "the failure reported");
+    await rm(filler);
+    await sendAgentRequest(rec, other);
+    await eventually(async () => (await storage(rec!)).ok && (await storedCount(rec!)) === 2, "recording to resume");
+    const bodies = await Promise.all(
+      (await traces(rec)).flatMap((t) =>
+        t.exchanges.map(async (x) => {
+          const ex = ExchangeSchema.parse((await getJson(`${rec!.url}/api/exchanges/${x.id}`)).body);
+          return Buffer.from(ex.requestBody!.data, ex.requestBody!.encoding);
+        }),
+      ),
+    );
+    expect(bodies.map((b) => b.toString()).sort()).toEqual([first.body.toString(), other.body.toString()].sort());
   });
 
   it("the database files made read-only mid-run (immutable): forwarding goes on, the failure is reported, and it recovers", async () => {
