@@ -55,8 +55,7 @@ export class StoreWriter {
     const upsertTrace = db.prepare(UPSERT_TRACE_SQL);
     const insertExchange = db.prepare(INSERT_EXCHANGE_SQL);
     const prune = db.prepare(PRUNE_TRACES_SQL);
-    const parts = new PartStore(db);
-    this.parts = parts;
+    const parts = (this.parts = new PartStore(db));
     this.maxSeqStmt = db.prepare("SELECT COALESCE(MAX(seq), 0) AS m FROM exchanges WHERE trace_id = ?");
     // Returns the ids of traces pruned by retention (MAX_TRACES; 0 keeps everything), in the same transaction.
     this.insertBatch = db.transaction((records: ExchangeRecord[]) => {
