@@ -178,6 +178,22 @@ describe("request parts: a big body's tool list stored once", () => {
     }
   });
 
+  it("a restarted recorder finds a stored list by its hash and bytes instead of writing it again", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "hopscope-restart-"));
+    dirs.push(dir);
+    const first = await start({}, dir);
+    await sendAgentRequest(first, claudeBig);
+    expect(await storedRequests(first)).toHaveLength(1);
+    await first.stop();
+    await up?.close();
+
+    const r = await start({}, dir);
+    await sendAgentRequest(r, claudeBigNext);
+    await sendAgentRequest(r, codex);
+    expectSameBodies(await storedRequests(r), [claudeBig, claudeBigNext, codex]);
+    expect(partCount(r)).toBe(2);
+  });
+
   it("opens a database written before parts existed: its rows read the same and new ones get parts", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "hopscope-old-layout-"));
     dirs.push(dir);
