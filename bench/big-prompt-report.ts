@@ -1,6 +1,7 @@
 /** The bench report's section on a 1 MB prompt's views and page (bench/big-prompt.ts measures it). */
 import { HOLD_TARGET_MS, type BigPromptBench, type HeldThread } from "./big-prompt";
 import { f, ratio } from "./figures";
+import type { LongPieceCase } from "./long-piece";
 
 function heldRow(label: string, h: HeldThread | undefined): string[] {
   if (!h) return [];
@@ -37,6 +38,21 @@ export function bigPromptSection(b: BigPromptBench | null): string[] {
     ...verdict("HTML export of the 15 MB trace", b.hugeExport?.maxDelayMs),
     "",
     `Ratio of the full views' largest delay to the baseline's: ${ratio(b.viewsMaxDelayMs, b.inlineMaxDelayMs)}. The delays include the machine's own scheduling: on a loaded machine a thread waits for a core too.`,
+    "",
+    ...longPieceLines(b.longPieces),
+  ];
+}
+
+function longPieceLines(cases: LongPieceCase[] | undefined): string[] {
+  if (!cases?.length) return [];
+  return [
+    "### One long pre-tokenizer piece, on the tokenizer thread",
+    "",
+    "| text | tokens | ms | baseline: the Hugging Face tokenizer alone, ms | ratio |",
+    "|---|---|---|---|---|",
+    ...cases.map((c) => `| ${c.name} | ${c.tokens} | ${f(c.ms)} | ${f(c.baselineMs)} | ${ratio(c.ms, c.baselineMs)} |`),
+    "",
+    "Same ids from both (checked). The first long piece also builds the merge tables once (about a tenth of a second).",
     "",
   ];
 }

@@ -15,6 +15,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { SHARED_TRACE_PLACEHOLDERS } from "@hopscope/shared/trace/share";
 import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
 import { startRecorder, type TestRecorder } from "../tests/support/recorder";
+import { runLongPieceBench, type LongPieceCase } from "./long-piece";
 
 /** One request's hold on the API thread. */
 export interface HeldThread {
@@ -43,6 +44,8 @@ export interface BigPromptBench {
   /** The same prompt tokenised on the measured thread itself. */
   inlineMaxDelayMs: number;
   inlineP99DelayMs: number;
+  /** One long pre-tokenizer piece against the Hugging Face tokenizer's own merge loop (./long-piece.ts). */
+  longPieces?: LongPieceCase[];
 }
 
 /** The target: no request holds the API thread longer than this at a time. */
@@ -136,6 +139,7 @@ export async function runBigPromptBench(log: (s: string) => void): Promise<BigPr
       hugeViews,
       inlineMaxDelayMs: inline.maxMs,
       inlineP99DelayMs: inline.p99Ms,
+      longPieces: await runLongPieceBench(log),
     };
     log(
       `bench: 1 MB prompt: API thread held at most ${full.held.maxDelayMs.toFixed(0)} ms by the full views, ` +
