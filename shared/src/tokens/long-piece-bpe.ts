@@ -1,9 +1,9 @@
 /**
  * Byte-level BPE of one long pre-tokenizer piece in O(n log n), with the vocabulary and merges the Hugging Face
- * tokenizer loaded, and exactly its result. A piece is a run of letters, of digits' neighbours, of punctuation or of
- * whitespace (./pre-tokenizer.ts), so a prompt of one long word — a pasted base64 blob, a line of dashes — is one
- * piece. That tokenizer's own merge loop (the same priority queue) spends seconds per hundred kilobytes on one
- * piece: it makes an object and a JSON key per candidate pair. This loop works on integer ids only.
+ * tokenizer loaded, and exactly its result. A piece is a run of letters, of punctuation or of whitespace (each digit
+ * is a piece of its own; ./pre-tokenizer.ts), so a prompt of one long word — a pasted base64 blob, a line of dashes — is one
+ * piece. That tokenizer's own merge loop (the same priority queue) makes an object and a JSON key per candidate pair,
+ * which is slow on a piece of many kilobytes; this loop works on integer ids in typed arrays.
  *
  * The merge order is llama.cpp's, the tokenizer of every Ollama that serves qwen2.5: `llm_tokenizer_bpe_session::
  * tokenize` and `llm_bigram_bpe::comparator` in `llama/llama.cpp/src/llama-vocab.cpp` (Ollama v0.13.5): each
