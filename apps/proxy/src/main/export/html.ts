@@ -16,7 +16,8 @@ import type { Exchange } from "@hopscope/shared/trace/schemas";
 import { SHARED_TRACE_FORMAT, SHARED_TRACE_PLACEHOLDERS, scriptSafeJson } from "@hopscope/shared/trace/share";
 import { ExchangeViewsSchema } from "@hopscope/shared/trace/views";
 import { escapeHtml } from "../static";
-import { viewsJson, type ViewsAnswer } from "../views/views-json";
+import { viewsJsonPieces, type ViewsAnswer } from "../views/views-json";
+import { breather } from "../json-pieces";
 import { redactedExchange, redactedSummary } from "./redacted-exchange";
 import { traceSlug, type ExportedFile } from "./trace-file";
 
@@ -31,19 +32,6 @@ export interface HtmlExportDeps {
   webDist: string;
   /** The recorder's derived views of one exchange, full tokens as JSON beside them (ExchangeViewBuilder.build). */
   views(exchange: Exchange): Promise<ViewsAnswer>;
-}
-
-/** How long the document is built without a break: the API thread answers others in between. */
-const SLICE_MS = 20;
-
-/** Gives the event loop a turn once a slice of work has run (one exchange's JSON at most runs between two calls). */
-function breather(): () => Promise<void> {
-  let since = performance.now();
-  return async () => {
-    if (performance.now() - since < SLICE_MS) return;
-    await new Promise((resolve) => setImmediate(resolve));
-    since = performance.now();
-  };
 }
 
 function megabytes(bytes: number): string {
@@ -106,8 +94,10 @@ async function viewPieces(bundle: TraceBundle, deps: Pick<HtmlExportDeps, "views
     const answer = await deps.views(x);
     const views = ExchangeViewsSchema.parse(answer.views);
     pieces.push(`${pieces.length > 0 ? "," : ""}${JSON.stringify(String(x.id))}:`);
-    pieces.push(viewsJson({ views, tokens: answer.tokens }, scriptSafeJson));
-    await breathe();
+    for (const piece of viewsJsonPieces({ views, tokens: answer.tokens }, scriptSafeJson)) {
+      pieces.push(piece);
+      await breathe();
+    }
   }
   return pieces;
 }

@@ -10,7 +10,8 @@ import type { RecordingLink } from "../../link/calls";
 import type { InFlight } from "../in-flight";
 import type { ExchangeViewBuilder } from "../views/exchange-views";
 import { ThreeShapesBuilder } from "../views/three-shapes";
-import { viewsJson } from "../views/views-json";
+import { viewsJsonPieces } from "../views/views-json";
+import { piecesBody } from "../json-pieces";
 import type { ModelUpstreamProbe } from "../views/upstream-info";
 import { notFound } from "./errors";
 
@@ -27,7 +28,7 @@ const OmitSchema = z
     ),
   );
 
-/** JSON text made elsewhere (./views-json.ts), answered as `c.json` would answer it. */
+/** JSON made elsewhere (../views/views-json.ts), answered with the type `c.json` gives. */
 const JSON_TYPE = { "Content-Type": "application/json" };
 
 const IdSchema = z.coerce
@@ -57,7 +58,7 @@ export function exchangesRoutes(deps: {
         const omit = new Set(OmitSchema.parse(c.req.query("omit")));
         const ex = await find(c.req.param("id"));
         const answer = await deps.views.build(ex, { tokens: omit.has("tokens"), comparisons: omit.has("comparisons") });
-        return c.body(viewsJson(answer), 200, JSON_TYPE);
+        return c.body(piecesBody(viewsJsonPieces(answer)), 200, JSON_TYPE);
       })
       .get("/:id/tokens", async (c) =>
         c.body(await deps.views.tokensJson(await find(c.req.param("id"))), 200, JSON_TYPE),
