@@ -4,6 +4,8 @@ import { scriptSafeJson } from "@hopscope/shared/trace/share";
 import { RawJson, collectPieces, jsonPieces, piecesBody } from "../src/main/json-pieces";
 
 const long = "é<\u2028".repeat(50_000);
+/** Longer than a slice, with a surrogate pair across every possible cut and a lone surrogate. */
+const huge = `${"a🎉\ud800".repeat(300_001)}"\\`;
 const VALUES: unknown[] = [
   null,
   0,
@@ -16,6 +18,7 @@ const VALUES: unknown[] = [
   {},
   [1, undefined, () => 1, null, "x"],
   { a: undefined, b: 1, c: { d: [long, { e: "f" }] }, g: new Date(0), 'k"ey': true, h: [[], [{}]] },
+  [huge, huge.slice(1), huge.slice(2), huge.slice(3)],
 ];
 
 describe("JSON in pieces", () => {

@@ -29,9 +29,23 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 /** What JSON.stringify leaves out of an object (and writes as null in an array). */
 const omitted = (v: unknown) => v === undefined || typeof v === "function" || typeof v === "symbol";
 
+/** A string's JSON in pieces of about SLICE_CHARS characters each, never cut between the two halves of a pair. */
+function* stringPieces(text: string, stringify: Stringify): Generator<string> {
+  yield '"';
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(at + SLICE_CHARS, text.length);
+    const c = text.charCodeAt(end - 1);
+    if (end < text.length && c >= 0xd800 && c <= 0xdbff) end++;
+    yield stringify(text.slice(at, end)).slice(1, -1);
+    at = end;
+  }
+  yield '"';
+}
+
 /** The JSON of `value` as `stringify` writes it, in pieces: every string and number on its own, RawJson as it is. */
 function* walk(value: unknown, stringify: Stringify): Generator<string> {
   if (value instanceof RawJson) yield value.json;
+  else if (typeof value === "string" && value.length > SLICE_CHARS) yield* stringPieces(value, stringify);
   else if (Array.isArray(value)) {
     yield "[";
     for (const [i, v] of value.entries()) {
@@ -55,6 +69,8 @@ function* walk(value: unknown, stringify: Stringify): Generator<string> {
 
 /** Pieces of about this many characters: a longer string is a piece of its own, shorter ones are gathered. */
 const PIECE_CHARS = 64 * 1024;
+/** A string longer than this is written in slices this long: each slice's JSON and bytes are quick to make. */
+const SLICE_CHARS = 1024 * 1024;
 
 /**
  * The JSON of `value` (as `stringify` writes it: `JSON.stringify` or a script-safe variant), made lazily piece by
