@@ -3,8 +3,8 @@
  * a 1 MB and a 15 MB prompt imported, and the API thread's event-loop delay recorded with `monitorEventLoopDelay`
  * while it answers `/api/exchanges/:id/views` in full (token ids and the other families: what the HTML export and
  * the audience read), the lean views the timeline asks for (`?omit=tokens,comparisons`), and the HTML export of
- * each trace (the 15 MB one is refused up front). The answer is read as bytes inside the window and parsed after
- * it: this process is also the client, and its own parsing is not the recorder's. The baseline, run side by side
+ * each trace (the 15 MB one is refused up front). The answer is read as chunks inside the window and joined and
+ * parsed after it: this process is also the client, and its own copying and parsing is not the recorder's. The baseline, run side by side
  * in the same process: the same prompt tokenised on the calling thread (what the views did before tokenising moved
  * off it). Reported: the largest and p99 delay of each, against the target of 100 ms.
  */
@@ -16,6 +16,7 @@ import { SHARED_TRACE_PLACEHOLDERS } from "@hopscope/shared/trace/share";
 import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
 import { startRecorder, type TestRecorder } from "../tests/support/recorder";
 import { runLongPieceBench, type LongPieceCase } from "./long-piece";
+import { median } from "./measure";
 
 /** One request's hold on the API thread. */
 export interface HeldThread {
@@ -30,8 +31,12 @@ export interface HeldThread {
 export interface BigPromptBench {
   promptBytes: number;
   tokens: number;
-  /** Full views (first ask: rendered, tokenised, compared with the other families). */
+  /**
+   * Full views (first ask: rendered, tokenised, compared with the other families): the median over VIEWS_RUNS fresh
+   * exchanges of each one's largest delay (a loaded machine's scheduling adds its own), and each run's.
+   */
   viewsMaxDelayMs: number;
+  viewsRunsMaxDelayMs?: number[];
   viewsP99DelayMs: number;
   viewsWallMs: number;
   /** Lean views of a fresh exchange holding the same prompt. */
@@ -52,6 +57,8 @@ export interface BigPromptBench {
 export const HOLD_TARGET_MS = 100;
 
 const MB = 1024 * 1024;
+/** Fresh exchanges whose full views are measured (the first also starts the tokenizer thread). */
+const VIEWS_RUNS = 3;
 const ARTICLE = join(import.meta.dirname, "..", "traces", "buy-milk.hopscope.json");
 
 async function delayedWhile<T>(work: () => Promise<T>): Promise<{ value: T; maxMs: number; p99Ms: number }> {
@@ -71,10 +78,15 @@ async function held(url: string): Promise<{ held: HeldThread; body: Buffer }> {
   const started = performance.now();
   const got = await delayedWhile(async () => {
     const res = await fetch(url);
-    return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };
+    // Chunks as they come, joined after the window: one copy of tens of megabytes is this client's work, not the recorder's.
+    const chunks: Uint8Array[] = [];
+    const reader = res.body?.getReader();
+    for (let next = await reader?.read(); next && !next.done; next = await reader?.read()) chunks.push(next.value);
+    return { status: res.status, chunks };
   });
   const wallMs = performance.now() - started;
-  const { status, body } = got.value;
+  const { status } = got.value;
+  const body = Buffer.concat(got.value.chunks);
   return { held: { maxDelayMs: got.maxMs, p99DelayMs: got.p99Ms, wallMs, status, bytes: body.length }, body };
 }
 
@@ -117,6 +129,12 @@ export async function runBigPromptBench(log: (s: string) => void): Promise<BigPr
   try {
     const one = await importWithPrompt(rec, MB);
     const full = await held(`${rec.url}/api/exchanges/${one.exchangeId}/views`);
+    const runs = [full.held];
+    while (runs.length < VIEWS_RUNS) {
+      const again = await importWithPrompt(rec, MB);
+      runs.push((await held(`${rec.url}/api/exchanges/${again.exchangeId}/views`)).held);
+    }
+    const viewsRunsMaxDelayMs = runs.map((r) => r.maxDelayMs);
     const views = JSON.parse(full.body.toString()) as { prompt?: { tokens?: { count: number } | null } };
     const htmlExport = (await held(`${rec.url}/api/traces/${one.traceId}/export?format=html`)).held;
     const fresh = await importWithPrompt(rec, MB);
@@ -130,7 +148,8 @@ export async function runBigPromptBench(log: (s: string) => void): Promise<BigPr
     const result: BigPromptBench = {
       promptBytes: MB,
       tokens: views.prompt?.tokens?.count ?? 0,
-      viewsMaxDelayMs: full.held.maxDelayMs,
+      viewsMaxDelayMs: median(viewsRunsMaxDelayMs),
+      viewsRunsMaxDelayMs,
       viewsP99DelayMs: full.held.p99DelayMs,
       viewsWallMs: full.held.wallMs,
       lean,
@@ -142,7 +161,7 @@ export async function runBigPromptBench(log: (s: string) => void): Promise<BigPr
       longPieces: await runLongPieceBench(log),
     };
     log(
-      `bench: 1 MB prompt: API thread held at most ${full.held.maxDelayMs.toFixed(0)} ms by the full views, ` +
+      `bench: 1 MB prompt: API thread held at most ${viewsRunsMaxDelayMs.map((ms) => ms.toFixed(0)).join(", ")} ms by the full views, ` +
         `${lean.maxDelayMs.toFixed(0)} ms by the lean ones, ${htmlExport.maxDelayMs.toFixed(0)} ms by the HTML export ` +
         `(15 MB: export ${hugeExport.maxDelayMs.toFixed(0)} ms, ${hugeExport.status}; views ${hugeViews.maxDelayMs.toFixed(0)} ms); inline tokenising: ${inline.maxMs.toFixed(0)} ms`,
     );
