@@ -9,7 +9,7 @@
  */
 import Database from "better-sqlite3";
 import { agentRequest, AGENT_LOADS, type AgentRequest } from "./agent-answers";
-import { nodePassthrough, startRecorder, type RecorderChild } from "./contenders/index";
+import { nodePassthrough, nodeStoring, startRecorder, type Contender, type RecorderChild } from "./contenders/index";
 import { load, median } from "./measure";
 import { threadCpuSeconds, treeCpuSeconds } from "./proc";
 import { startUpstream } from "./start-upstream";
@@ -22,8 +22,13 @@ async function drive(port: number, req: AgentRequest, seconds: number, connectio
   return load({ url, body: req.body, headers: req.headers, connections, seconds, pid: null });
 }
 
-async function passThroughRound(upstream: number, req: AgentRequest, seconds: number): Promise<AgentLoadSide> {
-  const s = await nodePassthrough.start(upstream);
+async function passThroughRound(
+  contender: Contender,
+  upstream: number,
+  req: AgentRequest,
+  seconds: number,
+): Promise<AgentLoadSide> {
+  const s = await contender.start(upstream);
   try {
     await drive(s.modelPort, req, 1, 4);
     const pid = s.pid as number;
@@ -110,10 +115,12 @@ export async function runAgentLoadBench(
       if (opts.agents && !opts.agents.includes(agent)) continue;
       const req = agentRequest(agent, file);
       const nodes: AgentLoadSide[] = [];
+      const floors: AgentLoadSide[] = [];
       const hops: AgentLoadRecorder[] = [];
       for (let i = 0; i < opts.rounds; i++) {
         log(`bench: agent load ${agent}, round ${i + 1}/${opts.rounds}`);
-        nodes.push(await passThroughRound(upstream.port, req, opts.seconds));
+        nodes.push(await passThroughRound(nodePassthrough, upstream.port, req, opts.seconds));
+        floors.push(await passThroughRound(nodeStoring, upstream.port, req, opts.seconds));
         hops.push(await recorderRound(upstream.port, req, opts.seconds));
       }
       const sum = (k: "answered" | "stored" | "notStored") => hops.reduce((n, h) => n + h[k], 0);
@@ -125,6 +132,11 @@ export async function runAgentLoadBench(
           rps: medianOf(nodes, "rps"),
           cpuMicros: medianOf(nodes, "cpuMicros"),
           answered: nodes.reduce((n, x) => n + x.answered, 0),
+        },
+        floor: {
+          rps: medianOf(floors, "rps"),
+          cpuMicros: medianOf(floors, "cpuMicros"),
+          answered: floors.reduce((n, x) => n + x.answered, 0),
         },
         hopscope: {
           rps: medianOf(hops, "rps"),

@@ -214,6 +214,8 @@ export interface AgentLoadCase {
   path: string;
   bodyBytes: number;
   node: AgentLoadSide;
+  /** The pass-through that also stores every exchange's bytes in SQLite and does nothing else: the floor. */
+  floor?: AgentLoadSide;
   hopscope: AgentLoadRecorder;
 }
 export interface AgentLoadBench {

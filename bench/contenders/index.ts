@@ -107,6 +107,25 @@ export const nodePassthrough: Contender = {
   },
 };
 
+/** The pass-through that also stores every exchange's bytes in SQLite (storing-passthrough.ts): the floor. */
+export const nodeStoring: Contender = {
+  name: "node pass-through + SQLite",
+  unavailable: () => null,
+  async start(upstreamPort) {
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), "hopscope-bench-floor-"));
+    const dbFile = join(dir, "floor.sqlite");
+    const script = join(import.meta.dirname, "storing-passthrough.ts");
+    const child = spawn(process.execPath, ["--import", "tsx", script, String(port), String(upstreamPort), dbFile], {
+      cwd: root,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    await waitFor(`http://127.0.0.1:${port}/health`, child, "node pass-through + SQLite");
+    const cleanup = () => rmSync(dir, { recursive: true, force: true });
+    return { mcpPort: port, modelPort: port, pid: child.pid ?? null, dbFile, stop: stopper(child, cleanup) };
+  },
+};
+
 export interface RecorderChild {
   uiPort: number;
   mcpPort: number;
