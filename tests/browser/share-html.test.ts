@@ -252,7 +252,7 @@ describe("a trace as one self-contained HTML file", () => {
     let views = 0;
     const refused = await exportHtml(bundle, {
       webDist: suite.ui,
-      views: async () => (views++, {}),
+      views: async () => (views++, { views: {}, tokens: {} }),
     }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(HTTPException);
     expect((refused as HTTPException).status).toBe(413);

@@ -24,7 +24,7 @@ async function status() {
   return AudienceStatusSchema.parse(await (await fetch(`${recorder.url}/api/audience`)).json());
 }
 
-async function importArticle(): Promise<{ id: string; exchanges: { id: number }[] }> {
+async function importArticle(): Promise<{ id: string; exchanges: { id: number; classification: { kind: string } }[] }> {
   const res = await fetch(`${recorder.url}/api/import`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -33,7 +33,7 @@ async function importArticle(): Promise<{ id: string; exchanges: { id: number }[
   const { id } = (await res.json()) as { id: string };
   return (await (await fetch(`${recorder.url}/api/traces/${id}`)).json()) as {
     id: string;
-    exchanges: { id: number }[];
+    exchanges: { id: number; classification: { kind: string } }[];
   };
 }
 
@@ -87,6 +87,18 @@ describe("the audience port", () => {
     const missing = await get(999_999);
     expect([unshown.status, missing.status]).toEqual([404, 404]);
     expect(await unshown.text()).toBe((await missing.text()).replace("999999", String(hidden.exchanges[0]!.id)));
+    // A shown chat's views: what the presenter's full views say, token ids included, as JSON that is not kept.
+    const chat = shown.exchanges.find((x) => x.classification.kind === "model.chat")!;
+    // Built first through the presenter's API: this port's short idle limit would close the socket while it builds.
+    const presenter = await (await fetch(`${recorder.url}/api/exchanges/${chat.id}/views`)).json();
+    const views = await fetch(`${joinUrl}api/exchanges/${chat.id}/views`);
+    expect(views.status).toBe(200);
+    expect(views.headers.get("content-type")).toBe("application/json");
+    expect(views.headers.get("cache-control")).toBe("no-store");
+    const seen = (await views.json()) as { prompt: { tokens: { ids: number[] } } };
+    expect(seen.prompt.tokens.ids.length).toBeGreaterThan(100);
+    expect(seen).toEqual(presenter);
+    expect(await (await fetch(`${joinUrl}api/exchanges/${chat.id}/views`)).json()).toEqual(seen);
   });
 
   it("gives a shown trace's notes changes only within that trace's span: no hand edit or reset from outside it", async () => {

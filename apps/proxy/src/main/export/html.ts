@@ -11,17 +11,13 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { HTTPException } from "hono/http-exception";
-import type { TraceBundle } from "@hopscope/shared/trace/bundle";
+import { TraceBundleSchema, type TraceBundle } from "@hopscope/shared/trace/bundle";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
-import {
-  SHARED_TRACE_FORMAT,
-  SHARED_TRACE_PLACEHOLDERS,
-  SharedTraceSchema,
-  scriptSafeJson,
-  type SharedTrace,
-} from "@hopscope/shared/trace/share";
-import type { ExchangeViews } from "@hopscope/shared/trace/views";
+import { SHARED_TRACE_FORMAT, SHARED_TRACE_PLACEHOLDERS, scriptSafeJson } from "@hopscope/shared/trace/share";
+import { ExchangeViewsSchema } from "@hopscope/shared/trace/views";
 import { escapeHtml } from "../static";
+import { viewsJsonPieces, type ViewsAnswer } from "../views/views-json";
+import { breather } from "../json-pieces";
 import { redactedExchange, redactedSummary } from "./redacted-exchange";
 import { traceSlug, type ExportedFile } from "./trace-file";
 
@@ -34,8 +30,8 @@ export const MAX_HTML_TRACE_BYTES = 20 * 1024 * 1024;
 export interface HtmlExportDeps {
   /** The built timeline (WEB_DIST); the template is share.html in it. */
   webDist: string;
-  /** The recorder's derived views of one exchange (ExchangeViewBuilder.build). */
-  views(exchange: Exchange): Promise<ExchangeViews>;
+  /** The recorder's derived views of one exchange, full tokens as JSON beside them (ExchangeViewBuilder.build). */
+  views(exchange: Exchange): Promise<ViewsAnswer>;
 }
 
 function megabytes(bytes: number): string {
@@ -74,29 +70,65 @@ function redacted(bundle: TraceBundle): TraceBundle {
   return { ...bundle, trace, exchanges: bundle.exchanges.map(redactedExchange) };
 }
 
-/** The document the page embeds: the bundle (redacted) and, for every model chat, its derived views. */
-export async function sharedTrace(stored: TraceBundle, deps: Pick<HtmlExportDeps, "views">): Promise<SharedTrace> {
-  const bundle = redacted(stored);
-  const views: Record<string, ExchangeViews> = {};
-  for (const x of bundle.exchanges) {
-    if (x.classification.kind !== "model.chat") continue;
-    const v = await deps.views(x);
-    views[String(x.id)] = v;
+/** The bundle's script-safe JSON in pieces, one per exchange, with breaks between them. */
+async function bundlePieces(bundle: TraceBundle, breathe: () => Promise<void>): Promise<string[]> {
+  const { exchanges, ...rest } = bundle;
+  const head = scriptSafeJson(rest);
+  const pieces = [`${head.slice(0, -1)},"exchanges":[`];
+  for (const [i, x] of exchanges.entries()) {
+    pieces.push(`${i > 0 ? "," : ""}${scriptSafeJson(x)}`);
+    await breathe();
   }
-  return SharedTraceSchema.parse({ format: SHARED_TRACE_FORMAT, bundle, views });
+  pieces.push("]}");
+  return pieces;
 }
 
-export async function exportHtml(bundle: TraceBundle, deps: HtmlExportDeps): Promise<ExportedFile> {
-  // Refuse before the (slow) views of a huge trace are derived; the bodies are most of its size, and each
-  // model chat's view carries its rendered prompt, at least as long as the text its request holds.
-  let rough = JSON.stringify(bundle).length;
+/**
+ * The views of every model chat, each checked against the page's schema and as script-safe JSON. The token ids
+ * and offsets are checked as counts: their JSON is the tokenizer thread's own (PromptTokens), spliced in unparsed.
+ */
+async function viewPieces(bundle: TraceBundle, deps: Pick<HtmlExportDeps, "views">, breathe: () => Promise<void>) {
+  const pieces: string[] = [];
+  for (const x of bundle.exchanges) {
+    if (x.classification.kind !== "model.chat") continue;
+    const answer = await deps.views(x);
+    const views = ExchangeViewsSchema.parse(answer.views);
+    pieces.push(`${pieces.length > 0 ? "," : ""}${JSON.stringify(String(x.id))}:`);
+    for (const piece of viewsJsonPieces({ views, tokens: answer.tokens }, scriptSafeJson)) {
+      pieces.push(piece);
+      await breathe();
+    }
+  }
+  return pieces;
+}
+
+const lengthOf = (pieces: readonly string[]) => pieces.reduce((n, p) => n + p.length, 0);
+
+/**
+ * The document the page embeds (shared/trace/share SharedTraceSchema), as script-safe JSON made in pieces: the
+ * bundle (redacted and checked) and, for every model chat, its derived views. Refused before the (slow) views
+ * are derived when the bundle alone, with each model chat's request text (its rendered prompt is at least as
+ * long), is over what a page can carry.
+ */
+async function sharedTraceJson(stored: TraceBundle, deps: Pick<HtmlExportDeps, "views">): Promise<string> {
+  const breathe = breather();
+  const bundle = TraceBundleSchema.parse(redacted(stored));
+  const pieces = await bundlePieces(bundle, breathe);
+  let rough = lengthOf(pieces);
   for (const x of bundle.exchanges)
     if (x.classification.kind === "model.chat" && x.requestBody?.encoding === "utf8")
       rough += x.requestBody.data.length;
   if (rough > MAX_HTML_TRACE_BYTES) tooLarge(rough);
+  pieces.unshift(`{"format":${JSON.stringify(SHARED_TRACE_FORMAT)},"bundle":`);
+  pieces.push(`,"views":{`, ...(await viewPieces(bundle, deps, breathe)), "}}");
+  const length = lengthOf(pieces);
+  if (length > MAX_HTML_TRACE_BYTES) tooLarge(length);
+  return pieces.join("");
+}
+
+export async function exportHtml(bundle: TraceBundle, deps: HtmlExportDeps): Promise<ExportedFile> {
   const page = await template(deps.webDist);
-  const data = scriptSafeJson(await sharedTrace(bundle, deps));
-  if (data.length > MAX_HTML_TRACE_BYTES) tooLarge(data.length);
+  const data = await sharedTraceJson(bundle, deps);
   // Split once and join: no String.replace (a `$&` in a recorded body must stay as it is), and a trace
   // name that happens to contain a placeholder is not filled in again.
   const [before = "", after = ""] = page.split(SHARED_TRACE_PLACEHOLDERS.trace);

@@ -10,6 +10,8 @@ import type { RecordingLink } from "../../link/calls";
 import type { InFlight } from "../in-flight";
 import type { ExchangeViewBuilder } from "../views/exchange-views";
 import { ThreeShapesBuilder } from "../views/three-shapes";
+import { viewsJsonPieces } from "../views/views-json";
+import { piecesBody } from "../json-pieces";
 import type { ModelUpstreamProbe } from "../views/upstream-info";
 import { notFound } from "./errors";
 
@@ -25,6 +27,9 @@ const OmitSchema = z
       }),
     ),
   );
+
+/** JSON made elsewhere (../views/views-json.ts), answered with the type `c.json` gives. */
+const JSON_TYPE = { "Content-Type": "application/json" };
 
 const IdSchema = z.coerce
   .number({ error: "the exchange id must be a number" })
@@ -52,9 +57,12 @@ export function exchangesRoutes(deps: {
       .get("/:id/views", async (c) => {
         const omit = new Set(OmitSchema.parse(c.req.query("omit")));
         const ex = await find(c.req.param("id"));
-        return c.json(await deps.views.build(ex, { tokens: omit.has("tokens"), comparisons: omit.has("comparisons") }));
+        const answer = await deps.views.build(ex, { tokens: omit.has("tokens"), comparisons: omit.has("comparisons") });
+        return c.body(piecesBody(viewsJsonPieces(answer)), 200, JSON_TYPE);
       })
-      .get("/:id/tokens", async (c) => c.json(await deps.views.tokens(await find(c.req.param("id")))))
+      .get("/:id/tokens", async (c) =>
+        c.body(await deps.views.tokensJson(await find(c.req.param("id"))), 200, JSON_TYPE),
+      )
       .get("/:id/families", async (c) => c.json(await deps.views.families(await find(c.req.param("id")))))
       // The same turn in Ollama's, OpenAI's and Anthropic's shape, and the one prompt they all become.
       .get("/:id/shapes", async (c) => {

@@ -7,8 +7,17 @@ import { parentPort } from "node:worker_threads";
 import { promptFacts, type PromptFactsInput } from "@hopscope/shared/dialects/prompt-facts";
 import { PathMap } from "@hopscope/shared/dialects/path-map";
 import { loadQwenTokenizer, type QwenTokenizer } from "@hopscope/shared/tokens/qwen";
+import { scriptSafeJson } from "@hopscope/shared/trace/share";
 import type { PromptTokens } from "@hopscope/shared/trace/views";
-import type { FamiliesInput, FromTokenThread, TokenAnswer, TokenJob, ToTokenThread } from "./protocol";
+import type {
+  FactsInput,
+  FamiliesInput,
+  FromTokenThread,
+  TokenAnswer,
+  TokenJob,
+  TokensJson,
+  ToTokenThread,
+} from "./protocol";
 import { familyComparisons } from "./family-comparison";
 import { MAX_TOKENIZED_CHARS } from "./limits";
 
@@ -16,13 +25,13 @@ async function run(job: TokenJob): Promise<TokenAnswer> {
   if (job.op === "facts") {
     // The budget and the truncation search count many texts as long as the prompt: all of it here.
     const tokenizer = await loadQwenTokenizer(job.choice.ollamaVersion, job.choice.vocabulary);
-    const input = { ...withPathMap(job.input), count: (text: string) => tokenizer.count(text) };
+    const input = { ...factsInput(job.input), count: (text: string) => tokenizer.count(text) };
     return { op: "facts", facts: promptFacts(input) };
   }
   if (job.op === "families") return { op: "families", comparisons: await families(job.input) };
   const tokenizer = await loadQwenTokenizer(job.ollamaVersion, job.vocabulary);
   if (job.op === "count") return { op: "count", count: tokenizer.count(job.text) };
-  return { op: "tokens", tokens: tokensOf(tokenizer, job.text) };
+  return { op: "tokens", tokens: tokensJson(tokensOf(tokenizer, job.text)) };
 }
 
 /** The request as each other family renders it, each counted with the view's vocabulary under its own rules. */
@@ -34,11 +43,12 @@ function families({ req, rendered, opts, vocabulary }: FamiliesInput) {
   );
 }
 
-/** The conversion's path map again: a class crosses threads as its fields only. */
-function withPathMap(input: Omit<PromptFactsInput, "count">): Omit<PromptFactsInput, "count"> {
+/** The conversion's path map again (a class crosses threads as its fields only), and the starts as an array. */
+function factsInput(input: FactsInput): Omit<PromptFactsInput, "count"> {
   const paths = new PathMap();
   for (const p of input.render.converted.paths.pairs) paths.add(p.native, p.dialect);
-  return { ...input, render: { ...input.render, converted: { ...input.render.converted, paths } } };
+  const render = { ...input.render, converted: { ...input.render.converted, paths } };
+  return { ...input, render, tokenStarts: Array.from(input.tokenStarts) };
 }
 
 /** A text's tokens as the view carries them: ids, where each starts, and the displays that are not slices of the text. */
@@ -53,6 +63,16 @@ function tokensOf(tokenizer: QwenTokenizer, text: string): PromptTokens {
   return { count: ids.length, ids, starts, odd };
 }
 
+/** The tokens as JSON text (script-safe, so a page can embed it as it is) and their starts as a typed array. */
+function tokensJson(tokens: PromptTokens): TokensJson {
+  return { count: tokens.count, json: scriptSafeJson(tokens), starts: Int32Array.from(tokens.starts) };
+}
+
+/** The typed arrays of an answer, moved to the main thread rather than copied. */
+function transferred(answer: TokenAnswer): ArrayBuffer[] {
+  return answer.op === "tokens" ? [answer.tokens.starts.buffer as ArrayBuffer] : [];
+}
+
 const port = parentPort!;
 let queue = Promise.resolve();
 port.on("message", ({ id, job }: ToTokenThread) => {
@@ -63,6 +83,6 @@ port.on("message", ({ id, job }: ToTokenThread) => {
     } catch (err) {
       reply = { id, ok: false, error: (err as Error).message };
     }
-    port.postMessage(reply);
+    port.postMessage(reply, reply.ok ? transferred(reply.answer) : []);
   });
 });

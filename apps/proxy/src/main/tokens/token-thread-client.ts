@@ -4,9 +4,17 @@
  * job fails with the reason and the next job starts a new one.
  */
 import { Worker } from "node:worker_threads";
-import type { PromptFacts, PromptFactsInput } from "@hopscope/shared/dialects/prompt-facts";
-import type { FamilyComparison, PromptTokens } from "@hopscope/shared/trace/views";
-import type { FamiliesInput, FromTokenThread, TokenAnswer, TokenizerChoice, TokenJob } from "./protocol";
+import type { PromptFacts } from "@hopscope/shared/dialects/prompt-facts";
+import type { FamilyComparison } from "@hopscope/shared/trace/views";
+import type {
+  FactsInput,
+  FamiliesInput,
+  FromTokenThread,
+  TokenAnswer,
+  TokenizerChoice,
+  TokenJob,
+  TokensJson,
+} from "./protocol";
 import { MAX_TOKENIZED_CHARS } from "./limits";
 
 const BOOT = new URL("../../link/boot.mjs", import.meta.url);
@@ -23,7 +31,8 @@ export class TokenThread {
   private next = 1;
   private readonly pending = new Map<number, { resolve: (a: TokenAnswer) => void; reject: (e: Error) => void }>();
 
-  async tokens(text: string, choice: TokenizerChoice): Promise<PromptTokens> {
+  /** The text's tokens, their JSON made on the thread (./protocol.ts TokensJson). */
+  async tokens(text: string, choice: TokenizerChoice): Promise<TokensJson> {
     const answer = await this.run({ op: "tokens", text, ...choice });
     if (answer.op !== "tokens") throw new Error(`hopscope bug: the tokenizer thread answered ${answer.op}`);
     return answer.tokens;
@@ -36,7 +45,7 @@ export class TokenThread {
   }
 
   /** The prompt's budget, truncation and unseen parts (shared/dialects/prompt-facts), counted on the thread. */
-  async facts(input: Omit<PromptFactsInput, "count">, choice: TokenizerChoice): Promise<PromptFacts> {
+  async facts(input: FactsInput, choice: TokenizerChoice): Promise<PromptFacts> {
     const answer = await this.run({ op: "facts", input, choice });
     if (answer.op !== "facts") throw new Error(`hopscope bug: the tokenizer thread answered ${answer.op}`);
     return answer.facts;

@@ -22,6 +22,26 @@ export type RenderOutcome =
   | { kind: "refused"; status: number; message: string }
   | { kind: "unreadable"; note: string };
 
+/**
+ * Each recorded request body parsed once per build: a view reads the same body in several places (the model, the
+ * native request, the render, the facts), and a body of megabytes takes the API thread a while each time. Kept by
+ * the body object (a build holds one exchange object throughout) and frozen, so no reader changes another's copy.
+ */
+const parsedBodies = new WeakMap<object, unknown>();
+
+function parsedBody(body: NonNullable<Exchange["requestBody"]>): unknown {
+  if (parsedBodies.has(body)) return parsedBodies.get(body);
+  const value = deepFrozen(tryParseJson(body.data));
+  parsedBodies.set(body, value);
+  return value;
+}
+
+function deepFrozen<T>(value: T): T {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  for (const v of Object.values(value)) deepFrozen(v);
+  return Object.freeze(value);
+}
+
 /** The dialect of a model exchange whose prompt can be shown (a POST to a generating endpoint), or null. */
 export function viewDialect(ex: Exchange): Dialect | null {
   if (ex.tap !== "model" || ex.method.toUpperCase() !== "POST") return null;
@@ -37,7 +57,7 @@ export function renderExchange(ex: Exchange, d: Dialect, opts: RenderOptions): R
       note: `the request body is not a complete ${label} JSON request (truncated or binary), so no prompt can be rendered`,
     };
   }
-  const body = tryParseJson(ex.requestBody.data);
+  const body = parsedBody(ex.requestBody);
   if (body === undefined)
     return {
       kind: "unreadable",
@@ -74,7 +94,7 @@ export function renderExchange(ex: Exchange, d: Dialect, opts: RenderOptions): R
 /** The client's recorded request body as JSON, when it is whole and UTF-8; undefined otherwise. */
 export function requestJsonOf(ex: Exchange): unknown {
   return ex.requestBody && ex.requestBody.encoding === "utf8" && !ex.requestBody.truncated
-    ? tryParseJson(ex.requestBody.data)
+    ? parsedBody(ex.requestBody)
     : undefined;
 }
 
@@ -130,7 +150,7 @@ function nativeRawOutput(text: string): string | null {
 
 /** The model a recorded request names, or null. */
 export function modelOf(ex: Exchange): string | null {
-  const body = ex.requestBody?.encoding === "utf8" ? tryParseJson(ex.requestBody.data) : undefined;
+  const body = ex.requestBody?.encoding === "utf8" ? parsedBody(ex.requestBody) : undefined;
   const model = body && typeof body === "object" ? (body as { model?: unknown }).model : undefined;
   return typeof model === "string" && model !== "" ? model : null;
 }
@@ -139,6 +159,6 @@ export function modelOf(ex: Exchange): string | null {
 export function nativeOrBody(ex: Exchange, d: Dialect, version: string | null): Record<string, unknown> {
   const native = nativeRequestOf(ex, d, version ? { ollamaVersion: version } : {})?.native;
   if (native) return native;
-  const body = ex.requestBody?.encoding === "utf8" ? tryParseJson(ex.requestBody.data) : undefined;
+  const body = ex.requestBody?.encoding === "utf8" ? parsedBody(ex.requestBody) : undefined;
   return body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }

@@ -13,14 +13,8 @@ import { type DebugRenderRoute, debugRenderRoute } from "@hopscope/shared/dialec
 import type { QwenVocabulary } from "@hopscope/shared/tokens/qwen";
 import { MAY_EXCEED_NOTE } from "@hopscope/shared/prompt/render";
 import type { Exchange } from "@hopscope/shared/trace/schemas";
-import {
-  fullTokens,
-  type ExchangeFamilies,
-  type ExchangeTokens,
-  type ExchangeViews,
-  type PromptTokens,
-} from "@hopscope/shared/trace/views";
-import type { FamiliesInput } from "../tokens/protocol";
+import type { ExchangeFamilies, ExchangeViews } from "@hopscope/shared/trace/views";
+import type { FamiliesInput, TokensJson } from "../tokens/protocol";
 import { TokenThread, tooLargeToTokenise } from "../tokens/token-thread-client";
 import type { RecordingLink } from "../../link/calls";
 import { PromptSources } from "./prompt-source";
@@ -38,6 +32,8 @@ import {
   viewDialect,
 } from "./dialect-request";
 import { refusedAfterRender, refusedBeforeRender } from "./refused";
+import { diffOrNote } from "./prompt-diff";
+import { exchangeTokensJson, type ViewsAnswer } from "./views-json";
 
 export interface ViewsDeps {
   link: RecordingLink;
@@ -62,9 +58,16 @@ const MAX_BUILT = 32;
 /** Kept no longer than the model's /api/show answer they were built from: a model pulled again may render otherwise. */
 const BUILT_TTL_MS = SHOW_TTL_MS;
 
-/** One exchange's views as built (tokens in full, no comparisons), and what the comparisons are computed from. */
+/** The full tokens of a built view's prompt and raw output, kept as the tokenizer thread answered. */
+interface KeptTokens {
+  prompt: TokensJson | null;
+  rawOutput: TokensJson | null;
+}
+
+/** One exchange's views as built (token counts, no comparisons), its full tokens, and what the comparisons need. */
 interface Built {
   views: ExchangeViews;
+  tokens: KeptTokens;
   /** False when a part failed for a reason that may pass (the upstream, the tokenizer): built again next time. */
   keep: boolean;
   families: FamiliesInput | null;
@@ -83,6 +86,7 @@ interface BuildContext {
   notes: string[];
   /** Set when a part failed for a reason that may pass: the build is not kept. */
   transient: boolean;
+  tokens: KeptTokens;
 }
 
 export class ExchangeViewBuilder {
@@ -101,32 +105,29 @@ export class ExchangeViewBuilder {
     return this.tokenThread.close();
   }
 
-  /** The views of a model exchange (`{}` for any other), without the parts `omit` names. */
-  async build(ex: Exchange, omit: ViewsOmit = {}): Promise<ExchangeViews> {
+  /**
+   * The views of a model exchange (`{}` for any other), without the parts `omit` names; the full tokens as JSON
+   * beside them (./views-json.ts gives the answer's text).
+   */
+  async build(ex: Exchange, omit: ViewsOmit = {}): Promise<ViewsAnswer> {
     const b = await this.entry(ex);
-    if (!b) return {};
+    if (!b) return { views: {}, tokens: {} };
     const { views } = b;
-    if (!views.prompt) return views;
-    const prompt: PromptView = {
-      ...views.prompt,
-      tokens: omit.tokens ? countOnly(views.prompt.tokens) : views.prompt.tokens,
-    };
+    const tokens = omit.tokens ? {} : { prompt: b.tokens.prompt?.json, rawOutput: b.tokens.rawOutput?.json };
+    if (!views.prompt) return { views, tokens };
+    const prompt: PromptView = { ...views.prompt };
     if (b.families && omit.comparisons) prompt.comparisonsOnRequest = true;
     else if (b.families) {
       const comparisons = await this.comparisons(b);
       if (comparisons.length > 0) prompt.comparisons = comparisons;
     }
-    const rawOutput =
-      views.rawOutput && omit.tokens
-        ? { ...views.rawOutput, tokens: countOnly(views.rawOutput.tokens) }
-        : views.rawOutput;
-    return { ...views, prompt, ...(rawOutput ? { rawOutput } : {}) };
+    return { views: { ...views, prompt }, tokens };
   }
 
-  /** The token ids and offsets of the prompt and the raw output (what `omit.tokens` leaves out). */
-  async tokens(ex: Exchange): Promise<ExchangeTokens> {
-    const views = (await this.entry(ex))?.views;
-    return { prompt: fullTokens(views?.prompt?.tokens), rawOutput: fullTokens(views?.rawOutput?.tokens) };
+  /** The JSON of the token ids and offsets of the prompt and the raw output (what `omit.tokens` leaves out). */
+  async tokensJson(ex: Exchange): Promise<string> {
+    const kept = (await this.entry(ex))?.tokens;
+    return exchangeTokensJson(kept?.prompt ?? null, kept?.rawOutput ?? null);
   }
 
   /** The request as each other Ollama family renders it (what `omit.comparisons` leaves out). */
@@ -185,8 +186,11 @@ export class ExchangeViewBuilder {
       ctx.transient = true;
       this.deps.logger.error({ err }, "prompt render failed");
     }
-    if (outcome?.kind === "unreadable") return { views: { notes: [outcome.note] }, families: null, keep: true };
-    if (outcome?.kind === "refused") return { views: refusedBeforeRender(outcome), families: null, keep: true };
+    const none = { prompt: null, rawOutput: null };
+    if (outcome?.kind === "unreadable")
+      return { views: { notes: [outcome.note] }, tokens: none, families: null, keep: true };
+    if (outcome?.kind === "refused")
+      return { views: refusedBeforeRender(outcome), tokens: none, families: null, keep: true };
     const views: ExchangeViews = {};
     let families: FamiliesInput | null = null;
     if (ctx.plan.kind === "server" && ctx.plan.text !== null)
@@ -199,9 +203,12 @@ export class ExchangeViewBuilder {
     }
     if (views.prompt) refusedAfterRender(ex, views, ctx.notes);
     const raw = rawOutputOf(ex, d);
-    if (raw !== null) views.rawOutput = { text: raw, reconstructed: true, tokens: await this.tokensOf(ctx, raw) };
+    if (raw !== null) {
+      ctx.tokens.rawOutput = await this.tokensOf(ctx, raw);
+      views.rawOutput = { text: raw, reconstructed: true, tokens: countOnly(ctx.tokens.rawOutput) };
+    }
     if (ctx.notes.length > 0) views.notes = ctx.notes;
-    return { views, families, keep: !ctx.transient };
+    return { views, tokens: ctx.tokens, families, keep: !ctx.transient };
   }
 
   /** The version, the render route and where the prompt comes from (the model's template, or the server's render). */
@@ -225,11 +232,12 @@ export class ExchangeViewBuilder {
     const opts = { ...(version ? { ollamaVersion: version } : {}), ...(plan.kind === "engine" ? plan.opts : {}) };
     // Without the model's /api/show answer or the server's render, the upstream may answer next time.
     const transient = (plan.kind === "server" && plan.text === null) || plan.source.template === "builtin-qwen2.5";
-    return { ex, d, version, simulated: info.simulated, route, plan, opts, notes: [...plan.notes], transient };
+    const tokens = { prompt: null, rawOutput: null };
+    return { ex, d, version, simulated: info.simulated, route, plan, opts, notes: [...plan.notes], transient, tokens };
   }
 
   /** A text's tokens from the tokenizer thread; null (with a note) when there is no vocabulary, it is too large, or it failed. */
-  private async tokensOf(ctx: BuildContext, text: string): Promise<PromptTokens | null> {
+  private async tokensOf(ctx: BuildContext, text: string): Promise<TokensJson | null> {
     const vocabulary = ctx.plan.vocabulary;
     if (!vocabulary) return null;
     const refused = tooLargeToTokenise(text);
@@ -249,13 +257,14 @@ export class ExchangeViewBuilder {
 
   /** The server's own text: no segments (no engine ran), and nothing to verify it against. */
   private async serverPrompt(ctx: BuildContext, text: string): Promise<PromptView> {
+    ctx.tokens.prompt = await this.tokensOf(ctx, text);
     return {
       text,
       segments: [],
       ollamaVersion: ctx.version ?? "unknown",
       toolFormat: "json",
       notes: [],
-      tokens: await this.tokensOf(ctx, text),
+      tokens: countOnly(ctx.tokens.prompt),
       verified: null,
       source: ctx.plan.source,
     };
@@ -268,8 +277,8 @@ export class ExchangeViewBuilder {
   ): Promise<{ prompt: PromptView; diff: ExchangeViews["diff"] | null; families: FamiliesInput | null }> {
     const { ex, d, opts, plan } = ctx;
     const { converted: _converted, droppedKeys: _droppedKeys, ...rendered } = outcome.render;
-    const promptTokens = await this.tokensOf(ctx, rendered.text);
-    const diff = await this.diffOrNote(ex, rendered.text, opts, ctx);
+    const promptTokens = (ctx.tokens.prompt = await this.tokensOf(ctx, rendered.text));
+    const diff = await diffOrNote(this.deps.link, ex, rendered.text, opts, ctx);
     const facts =
       plan.vocabulary && promptTokens
         ? await this.tokenThread
@@ -292,7 +301,7 @@ export class ExchangeViewBuilder {
       ...rendered,
       // With token counts the view says whether the prompt was cut; the render's hedge is then not needed.
       notes: facts ? rendered.notes.filter((n) => !n.startsWith(MAY_EXCEED_NOTE)) : rendered.notes,
-      tokens: promptTokens,
+      tokens: countOnly(promptTokens),
       verified: await this.verify(ex, d, ctx.route, opts, ctx.simulated, ctx),
       verifyRoute: ctx.route,
       ...(outcome.conversion ? { conversion: outcome.conversion } : {}),
@@ -352,45 +361,13 @@ export class ExchangeViewBuilder {
       return null;
     }
   }
-
-  private async diffOrNote(
-    ex: Exchange,
-    text: string,
-    opts: { ollamaVersion?: string },
-    ctx: Pick<BuildContext, "notes" | "transient">,
-  ): Promise<ExchangeViews["diff"] | null> {
-    try {
-      return await this.diff(ex, text, opts);
-    } catch (err) {
-      ctx.transient = true;
-      ctx.notes.push(`no comparison with the previous prompt: ${(err as Error).message}`);
-      return null;
-    }
-  }
-
-  /** The previous chat of the trace, rendered the same way (in its own dialect), against this prompt. */
-  private async diff(
-    ex: Exchange,
-    text: string,
-    opts: { ollamaVersion?: string },
-  ): Promise<ExchangeViews["diff"] | null> {
-    const prev = await this.deps.link.call("previousChat", ex.traceId, ex.seq);
-    const d: Dialect | null = prev ? viewDialect(prev) : null;
-    if (!prev || !d) return null;
-    const outcome = renderExchange(prev, d, opts);
-    if (outcome.kind !== "rendered") return null;
-    const prevText = outcome.render.text;
-    let i = 0;
-    while (i < prevText.length && i < text.length && prevText.charCodeAt(i) === text.charCodeAt(i)) i++;
-    return { previousExchangeId: prev.id, commonPrefixLength: i, previousLength: prevText.length };
-  }
 }
 
 function choiceOf(ctx: BuildContext, vocabulary: QwenVocabulary) {
   return { vocabulary, ...(ctx.version ? { ollamaVersion: ctx.version } : {}) };
 }
 
-/** The count alone, for views that leave the ids and offsets out. */
-function countOnly(t: PromptTokens | { count: number } | null): { count: number } | null {
+/** The count alone: the views carry it, the ids and offsets come as JSON beside them. */
+function countOnly(t: TokensJson | null): { count: number } | null {
   return t ? { count: t.count } : null;
 }
