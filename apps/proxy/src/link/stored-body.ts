@@ -6,6 +6,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import type { Body } from "@hopscope/shared/trace/schemas";
+import { utf8Text } from "@hopscope/nodekit/utf8-text";
 
 export interface StoredBody {
   /** Text, or bytes: the body's own UTF-8 bytes when `encoding` is utf8 (big live bodies), raw bytes otherwise. */
@@ -96,7 +97,8 @@ export function decodeOrNull(bytes: Uint8Array): string | null {
 
 /** A stored body as the API serves it. */
 export function toBody(b: StoredBody): Body {
-  const data = typeof b.data === "string" ? b.data : b.data.toString(b.encoding === "utf8" ? "utf8" : "base64");
+  const data =
+    typeof b.data === "string" ? b.data : b.encoding === "utf8" ? utf8Text(b.data) : b.data.toString("base64");
   return {
     encoding: b.encoding,
     data,
@@ -111,5 +113,5 @@ export function toBody(b: StoredBody): Body {
 export function textOf(b: StoredBody | null): string | null {
   if (!b) return null;
   if (typeof b.data === "string") return b.data;
-  return b.encoding === "utf8" ? b.data.toString("utf8") : null;
+  return b.encoding === "utf8" ? utf8Text(b.data) : null;
 }

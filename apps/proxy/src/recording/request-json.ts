@@ -8,6 +8,7 @@
 import { tryParseJson } from "@hopscope/shared/json/parse";
 import { isRecord } from "@hopscope/shared/trace/json-text";
 import { jsonMembers, type JsonMember } from "./json-members";
+import { utf8Text } from "@hopscope/nodekit/utf8-text";
 import type { ByteRange } from "../link/exchange-record";
 
 /** Members left as bytes until read. */
@@ -91,7 +92,7 @@ function deepFreeze<T>(v: T): T {
 }
 
 function memberValue(bytes: Buffer, m: JsonMember): unknown {
-  return tryParseJson(bytes.toString("utf8", m.start, m.end));
+  return tryParseJson(utf8Text(bytes, m.start, m.end));
 }
 
 /** As JSON.parse sets a member: an own property, even one named `__proto__`. */
