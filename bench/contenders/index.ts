@@ -107,7 +107,7 @@ export const nodePassthrough: Contender = {
   },
 };
 
-/** The pass-through that also stores every exchange's bytes in SQLite (storing-passthrough.ts): the floor. */
+/** The pass-through that also stores every exchange's bytes in SQLite (passthrough.ts with a database): the floor. */
 export const nodeStoring: Contender = {
   name: "node pass-through + SQLite",
   unavailable: () => null,
@@ -115,7 +115,7 @@ export const nodeStoring: Contender = {
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), "hopscope-bench-floor-"));
     const dbFile = join(dir, "floor.sqlite");
-    const script = join(import.meta.dirname, "storing-passthrough.ts");
+    const script = join(import.meta.dirname, "passthrough.ts");
     const child = spawn(process.execPath, ["--import", "tsx", script, String(port), String(upstreamPort), dbFile], {
       cwd: root,
       stdio: ["ignore", "ignore", "inherit"],
