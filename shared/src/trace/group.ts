@@ -24,6 +24,7 @@
  * means a conversation that spans a restart is split in two).
  */
 import { isRecord } from "./json-text";
+import { hashText } from "./request-line";
 import { McpSessionGrouper, connectionAddress, type McpClientIdentity } from "./group-mcp";
 import { toNative } from "../dialects/convert";
 import { dialectOfPath, isChatDialect } from "../dialects/dialect";
@@ -90,12 +91,17 @@ interface PendingToolCall {
   address: string | null;
 }
 
-/** One message reduced to what identifies it across turns: role and content (tool calls re-serialise). */
+/**
+ * One message reduced to what identifies it across turns: its role, and its content (tool calls re-serialise)
+ * as a hash. The grouper remembers hundreds of turns, each with every message of its conversation; a coding
+ * agent's messages start with a system prompt of many kilobytes, which kept whole would make those turns the
+ * recorder's largest memory, and comparing them the slowest part of joining a turn.
+ */
 export function messageKey(m: unknown): string {
-  if (!isRecord(m)) return JSON.stringify(m) ?? "";
+  if (!isRecord(m)) return hashText(JSON.stringify(m) ?? "");
   const role = typeof m.role === "string" ? m.role.toLowerCase() : "";
   const content = typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "");
-  return `${role}\u0000${content}`;
+  return `${role}\u0000${hashText(content)}`;
 }
 
 /**

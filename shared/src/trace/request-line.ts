@@ -7,7 +7,7 @@
  * run-lines.ts compares these across a run. Pure and isomorphic.
  */
 import type { RequestLine } from "./schemas";
-import { isRecord } from "./json-text";
+import { isRecord, ownCopy } from "./json-text";
 
 /** Hashes kept per request for the history; longer histories compare by `history` and `turnCount` past them. */
 const MAX_TURNS = 256;
@@ -93,7 +93,7 @@ function firstSentence(system: string): string {
   const text = system.trimStart();
   const end = text.search(/[.!?](?:\s|$)|\n/);
   const sentence = (end < 0 ? text : text.slice(0, text[end] === "\n" ? end : end + 1)).trim();
-  return sentence.length <= MAX_HEAD ? sentence : `${sentence.slice(0, MAX_HEAD - 1)}…`;
+  return ownCopy(sentence.length <= MAX_HEAD ? sentence : `${sentence.slice(0, MAX_HEAD - 1)}…`);
 }
 
 /** The side task a request names: in its system prompt's first sentence, or in the wording of its last user message. */
