@@ -1,6 +1,6 @@
 /**
  * UTF-8 bytes to a string, as Buffer#toString("utf8") gives it, for text that is mostly ASCII with some
- * other characters (JSON from agents and models). Node 20's decoder costs about 25 times more per byte
+ * other characters (JSON from agents and models). Node 20's decoder costs many times more per byte
  * once a text holds a single non-ASCII character; blocks that are all ASCII are copied as one-byte text
  * instead (checked natively), and only the others go through the decoder. Blocks end before a lead or
  * ASCII byte, never inside a character, so invalid bytes decode as they would whole.

@@ -60,7 +60,7 @@ export function clipText(s: string, max = MAX_SUMMARY_TEXT): string {
 /**
  * The same text in memory of its own. A JavaScript engine may keep a cut of a string as a view of the whole
  * (V8 does, past a dozen characters), so a short text cut from a big one for a classification would keep the
- * big one alive as long as the classification is: a run's 30 KB system prompt per exchange, in every frame
+ * big one alive as long as the classification is: an agent's whole system prompt per exchange, in every frame
  * the recorder keeps for the live feed. Prefixing then cutting makes the engine write the text out anew.
  */
 export function ownCopy(s: string): string {

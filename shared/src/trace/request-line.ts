@@ -121,8 +121,9 @@ export function hashText(text: string): string {
 /**
  * A 53-bit hash of bytes (the body as sent, however it was kept), in the same form as hashText's: four
  * MurmurHash3 lanes (public domain) over little-endian 32-bit words, folded together. A coding agent's body
- * is ~90 KB per request; one lane over single bytes waits on each multiply in turn, four independent lanes
- * over words do not. The rotations carry every bit of a word into the low bits the output keeps.
+ * is tens of kilobytes per request; one lane over single bytes waits on each multiply in turn, four
+ * independent lanes over words do not. The rotations carry every bit of a word into the low bits the output
+ * keeps.
  */
 export function hashBytes(bytes: Uint8Array): string {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
