@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtFile, ensureBuilt, REPO_ROOT } from "../scripts/build/programs";
-import { groupGone, launch, launcherEnv, type Launched } from "./support/launcher";
+import { groupGone, launchUntilOpen, type Launched } from "./support/launcher";
 
 const COPIED = ["package.json", "tsconfig.json", "tsconfig.base.json", "scripts", "shared", "nodekit"];
 const APPS = ["mcp-server", "host", "model-sim", "proxy"];
@@ -38,9 +38,8 @@ afterAll(async () => {
 
 /** `npm start` in the copy until "Open http://…"; then Ctrl-C, and its output. */
 async function startOnce(): Promise<string[]> {
-  const launched = launch((await launcherEnv(dir)).env, copy);
+  const { launched } = await launchUntilOpen(dir, copy);
   running.push(launched);
-  await launched.waitForLine(/Open http:\/\//, 180_000);
   process.kill(-launched.child.pid!, "SIGINT");
   await launched.exited;
   return launched.stdout;

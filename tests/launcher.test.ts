@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentResponseSchema } from "@hopscope/shared/agent/schemas";
-import { groupGone, launch, launcherEnv, PORT_NAMES, type Launched } from "./support/launcher";
+import { groupGone, launch, launcherEnv, launchUntilOpen, PORT_NAMES, type Launched } from "./support/launcher";
 
 const root = join(import.meta.dirname, "..");
 
@@ -68,9 +68,9 @@ describe("npm start", () => {
     "starts every service, records a question as numbered hops, and stops cleanly on Ctrl-C",
     { timeout: 240_000 },
     async () => {
-      const { env, ports } = await launcherEnv(dir);
-      launched = launch(env);
-      const open = await launched.waitForLine(/Open http:\/\//, 180_000);
+      const started = await launchUntilOpen(dir);
+      const { env, ports, open } = started;
+      launched = started.launched;
       expect(open).toContain(`Open http://127.0.0.1:${ports.UI_PORT}/`);
 
       const serviceLines = launched.stdout.filter((l) => l.startsWith("  ✓ "));

@@ -117,3 +117,28 @@ export async function launcherEnv(
   };
   return { env, ports };
 }
+
+/**
+ * `npm start` on reserved ports, until it prints "Open http://…". A reserved port is released before the apps
+ * bind it, and under a full parallel run another test file's server can take it meanwhile (seen in CI as
+ * EADDRINUSE): then npm start stops, and this starts it again on new ports, as startRecorderStack does.
+ */
+export async function launchUntilOpen(
+  dir: string,
+  cwd = root,
+  timeoutMs = 180_000,
+): Promise<{ launched: Launched; env: Record<string, string>; ports: Record<PortVar, number>; open: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const { env, ports } = await launcherEnv(dir);
+    const launched = launch(env, cwd);
+    try {
+      return { launched, env, ports, open: await launched.waitForLine(/Open http:\/\//, timeoutMs) };
+    } catch (err) {
+      const pid = launched.child.pid;
+      if (pid && !groupGone(pid)) process.kill(-pid, "SIGKILL");
+      await launched.exited;
+      const portTaken = /EADDRINUSE|already in use/.test(launched.stderr.join("\n"));
+      if (attempt >= 3 || !portTaken) throw err;
+    }
+  }
+}
